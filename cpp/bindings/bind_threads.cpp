@@ -1,0 +1,16 @@
+#include <pybind11/pybind11.h>
+
+#include "threads.hpp"
+
+namespace py = pybind11;
+
+namespace vosim::bindings {
+
+void bind_threads(py::module_& m) {
+    m.def("set_num_threads", &set_max_threads, py::arg("num_threads"),
+          "Number of threads the parallel loops use (process-wide).");
+    m.def("get_num_threads", &max_threads, "Number of threads the parallel loops use.");
+    m.def("have_openmp", &have_openmp, "Whether this build runs steps in parallel.");
+}
+
+}  // namespace vosim::bindings

@@ -1,0 +1,20 @@
+// The compiled part of vosim. Every concept is bound in its own file; this
+// one only puts them together.
+#include <pybind11/pybind11.h>
+
+namespace py = pybind11;
+
+namespace vosim::bindings {
+void bind_threads(py::module_& m);
+void bind_methods(py::module_& m);
+void bind_engine(py::module_& m);
+void bind_metrics(py::module_& m);
+}  // namespace vosim::bindings
+
+PYBIND11_MODULE(_core, m) {
+    m.doc() = "vosim's C++ engine (use the vosim package, not this module)";
+    vosim::bindings::bind_threads(m);
+    vosim::bindings::bind_methods(m);
+    vosim::bindings::bind_engine(m);
+    vosim::bindings::bind_metrics(m);
+}

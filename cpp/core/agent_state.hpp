@@ -1,0 +1,103 @@
+// Batch-first structure-of-arrays agent state: B scenes x N agent slots.
+//
+// Every per-agent field is one column laid out scene-major, [scene][slot][width],
+// with `capacity()` slots reserved per scene so that appending agents does not
+// reallocate every time. Slot k of scene b lives at `index(b, k)`.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "column.hpp"
+#include "vec2.hpp"
+
+namespace vosim {
+
+// Values for `n` new agents in every scene, scene-major ([scene][agent][width]),
+// already broadcast to full size by the caller. Every pointer is required.
+struct AgentInput {
+    const double* positions = nullptr;        // 2 per agent
+    const double* velocities = nullptr;       // 2
+    const double* pref_velocities = nullptr;  // 2
+    const double* goals = nullptr;            // 2
+    const std::uint8_t* has_goal = nullptr;
+    const double* radius = nullptr;
+    const double* max_speed = nullptr;
+    const double* pref_speed = nullptr;
+    const double* neighbor_dist = nullptr;
+    const std::int32_t* max_neighbors = nullptr;
+    const double* time_horizon = nullptr;
+    const double* time_horizon_obst = nullptr;
+    const double* arrival_radius = nullptr;
+};
+
+class AgentState {
+public:
+    explicit AgentState(int scenes);
+
+    int scenes() const { return scenes_; }
+    int count() const { return count_; }        // slots in use per scene (N)
+    int capacity() const { return capacity_; }  // slots allocated per scene
+    std::size_t index(int scene, int slot) const {
+        return static_cast<std::size_t>(scene) * capacity_ + slot;
+    }
+
+    // Appends `n` agents to every scene and returns their ids, scene-major.
+    std::vector<std::int64_t> append(int n, const AgentInput& input);
+
+    // Marks the agents with these ids inactive, then drops every slot that is
+    // inactive in all scenes (order preserving). Throws std::invalid_argument
+    // naming the first unknown or repeated id; nothing changes in that case.
+    void remove(const std::int64_t* ids, std::size_t count);
+
+    // Finds the (scene, slot) of an id; returns false when unknown.
+    bool locate(std::int64_t id, int& scene, int& slot) const;
+
+    Vec2 position(std::size_t i) const { return {positions[2 * i], positions[2 * i + 1]}; }
+    Vec2 velocity(std::size_t i) const { return {velocities[2 * i], velocities[2 * i + 1]}; }
+    Vec2 pref_velocity(std::size_t i) const {
+        return {pref_velocities[2 * i], pref_velocities[2 * i + 1]};
+    }
+    Vec2 goal(std::size_t i) const { return {goals[2 * i], goals[2 * i + 1]}; }
+
+    // Calls f(column, width) for every column, so growth and compaction treat
+    // all of them alike.
+    template <class F>
+    void for_each_column(F&& f) {
+        f(positions, 2);
+        f(velocities, 2);
+        f(pref_velocities, 2);
+        f(goals, 2);
+        f(new_velocities, 2);
+        f(radius, 1);
+        f(max_speed, 1);
+        f(pref_speed, 1);
+        f(neighbor_dist, 1);
+        f(max_neighbors, 1);
+        f(time_horizon, 1);
+        f(time_horizon_obst, 1);
+        f(arrival_radius, 1);
+        f(ids, 1);
+        f(active, 1);
+        f(has_goal, 1);
+    }
+
+    // The columns (public: the engine and the bindings work on them directly).
+    Column<double> positions, velocities, pref_velocities, goals;
+    Column<double> new_velocities;  // phase-3 output, copied into velocities by integration
+    Column<double> radius, max_speed, pref_speed, neighbor_dist;
+    Column<std::int32_t> max_neighbors;
+    Column<double> time_horizon, time_horizon_obst, arrival_radius;
+    Column<std::int64_t> ids;
+    Column<std::uint8_t> active, has_goal;
+
+private:
+    void reallocate(int new_capacity);
+
+    int scenes_;
+    int count_ = 0;
+    int capacity_ = 0;
+    std::int64_t next_id_ = 0;
+};
+
+}  // namespace vosim

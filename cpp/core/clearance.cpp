@@ -1,0 +1,51 @@
+#include "clearance.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace vosim {
+
+double min_clearance(const double* positions, const double* radius, const std::uint8_t* active,
+                     int count, NeighborGrid& grid) {
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    double largest_radius = 0.0;
+    double lo_x = kInf, lo_y = kInf, hi_x = -kInf, hi_y = -kInf;
+    int live = 0;
+    for (int k = 0; k < count; ++k) {
+        if (active && !active[k]) continue;
+        ++live;
+        largest_radius = std::fmax(largest_radius, radius[k]);
+        lo_x = std::fmin(lo_x, positions[2 * k]);
+        hi_x = std::fmax(hi_x, positions[2 * k]);
+        lo_y = std::fmin(lo_y, positions[2 * k + 1]);
+        hi_y = std::fmax(hi_y, positions[2 * k + 1]);
+    }
+    if (live < 2) return kInf;
+    const double diagonal = std::hypot(hi_x - lo_x, hi_y - lo_y);
+    // Cells about as wide as the typical spacing keep both the nearest-agent
+    // search and the follow-up scan short.
+    const double spacing = diagonal / std::sqrt(static_cast<double>(live));
+    const double cell = std::fmax(2.0 * largest_radius, spacing);
+    grid.build(positions, active, count, cell > 0.0 ? cell : 1.0);
+
+    double best = kInf;
+    for (int k = 0; k < count; ++k) {
+        if (active && !active[k]) continue;
+        const Vec2 p(positions[2 * k], positions[2 * k + 1]);
+        // The nearest agent bounds the answer for k; look no farther than the
+        // distance at which a larger disc could still come closer.
+        Neighbor nearest{0.0, -1};
+        double range = cell;
+        while (grid.nearest(p, range, 1, k, &nearest) == 0) range *= 2.0;
+        const double bound = std::sqrt(nearest.dist_sq) - radius[k] - radius[nearest.slot];
+        double local = bound;
+        grid.for_each_within(p, bound + radius[k] + largest_radius, [&](std::int32_t j, double d) {
+            if (j == k) return;
+            local = std::fmin(local, std::sqrt(d) - radius[k] - radius[j]);
+        });
+        best = std::fmin(best, local);
+    }
+    return best;
+}
+
+}  // namespace vosim

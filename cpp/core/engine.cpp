@@ -1,0 +1,212 @@
+#include "engine.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "orca.hpp"
+#include "state_check.hpp"
+#include "threads.hpp"
+
+namespace vosim {
+
+namespace {
+
+// Indexes the active agents of a scene, with cells as wide as the largest
+// neighbour distance so that most queries look at a 3 x 3 block.
+void build_grid(const AgentState& s, int scene, NeighborGrid& grid) {
+    double widest = 0.0;
+    for (int slot = 0; slot < s.count(); ++slot) {
+        const std::size_t i = s.index(scene, slot);
+        if (s.active[i]) widest = std::fmax(widest, s.neighbor_dist[i]);
+    }
+    const std::size_t first = s.index(scene, 0);
+    grid.build(s.positions.data() + 2 * first, s.active.data() + first, s.count(), widest);
+}
+
+}  // namespace
+
+Engine::BusyGuard::BusyGuard(std::atomic<bool>& flag) : flag_(flag) {
+    if (flag_.exchange(true)) {
+        throw std::runtime_error(
+            "the simulator is busy: another call (step, run, add or remove agents) is running on it "
+            "in another thread; use one simulator per thread or wait for that call to return");
+    }
+}
+
+Engine::BusyGuard::~BusyGuard() { flag_.store(false); }
+
+Engine::Engine(int scenes, double time_step)
+    : state_(scenes), time_step_(0.0), method_(std::make_shared<Orca>()), grids_(scenes) {
+    set_time_step(time_step);
+}
+
+void Engine::set_time_step(double time_step) {
+    if (!(std::isfinite(time_step) && time_step > 0.0)) {
+        throw std::invalid_argument("time_step must be finite and > 0, got " +
+                                    format_number(time_step));
+    }
+    BusyGuard guard(busy_);
+    time_step_ = time_step;
+}
+
+void Engine::set_method(std::shared_ptr<const Method> method) {
+    if (!method) throw std::invalid_argument("method must not be None");
+    BusyGuard guard(busy_);
+    method_ = std::move(method);
+}
+
+std::vector<std::int64_t> Engine::add_agents(int n, const AgentInput& input) {
+    BusyGuard guard(busy_);
+    return state_.append(n, input);
+}
+
+void Engine::remove_agents(const std::int64_t* ids, std::size_t count) {
+    BusyGuard guard(busy_);
+    state_.remove(ids, count);
+}
+
+void Engine::validate() const { check_state(state_); }
+
+void Engine::update_pref_velocities() {
+    AgentState& s = state_;
+    const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
+#pragma omp parallel for schedule(static) num_threads(max_threads())
+    for (std::int64_t i = 0; i < total; ++i) {
+        if (i % s.capacity() >= s.count() || !s.active[i] || !s.has_goal[i]) continue;
+        // RVO2 examples' rule: head for the goal, at pref_speed at most.
+        Vec2 to_goal = s.goal(i) - s.position(i);
+        const double dist_sq = abs_sq(to_goal);
+        if (dist_sq > sqr(s.pref_speed[i])) {
+            to_goal = to_goal * (s.pref_speed[i] / std::sqrt(dist_sq));
+        }
+        s.pref_velocities[2 * i] = to_goal.x;
+        s.pref_velocities[2 * i + 1] = to_goal.y;
+    }
+}
+
+void Engine::build_neighbor_index() {
+    const int scenes = state_.scenes();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(max_threads()) if (scenes > 1)
+    for (int b = 0; b < scenes; ++b) build_grid(state_, b, grids_[b]);
+
+    order_.clear();
+    for (int b = 0; b < scenes; ++b) {
+        for (std::int32_t slot : grids_[b].slots_in_cell_order()) order_.emplace_back(b, slot);
+    }
+}
+
+void Engine::prepare_workspaces(int threads) {
+    int widest = 0;
+    for (const auto& entry : order_) {
+        widest = std::max(widest, state_.max_neighbors[state_.index(entry.first, entry.second)]);
+    }
+    // Never more neighbours than agents in a scene.
+    widest = std::min(widest, std::max(0, state_.count() - 1));
+    if (static_cast<int>(workspaces_.size()) < threads) workspaces_.resize(threads);
+    for (Workspace& ws : workspaces_) {
+        if (static_cast<int>(ws.agent_neighbors.size()) < widest) ws.agent_neighbors.resize(widest);
+    }
+}
+
+void Engine::compute_new_velocities() {
+    const int threads = max_threads();
+    prepare_workspaces(threads);
+    const Method& method = *method_;
+    const std::int64_t total = static_cast<std::int64_t>(order_.size());
+    std::int64_t first_bad = total;
+#pragma omp parallel for schedule(static, 256) num_threads(threads) reduction(min : first_bad)
+    for (std::int64_t k = 0; k < total; ++k) {
+        const int scene = order_[k].first;
+        const int slot = order_[k].second;
+        Workspace& ws = workspaces_[thread_index()];
+        const std::size_t i = state_.index(scene, slot);
+        const int wanted = std::min(state_.max_neighbors[i],
+                                    static_cast<int>(ws.agent_neighbors.size()));
+        ws.agent_neighbor_count = grids_[scene].nearest(
+            state_.position(i), state_.neighbor_dist[i], wanted, slot, ws.agent_neighbors.data());
+        const SceneView view{state_, scene, time_step_};
+        const Vec2 v = method.new_velocity(view, slot, ws);
+        state_.new_velocities[2 * i] = v.x;
+        state_.new_velocities[2 * i + 1] = v.y;
+        if (!is_finite(v)) first_bad = std::min(first_bad, k);
+    }
+    if (first_bad < total) {
+        const std::size_t i = state_.index(order_[first_bad].first, order_[first_bad].second);
+        throw std::runtime_error(
+            "internal error: " + method.name() + " produced a non-finite velocity for " +
+            describe_agent(state_, order_[first_bad].first, order_[first_bad].second) +
+            "; the state was not advanced. Please report this with the inputs that caused it (id " +
+            std::to_string(state_.ids[i]) + ").");
+    }
+}
+
+void Engine::integrate() {
+    AgentState& s = state_;
+    const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
+    const double dt = time_step_;
+#pragma omp parallel for schedule(static) num_threads(max_threads())
+    for (std::int64_t i = 0; i < total; ++i) {
+        if (i % s.capacity() >= s.count() || !s.active[i]) continue;
+        for (int d = 0; d < 2; ++d) {
+            s.velocities[2 * i + d] = s.new_velocities[2 * i + d];
+            s.positions[2 * i + d] += s.velocities[2 * i + d] * dt;
+        }
+    }
+    time_ += time_step_;
+    ++step_count_;
+}
+
+void Engine::advance() {
+    update_pref_velocities();
+    build_neighbor_index();
+    compute_new_velocities();
+    integrate();
+}
+
+void Engine::step() {
+    BusyGuard guard(busy_);
+    validate();
+    advance();
+}
+
+bool Engine::all_arrived() const {
+    const AgentState& s = state_;
+    for (int b = 0; b < s.scenes(); ++b) {
+        for (int slot = 0; slot < s.count(); ++slot) {
+            const std::size_t i = s.index(b, slot);
+            if (!s.active[i] || !s.has_goal[i]) continue;
+            if (abs_sq(s.position(i) - s.goal(i)) > sqr(s.arrival_radius[i])) return false;
+        }
+    }
+    return true;
+}
+
+std::vector<std::int32_t> Engine::neighbor_table(int scene, int& width) {
+    if (scene < 0 || scene >= state_.scenes()) {
+        throw std::invalid_argument("scene must be in [0, " + std::to_string(state_.scenes()) +
+                                    "), got " + std::to_string(scene));
+    }
+    BusyGuard guard(busy_);
+    validate();
+    NeighborGrid grid;
+    build_grid(state_, scene, grid);
+    width = 1;
+    for (int slot = 0; slot < state_.count(); ++slot) {
+        width = std::max(width, state_.max_neighbors[state_.index(scene, slot)]);
+    }
+    width = std::min(width, std::max(1, state_.count() - 1));
+    std::vector<std::int32_t> table(static_cast<std::size_t>(state_.count()) * width, -1);
+    std::vector<Neighbor> found(width);
+    for (int slot = 0; slot < state_.count(); ++slot) {
+        const std::size_t i = state_.index(scene, slot);
+        if (!state_.active[i]) continue;
+        const int n = grid.nearest(state_.position(i), state_.neighbor_dist[i],
+                                   std::min(state_.max_neighbors[i], width), slot, found.data());
+        for (int k = 0; k < n; ++k) table[static_cast<std::size_t>(slot) * width + k] = found[k].slot;
+    }
+    return table;
+}
+
+}  // namespace vosim

@@ -1,0 +1,77 @@
+// Engine::run: many steps in one call, recording into caller-owned arrays.
+#include <chrono>
+#include <stdexcept>
+#include <string>
+
+#include "engine.hpp"
+
+namespace vosim {
+
+std::int64_t frames_for(std::int64_t steps, std::int64_t record_every) {
+    if (steps < 0) throw std::invalid_argument("steps must be >= 0, got " + std::to_string(steps));
+    if (record_every < 1) {
+        throw std::invalid_argument("record_every must be >= 1, got " + std::to_string(record_every));
+    }
+    return 1 + steps / record_every + (steps % record_every != 0 ? 1 : 0);
+}
+
+void Engine::record(const Recording& rec, std::int64_t frame) const {
+    const AgentState& s = state_;
+    const std::size_t per_scene = static_cast<std::size_t>(s.count()) * 2;
+    const std::size_t per_frame = per_scene * s.scenes();
+    for (int b = 0; b < s.scenes(); ++b) {
+        const std::size_t src = s.index(b, 0) * 2;
+        const std::size_t dst = static_cast<std::size_t>(frame) * per_frame + b * per_scene;
+        for (std::size_t k = 0; k < per_scene; ++k) {
+            if (rec.positions) rec.positions[dst + k] = s.positions[src + k];
+            if (rec.velocities) rec.velocities[dst + k] = s.velocities[src + k];
+        }
+    }
+    if (rec.times) rec.times[frame] = time_;
+    if (rec.steps) rec.steps[frame] = step_count_;
+}
+
+RunResult Engine::run(const RunOptions& options, const Recording& recording, const Tick& tick) {
+    const std::int64_t frames_needed = frames_for(options.steps, options.record_every);
+    if (recording.max_frames < frames_needed) {
+        throw std::invalid_argument("recording holds " + std::to_string(recording.max_frames) +
+                                    " frames, the run needs " + std::to_string(frames_needed));
+    }
+    BusyGuard guard(busy_);
+    validate();
+
+    using Clock = std::chrono::steady_clock;
+    RunResult result;
+    record(recording, result.frames++);
+    auto last_tick = Clock::now();
+    bool recorded_last = true;
+    for (std::int64_t k = 1; k <= options.steps; ++k) {
+        advance();
+        result.steps_done = k;
+        recorded_last = false;
+        if (k % options.record_every == 0 || k == options.steps) {
+            record(recording, result.frames++);
+            recorded_last = true;
+        }
+        if (options.until_arrived && all_arrived()) {
+            result.all_arrived = true;
+            break;
+        }
+        if (tick && k < options.steps) {
+            const auto now = Clock::now();
+            if (std::chrono::duration<double>(now - last_tick).count() >= options.tick_seconds) {
+                last_tick = now;
+                if (!tick(k)) {
+                    result.stopped = true;
+                    break;
+                }
+            }
+        }
+    }
+    // The final state is always the last frame.
+    if (!recorded_last) record(recording, result.frames++);
+    if (!result.all_arrived) result.all_arrived = all_arrived();
+    return result;
+}
+
+}  // namespace vosim

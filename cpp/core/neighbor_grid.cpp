@@ -1,0 +1,128 @@
+#include "neighbor_grid.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+
+namespace vosim {
+
+namespace {
+
+// Below this many agents a plain scan beats any grid.
+constexpr int kPlainScanMax = 32;
+
+// Cell coordinates are clamped so that far-away agents (still finite) share
+// edge cells instead of overflowing the integer conversion.
+constexpr double kMaxCellCoord = 1e15;
+
+}  // namespace
+
+std::int64_t NeighborGrid::cell_coord(double v) const {
+    const double c = std::floor(v * inv_cell_size_);
+    return static_cast<std::int64_t>(std::fmin(kMaxCellCoord, std::fmax(-kMaxCellCoord, c)));
+}
+
+std::size_t NeighborGrid::bucket_of(std::int64_t cx, std::int64_t cy) const {
+    if (dense_) {
+        return static_cast<std::size_t>((cy - min_cy_) * width_ + (cx - min_cx_));
+    }
+    std::uint64_t h = static_cast<std::uint64_t>(cx) * 0x9E3779B97F4A7C15ull ^
+                      static_cast<std::uint64_t>(cy) * 0xC2B2AE3D27D4EB4Full;
+    h ^= h >> 29;
+    return static_cast<std::size_t>(h) & bucket_mask_;
+}
+
+void NeighborGrid::build(const double* positions, const std::uint8_t* active, int count,
+                         double cell_size) {
+    slots_.clear();
+    points_.clear();
+    for (int k = 0; k < count; ++k) {
+        if (active && !active[k]) continue;
+        slots_.push_back(k);
+        points_.emplace_back(positions[2 * k], positions[2 * k + 1]);
+    }
+    const std::size_t n = slots_.size();
+    if (static_cast<int>(n) <= kPlainScanMax) {
+        single_cell_ = true;
+        dense_ = true;
+        bucket_start_.assign({0u, static_cast<std::uint32_t>(n)});
+        return;
+    }
+    single_cell_ = false;
+    cell_size_ = cell_size > 0.0 && std::isfinite(cell_size) ? cell_size : 1.0;
+    inv_cell_size_ = 1.0 / cell_size_;
+
+    scratch_bucket_.resize(n);
+    std::int64_t lo_x = INT64_MAX, lo_y = INT64_MAX, hi_x = INT64_MIN, hi_y = INT64_MIN;
+    for (const Vec2& q : points_) {
+        const std::int64_t x = cell_coord(q.x);
+        const std::int64_t y = cell_coord(q.y);
+        lo_x = std::min(lo_x, x);
+        hi_x = std::max(hi_x, x);
+        lo_y = std::min(lo_y, y);
+        hi_y = std::max(hi_y, y);
+    }
+    const double cells = (static_cast<double>(hi_x) - static_cast<double>(lo_x) + 1.0) *
+                         (static_cast<double>(hi_y) - static_cast<double>(lo_y) + 1.0);
+    std::size_t buckets = 0;
+    if (cells <= 2.0 * static_cast<double>(n) + 64.0) {
+        dense_ = true;
+        min_cx_ = lo_x;
+        min_cy_ = lo_y;
+        width_ = hi_x - lo_x + 1;
+        height_ = hi_y - lo_y + 1;
+        buckets = static_cast<std::size_t>(width_ * height_);
+    } else {
+        dense_ = false;
+        buckets = 1;
+        while (buckets < 2 * n) buckets <<= 1;
+        bucket_mask_ = buckets - 1;
+    }
+
+    // Counting sort by bucket; stable, so each bucket stays in slot order.
+    bucket_start_.assign(buckets + 1, 0u);
+    for (std::size_t j = 0; j < n; ++j) {
+        const std::size_t b = bucket_of(cell_coord(points_[j].x), cell_coord(points_[j].y));
+        scratch_bucket_[j] = b;
+        ++bucket_start_[b + 1];
+    }
+    for (std::size_t b = 0; b < buckets; ++b) bucket_start_[b + 1] += bucket_start_[b];
+    std::vector<std::uint32_t> cursor(bucket_start_.begin(), bucket_start_.end() - 1);
+    std::vector<std::int32_t> sorted_slots(n);
+    std::vector<Vec2> sorted_points(n);
+    for (std::size_t j = 0; j < n; ++j) {
+        const std::uint32_t at = cursor[scratch_bucket_[j]]++;
+        sorted_slots[at] = slots_[j];
+        sorted_points[at] = points_[j];
+    }
+    slots_.swap(sorted_slots);
+    points_.swap(sorted_points);
+}
+
+int NeighborGrid::nearest(Vec2 p, double range, int max_k, std::int32_t self_slot,
+                          Neighbor* out) const {
+    if (max_k <= 0 || !(range > 0.0)) return 0;
+    const double range_sq = range * range;
+    int count = 0;
+    auto limit = [&] { return count == max_k ? out[max_k - 1].dist_sq : range_sq; };
+    scan(p, range, limit, [&](std::int32_t slot, double d) {
+        if (slot == self_slot || d >= range_sq) return;
+        const Neighbor candidate{d, slot};
+        int at;
+        if (count < max_k) {
+            at = count++;
+        } else if (closer(candidate, out[max_k - 1])) {
+            at = max_k - 1;
+        } else {
+            return;
+        }
+        while (at > 0 && closer(candidate, out[at - 1])) {
+            out[at] = out[at - 1];
+            --at;
+        }
+        out[at] = candidate;
+    });
+    return count;
+}
+
+}  // namespace vosim

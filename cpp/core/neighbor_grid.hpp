@@ -1,0 +1,172 @@
+// Spatial index over the active agents of one scene, rebuilt every step.
+//
+// A uniform grid of square cells, stored as a counting sort of the agents by
+// cell, so that the agents of one cell sit next to each other in memory. When
+// the occupied area is small compared with the number of agents the grid is
+// dense (one bucket per cell); otherwise cells are hashed into 2N buckets,
+// which keeps memory linear whatever the spread of positions.
+//
+// The k-nearest query has RVO2's semantics: neighbours strictly closer than
+// the range, the `max_k` nearest of them, ties broken by the lower slot.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "vec2.hpp"
+
+namespace vosim {
+
+struct Neighbor {
+    double dist_sq;
+    std::int32_t slot;
+};
+
+// Strict order used for the neighbour sets: distance first, then slot.
+inline bool closer(const Neighbor& a, const Neighbor& b) {
+    return a.dist_sq < b.dist_sq || (a.dist_sq == b.dist_sq && a.slot < b.slot);
+}
+
+class NeighborGrid {
+public:
+    // Indexes the points positions[2k], positions[2k+1] for k < count whose
+    // `active` flag is set (all when `active` is null). Cells are `cell_size`
+    // wide; a typical query range is a good choice.
+    void build(const double* positions, const std::uint8_t* active, int count, double cell_size);
+
+    // The up to `max_k` nearest agents to `p` with dist_sq < range^2, other than
+    // `self_slot`, sorted by `closer`. `out` must hold `max_k` entries.
+    // Returns how many were found.
+    int nearest(Vec2 p, double range, int max_k, std::int32_t self_slot, Neighbor* out) const;
+
+    // Calls f(slot, dist_sq) for every indexed agent with dist_sq < range^2,
+    // in no particular order.
+    template <class F>
+    void for_each_within(Vec2 p, double range, F&& f) const;
+
+    int size() const { return static_cast<int>(slots_.size()); }
+
+    // Agents in cell order: iterating over them in this order keeps neighbours
+    // close in memory.
+    const std::vector<std::int32_t>& slots_in_cell_order() const { return slots_; }
+
+private:
+    struct CellRange {
+        std::int64_t x0, x1, y0, y1;
+    };
+
+    std::int64_t cell_coord(double v) const;
+    // Calls f(slot, dist_sq) for the agents of the cells visit_cells visits.
+    template <class Limit, class F>
+    void scan(Vec2 p, double range, Limit&& limit_sq, F&& f) const;
+    std::size_t bucket_of(std::int64_t cx, std::int64_t cy) const;
+    // Visits the cells that may hold points within `range` of `p`, nearest
+    // rings first, as visit(cell_x, cell_y, whole_table). Cells farther than
+    // limit_sq() are skipped, and the walk stops once a whole ring is. When the
+    // range spans more cells than there are buckets, it makes a single call
+    // with whole_table = true instead.
+    template <class Limit, class Visit>
+    void visit_cells(Vec2 p, double range, Limit&& limit_sq, Visit&& visit) const;
+
+    double cell_size_ = 1.0;
+    double inv_cell_size_ = 1.0;
+    bool dense_ = true;
+    bool single_cell_ = true;  // every agent in one bucket: plain scan
+    std::int64_t min_cx_ = 0, min_cy_ = 0, width_ = 1, height_ = 1;
+    std::size_t bucket_mask_ = 0;
+    std::vector<std::uint32_t> bucket_start_;  // size buckets + 1
+    std::vector<std::int32_t> slots_;          // agents sorted by bucket
+    std::vector<Vec2> points_;                 // their positions, same order
+    std::vector<std::size_t> scratch_bucket_;  // per indexed agent, during build
+};
+
+template <class Limit, class Visit>
+void NeighborGrid::visit_cells(Vec2 p, double range, Limit&& limit_sq, Visit&& visit) const {
+    if (single_cell_) {
+        visit(std::int64_t{0}, std::int64_t{0}, true);
+        return;
+    }
+    const double reach_cells = std::fmin(range * inv_cell_size_, 4e15);
+    const std::int64_t cx = cell_coord(p.x);
+    const std::int64_t cy = cell_coord(p.y);
+    std::int64_t rings = static_cast<std::int64_t>(reach_cells) + 1;
+    if (dense_) {
+        // No cell beyond the occupied rectangle holds anything.
+        const std::int64_t farthest =
+            std::max(std::max(cx - min_cx_, min_cx_ + width_ - 1 - cx),
+                     std::max(cy - min_cy_, min_cy_ + height_ - 1 - cy));
+        rings = std::min(rings, std::max<std::int64_t>(farthest, 0));
+    } else {
+        // A range spanning more cells than there are buckets: scanning every
+        // bucket once is cheaper than walking the cells.
+        const double span = 2.0 * (reach_cells + 1.0) + 1.0;
+        if (span * span > static_cast<double>(bucket_start_.size())) {
+            visit(std::int64_t{0}, std::int64_t{0}, true);
+            return;
+        }
+    }
+    const double range_sq = range * range;
+    // Distance from p to the border of its own cell: ring r is at least
+    // (r - 1) cells plus this far away.
+    const double own_x = static_cast<double>(cx) * cell_size_;
+    const double own_y = static_cast<double>(cy) * cell_size_;
+    const double inner = std::fmax(0.0, std::fmin(std::fmin(p.x - own_x, own_x + cell_size_ - p.x),
+                                                  std::fmin(p.y - own_y, own_y + cell_size_ - p.y)));
+    for (std::int64_t ring = 0; ring <= rings; ++ring) {
+        if (ring > 0) {
+            const double bound = static_cast<double>(ring - 1) * cell_size_ + inner;
+            if (bound * bound >= range_sq || bound * bound > limit_sq()) return;
+        }
+        for (std::int64_t dy = -ring; dy <= ring; ++dy) {
+            const bool edge_row = (dy == -ring || dy == ring);
+            const std::int64_t step = (edge_row || ring == 0) ? 1 : 2 * ring;
+            for (std::int64_t dx = -ring; dx <= ring; dx += step) {
+                const std::int64_t x = cx + dx;
+                const std::int64_t y = cy + dy;
+                if (dense_ && (x < min_cx_ || y < min_cy_ || x >= min_cx_ + width_ ||
+                               y >= min_cy_ + height_)) {
+                    continue;
+                }
+                const double lo_x = static_cast<double>(x) * cell_size_;
+                const double lo_y = static_cast<double>(y) * cell_size_;
+                const double gx = std::fmax(0.0, std::fmax(lo_x - p.x, p.x - (lo_x + cell_size_)));
+                const double gy = std::fmax(0.0, std::fmax(lo_y - p.y, p.y - (lo_y + cell_size_)));
+                const double min_dist_sq = gx * gx + gy * gy;
+                if (min_dist_sq >= range_sq || min_dist_sq > limit_sq()) continue;
+                visit(x, y, false);
+            }
+        }
+    }
+}
+
+template <class F>
+void NeighborGrid::for_each_within(Vec2 p, double range, F&& f) const {
+    const double range_sq = range * range;
+    scan(p, range, [range_sq] { return range_sq; }, [&](std::int32_t slot, double d) {
+        if (d < range_sq) f(slot, d);
+    });
+}
+
+template <class Limit, class F>
+void NeighborGrid::scan(Vec2 p, double range, Limit&& limit_sq, F&& f) const {
+    visit_cells(p, range, limit_sq, [&](std::int64_t x, std::int64_t y, bool whole_table) {
+        std::uint32_t begin = 0;
+        std::uint32_t end = static_cast<std::uint32_t>(points_.size());
+        const bool check_cell = !whole_table && !dense_;
+        if (!whole_table) {
+            const std::size_t b = bucket_of(x, y);
+            begin = bucket_start_[b];
+            end = bucket_start_[b + 1];
+        }
+        for (std::uint32_t j = begin; j < end; ++j) {
+            const Vec2 q = points_[j];
+            // In a hashed grid, other cells may share this bucket.
+            if (check_cell && (cell_coord(q.x) != x || cell_coord(q.y) != y)) continue;
+            f(slots_[j], abs_sq(q - p));
+        }
+    });
+}
+
+}  // namespace vosim

@@ -1,0 +1,108 @@
+#include "orca.hpp"
+
+#include <cmath>
+
+#include "linear_program.hpp"
+
+namespace vosim {
+
+void append_agent_lines(const SceneView& scene, int slot, const Workspace& ws,
+                        std::vector<Line>& lines) {
+    const AgentState& s = scene.state;
+    const std::size_t self = scene.index(slot);
+    const Vec2 position = s.position(self);
+    const Vec2 velocity = s.velocity(self);
+    const double radius = s.radius[self];
+    const double inv_horizon = 1.0 / s.time_horizon[self];
+    const double inv_time_step = 1.0 / scene.time_step;
+
+    for (int k = 0; k < ws.agent_neighbor_count; ++k) {
+        const int other_slot = ws.agent_neighbors[k].slot;
+        const std::size_t other = scene.index(other_slot);
+        const Vec2 rel_position = s.position(other) - position;
+        const Vec2 rel_velocity = velocity - s.velocity(other);
+        const double dist_sq = abs_sq(rel_position);
+        const double combined_radius = radius + s.radius[other];
+        const double combined_radius_sq = sqr(combined_radius);
+
+        Line line;
+        Vec2 u;  // smallest change of the relative velocity that leaves the obstacle
+        if (dist_sq > combined_radius_sq) {
+            // Not overlapping: the velocity obstacle is a cone truncated by
+            // a disc of radius combined_radius / horizon around
+            // rel_position / horizon. w runs from that disc's centre to the
+            // relative velocity.
+            const Vec2 w = rel_velocity - inv_horizon * rel_position;
+            const double w_length_sq = abs_sq(w);
+            const double w_dot_position = dot(w, rel_position);
+            if (w_dot_position < 0.0 && sqr(w_dot_position) > combined_radius_sq * w_length_sq) {
+                // Nearest boundary point is on the truncating disc.
+                const double w_length = std::sqrt(w_length_sq);
+                const Vec2 unit_w = w / w_length;
+                line.direction = Vec2(unit_w.y, -unit_w.x);
+                u = (combined_radius * inv_horizon - w_length) * unit_w;
+            } else {
+                // Nearest boundary point is on one of the cone's legs: the
+                // tangents from the origin to the disc around rel_position.
+                const double leg = std::sqrt(dist_sq - combined_radius_sq);
+                if (det(rel_position, w) > 0.0) {
+                    line.direction = Vec2(rel_position.x * leg - rel_position.y * combined_radius,
+                                          rel_position.x * combined_radius + rel_position.y * leg) /
+                                     dist_sq;
+                } else {
+                    line.direction = -Vec2(rel_position.x * leg + rel_position.y * combined_radius,
+                                           -rel_position.x * combined_radius + rel_position.y * leg) /
+                                     dist_sq;
+                }
+                u = dot(rel_velocity, line.direction) * line.direction - rel_velocity;
+            }
+        } else {
+            // Overlapping: leave the obstacle truncated at one time step, so
+            // that the pair separates within the step.
+            Vec2 w = rel_velocity - inv_time_step * rel_position;
+            double w_length = length(w);
+            Vec2 unit_w;
+            if (w_length > 0.0) {
+                unit_w = w / w_length;
+            } else if (dist_sq > 0.0) {
+                // w vanishes: push straight apart.
+                unit_w = -rel_position / std::sqrt(dist_sq);
+            } else {
+                // Coincident agents with equal velocities: no direction is
+                // preferred, so split them along x, opposite ways for the two.
+                unit_w = Vec2(other_slot > slot ? -1.0 : 1.0, 0.0);
+            }
+            line.direction = Vec2(unit_w.y, -unit_w.x);
+            u = (combined_radius * inv_time_step - w_length) * unit_w;
+        }
+        line.point = velocity + 0.5 * u;  // each agent of the pair takes half
+        lines.push_back(line);
+    }
+}
+
+OrcaDecision Orca::decide(const SceneView& scene, int slot, Workspace& ws) const {
+    const AgentState& s = scene.state;
+    const std::size_t self = scene.index(slot);
+    ws.lines.clear();
+    OrcaDecision decision;
+    decision.hard_lines = ws.lines.size();
+    append_agent_lines(scene, slot, ws, ws.lines);
+
+    const double max_speed = s.max_speed[self];
+    Vec2 result;
+    const std::size_t failed =
+        solve_nearest(ws.lines, max_speed, s.pref_velocity(self), false, result);
+    if (failed < ws.lines.size()) {
+        solve_least_violation(ws.lines, decision.hard_lines, failed, max_speed,
+                              config_.bisector_weight, ws.projected_lines, result);
+        decision.used_least_violation = true;
+    }
+    decision.velocity = result;
+    return decision;
+}
+
+Vec2 Orca::new_velocity(const SceneView& scene, int slot, Workspace& ws) const {
+    return decide(scene, slot, ws).velocity;
+}
+
+}  // namespace vosim

@@ -1,0 +1,49 @@
+// Optimal Reciprocal Collision Avoidance (van den Berg, Guy, Lin, Manocha,
+// 2011), the algorithm of the RVO2 library.
+//
+// Each neighbour contributes one half-plane of admissible velocities: the
+// smallest change u of the relative velocity that leaves the truncated
+// velocity obstacle, of which this agent takes half. The new velocity is the
+// admissible one nearest to the preferred velocity (linear programs 1 and 2),
+// or, when the half-planes do not intersect inside the speed disc, the one
+// that violates them least (linear program 3).
+#pragma once
+
+#include "method.hpp"
+
+namespace vosim {
+
+struct OrcaConfig {
+    // Weight w of the projected lines of linear program 3,
+    // normalize(w * d_j - d_i); 1 (the published bisector) reproduces RVO2.
+    double bisector_weight = 1.0;
+};
+
+// What ORCA decided for one agent, for inspection.
+struct OrcaDecision {
+    Vec2 velocity;
+    std::size_t hard_lines = 0;  // the first lines come from obstacles
+    bool used_least_violation = false;
+};
+
+class Orca final : public Method {
+public:
+    explicit Orca(OrcaConfig config = {}) : config_(config) {}
+    std::string name() const override { return "ORCA"; }
+    Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const override;
+
+    // The full computation; the half-planes are left in ws.lines.
+    OrcaDecision decide(const SceneView& scene, int slot, Workspace& ws) const;
+
+    const OrcaConfig& config() const { return config_; }
+
+private:
+    OrcaConfig config_;
+};
+
+// Appends to `lines` the half-plane each agent neighbour in ws imposes on
+// agent `slot`.
+void append_agent_lines(const SceneView& scene, int slot, const Workspace& ws,
+                        std::vector<Line>& lines);
+
+}  // namespace vosim

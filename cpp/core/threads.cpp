@@ -1,0 +1,58 @@
+#include "threads.hpp"
+
+#include <atomic>
+#include <stdexcept>
+#include <string>
+
+#ifdef VOSIM_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+namespace vosim {
+
+namespace {
+
+// The requested thread count, process-wide like OpenMP's own setting, but
+// kept here so that it holds for steps started from any thread (OpenMP's
+// omp_set_num_threads only affects the calling thread). 0: OpenMP's default.
+std::atomic<int> requested_threads{0};
+
+}  // namespace
+
+bool have_openmp() {
+#ifdef VOSIM_HAVE_OPENMP
+    return true;
+#else
+    return false;
+#endif
+}
+
+int max_threads() {
+#ifdef VOSIM_HAVE_OPENMP
+    const int k = requested_threads.load();
+    return k > 0 ? k : omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+void set_max_threads(int k) {
+    if (k < 1) throw std::invalid_argument("num_threads must be >= 1, got " + std::to_string(k));
+#ifndef VOSIM_HAVE_OPENMP
+    if (k != 1) {
+        throw std::invalid_argument(
+            "this build of vosim has no OpenMP; num_threads must be 1, got " + std::to_string(k));
+    }
+#endif
+    requested_threads.store(k);
+}
+
+int thread_index() {
+#ifdef VOSIM_HAVE_OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+}  // namespace vosim

@@ -1,0 +1,31 @@
+"""vosim: multi-agent local collision avoidance with a C++ core.
+
+ORCA (the RVO2 algorithm) and other avoidance methods on one engine: one
+neighbour search, one integrator, agent state shared with NumPy without
+copying, many steps and scenes run in C++ with the GIL released.
+"""
+
+from importlib.metadata import PackageNotFoundError, version as _version
+
+from ._core import get_num_threads, have_openmp, set_num_threads
+from .batch import Batch
+from .methods import ORCA, Method
+from .simulator import Simulator
+from .trajectory import Trajectory
+
+try:
+    __version__ = _version("vosim")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree
+    __version__ = "0+unknown"
+
+__all__ = [
+    "Batch",
+    "Method",
+    "ORCA",
+    "Simulator",
+    "Trajectory",
+    "get_num_threads",
+    "have_openmp",
+    "set_num_threads",
+    "__version__",
+]

@@ -1,0 +1,84 @@
+"""Progress reporting for long runs: tqdm when installed, a plain bar otherwise."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Callable
+
+
+class _PlainBar:
+    """A one-line text bar on stderr, redrawn at most five times a second."""
+
+    def __init__(self, total: int, stream=None):
+        self.total = max(total, 1)
+        self.stream = stream or sys.stderr
+        self.started = time.perf_counter()
+        self.last_draw = 0.0
+
+    def update(self, done: int) -> None:
+        now = time.perf_counter()
+        if now - self.last_draw >= 0.2:
+            self.last_draw = now
+            self._draw(done, now)
+
+    def _draw(self, done: int, now: float) -> None:
+        fraction = min(done / self.total, 1.0)
+        width = 30
+        filled = int(round(fraction * width))
+        elapsed = now - self.started
+        rate = done / elapsed if elapsed > 0 else 0.0
+        self.stream.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {100 * fraction:5.1f}% "
+            f"{done}/{self.total} steps, {rate:,.0f} steps/s"
+        )
+        self.stream.flush()
+
+    def close(self, done: int, failed: bool = False) -> None:
+        self.total = max(done, 1) if done < self.total else self.total  # stopped early: show it complete
+        self._draw(done, time.perf_counter())
+        self.stream.write("\n")
+        self.stream.flush()
+
+
+class _TqdmBar:
+    def __init__(self, total: int):
+        from tqdm.auto import tqdm
+
+        self.bar = tqdm(total=total, unit="step", dynamic_ncols=True)
+
+    def update(self, done: int) -> None:
+        self.bar.update(done - self.bar.n)
+
+    def close(self, done: int, failed: bool = False) -> None:
+        if done < self.bar.total:
+            self.bar.total = done  # stopped early (arrived, interrupted): show it complete
+        self.bar.update(done - self.bar.n)
+        self.bar.close()
+
+
+class _CallbackReporter:
+    def __init__(self, callback: Callable[[int, int], None], total: int):
+        self.callback = callback
+        self.total = total
+
+    def update(self, done: int) -> None:
+        self.callback(done, self.total)
+
+    def close(self, done: int, failed: bool = False) -> None:
+        if not failed:  # the callback itself may be what failed
+            self.callback(done, self.total)
+
+
+def make_progress(progress, total: int):
+    """A reporter with ``update(done)`` and ``close(done, failed)``, or None for no reporting."""
+    if progress is False or progress is None:
+        return None
+    if callable(progress):
+        return _CallbackReporter(progress, total)
+    if progress is True:
+        try:
+            return _TqdmBar(total)
+        except ImportError:
+            return _PlainBar(total)
+    raise TypeError(f"progress: expected True, False or a callable, got {type(progress).__name__}")

@@ -1,0 +1,62 @@
+"""Pictures of runs (needs matplotlib: ``pip install "vosim[plot]"``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .trajectory import Trajectory
+
+
+def _pyplot():
+    try:
+        import matplotlib
+
+        if matplotlib.get_backend().lower() not in ("agg", "module://matplotlib_inline.backend_inline"):
+            import os
+
+            if not os.environ.get("DISPLAY") and os.name != "nt":
+                matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as error:  # pragma: no cover - depends on the environment
+        raise ImportError('plotting needs matplotlib: pip install "vosim[plot]"') from error
+    return plt
+
+
+def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, title: str | None = None):
+    """Draw every agent's path, its start (dot) and its goal (cross).
+
+    Parameters
+    ----------
+    traj
+        A Trajectory from ``run()``.
+    ax
+        Matplotlib axes to draw into; a new figure when None.
+    scene
+        Which scene of a Batch trajectory to draw.
+    title
+        Axes title.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    plt = _pyplot()
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 7))
+    positions = traj.positions[:, scene] if traj.is_batch else traj.positions
+    goals = traj.goals[scene] if traj.is_batch else traj.goals
+    has_goal = traj.has_goal[scene] if traj.is_batch else traj.has_goal
+    n = positions.shape[1]
+    colors = plt.get_cmap("hsv")(np.linspace(0.0, 1.0, max(n, 1), endpoint=False))
+    for k in range(n):
+        ax.plot(positions[:, k, 0], positions[:, k, 1], color=colors[k], linewidth=0.6, alpha=0.8)
+    ax.scatter(positions[0, :, 0], positions[0, :, 1], s=6, color=colors, zorder=3, label="start")
+    if has_goal.any():
+        ax.scatter(goals[has_goal, 0], goals[has_goal, 1], s=10, marker="x", color="black",
+                   linewidths=0.6, zorder=3, label="goal")
+    ax.set_aspect("equal")
+    ax.set_xlabel("x")
+    ax.set_ylabel("y")
+    if title:
+        ax.set_title(title)
+    return ax

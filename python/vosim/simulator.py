@@ -1,0 +1,89 @@
+"""A single scene of agents."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._simulation import _Simulation
+from .methods import Method
+
+
+class Simulator(_Simulation):
+    """Agents in one scene, stepped by one avoidance method.
+
+    All per-agent state lives in the C++ engine and is shown as NumPy views
+    without copying: ``sim.positions`` is an ``(N, 2)`` float64 array, and
+    writing into it changes the simulation. Views taken before agents are
+    added or removed keep their old memory (stale, never dangling): read the
+    attribute again afterwards.
+
+    Parameters
+    ----------
+    time_step
+        Seconds per step (> 0).
+    method
+        The avoidance method; ``vosim.ORCA()`` by default.
+
+    Examples
+    --------
+    >>> import numpy as np, vosim
+    >>> sim = vosim.Simulator(time_step=0.25)
+    >>> ids = sim.add_agents([[-5.0, 0.0], [5.0, 0.0]], goals=[[5.0, 0.0], [-5.0, 0.0]], radius=0.5)
+    >>> traj = sim.run(200, until_arrived=True)
+    """
+
+    _scene_axis = False
+
+    def __init__(self, time_step: float = 0.25, *, method: Method | None = None):
+        super().__init__(1, time_step, method)
+
+    def __repr__(self) -> str:
+        return (f"Simulator(agents={self.num_agents}, time_step={self.time_step}, "
+                f"method={self.method!r}, time={self.time:g})")
+
+    def add_agents(
+        self,
+        positions,
+        *,
+        velocities=None,
+        radius=1.5,
+        max_speed=2.0,
+        neighbor_dist=15.0,
+        max_neighbors=10,
+        time_horizon=10.0,
+        time_horizon_obst=10.0,
+        goals=None,
+        pref_speed=None,
+        pref_velocities=None,
+        arrival_radius=None,
+    ) -> np.ndarray:
+        """Add ``n`` agents and return their ids (int64, stable for the agents' lives).
+
+        Parameters
+        ----------
+        positions
+            ``(n, 2)`` start positions.
+        velocities, pref_velocities
+            ``(n, 2)`` or one ``(2,)`` vector for all; zero by default.
+        radius, max_speed, neighbor_dist, max_neighbors, time_horizon, time_horizon_obst
+            A scalar for all agents or an ``(n,)`` array. Radii, speeds and
+            distances must be >= 0, time horizons > 0, max_neighbors a whole
+            number >= 0. The defaults are those of RVO2's examples.
+        goals
+            ``(n, 2)`` goals, or None. An agent with a goal heads for it:
+            before each step its preferred velocity becomes
+            ``goal - position``, shortened to ``pref_speed`` when longer. A row
+            of NaN means that agent has no goal and keeps the preferred
+            velocity you write.
+        pref_speed
+            Speed towards the goal; defaults to ``max_speed``.
+        arrival_radius
+            An agent counts as arrived within this distance of its goal;
+            defaults to its radius.
+        """
+        return self._add_agents(
+            positions, velocities=velocities, radius=radius, max_speed=max_speed,
+            neighbor_dist=neighbor_dist, max_neighbors=max_neighbors, time_horizon=time_horizon,
+            time_horizon_obst=time_horizon_obst, goals=goals, pref_speed=pref_speed,
+            pref_velocities=pref_velocities, arrival_radius=arrival_radius,
+        )

@@ -1,0 +1,78 @@
+"""The result of a run: recorded frames as NumPy arrays."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class Trajectory:
+    """Frames recorded by ``run()``.
+
+    Arrays have a leading frame axis ``T``; results of a Batch also have a
+    scene axis ``B`` after it.
+
+    Attributes
+    ----------
+    positions, velocities
+        ``(T, N, 2)`` or ``(T, B, N, 2)``: state after ``steps[t]`` steps.
+    times
+        ``(T,)`` simulated time of each frame.
+    steps
+        ``(T,)`` the simulator's step count at each frame.
+    ids, radius, goals, has_goal
+        Per-agent values at the end of the run (``(N,)``/``(B, N)``, goals ``(..., N, 2)``).
+    time_step
+        Seconds per step.
+    steps_run
+        Steps taken by this run.
+    all_arrived
+        Whether every goal-seeking agent was within its arrival radius at the end.
+    wall_time
+        Seconds the run took.
+    method
+        The method's configuration (``Method.to_dict()``).
+    """
+
+    positions: np.ndarray
+    velocities: np.ndarray
+    times: np.ndarray
+    steps: np.ndarray
+    ids: np.ndarray
+    radius: np.ndarray
+    goals: np.ndarray
+    has_goal: np.ndarray
+    time_step: float
+    steps_run: int
+    all_arrived: bool
+    wall_time: float
+    method: dict = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.times)
+
+    @property
+    def is_batch(self) -> bool:
+        """Whether the frames have a scene axis."""
+        return self.positions.ndim == 4
+
+    def min_clearance(self) -> np.ndarray:
+        """Smallest ``distance - r_i - r_j`` over all agent pairs, per frame (and scene).
+
+        Negative values are overlaps. Shape ``(T,)`` or ``(T, B)``; ``inf``
+        where a scene has fewer than two agents.
+        """
+        from . import _core
+
+        positions = self.positions if self.is_batch else self.positions[:, None]
+        radius = self.radius if self.is_batch else self.radius[None]
+        result = _core.min_clearance(np.ascontiguousarray(positions), np.ascontiguousarray(radius, dtype=np.float64))
+        return result if self.is_batch else result[:, 0]
+
+    def arrived(self) -> np.ndarray:
+        """Whether each goal-seeking agent is within its radius of its goal, per frame."""
+        distance = np.linalg.norm(self.positions - self.goals, axis=-1)
+        with np.errstate(invalid="ignore"):
+            return self.has_goal & (distance <= self.radius)

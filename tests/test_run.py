@@ -1,0 +1,153 @@
+"""run(): recording, stopping rules, progress, the GIL, Ctrl-C and concurrent use."""
+
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import vosim
+from vosim import scenarios
+
+
+def crowd(n=400, seed=0, time_step=0.1):
+    rng = np.random.default_rng(seed)
+    side = int(np.ceil(np.sqrt(n)))
+    k = np.arange(n)
+    positions = np.column_stack([2.0 * (k % side), 2.0 * (k // side)]) + rng.uniform(-0.4, 0.4, (n, 2))
+    angle = rng.uniform(0, 2 * np.pi, n)
+    sim = vosim.Simulator(time_step=time_step)
+    sim.add_agents(positions, goals=positions + 50 * np.column_stack([np.cos(angle), np.sin(angle)]),
+                   radius=0.5, max_speed=1.5, pref_speed=1.0, neighbor_dist=3.5, time_horizon=2.0,
+                   time_horizon_obst=2.0)
+    return sim
+
+
+def test_frames_and_times():
+    sim = crowd(50)
+    traj = sim.run(10, record_every=3)
+    np.testing.assert_array_equal(traj.steps, [0, 3, 6, 9, 10])
+    np.testing.assert_allclose(traj.times, traj.steps * 0.1)
+    assert traj.positions.shape == (5, 50, 2) and traj.velocities.shape == (5, 50, 2)
+    np.testing.assert_array_equal(traj.positions[-1], sim.positions)
+    assert traj.steps_run == 10 and sim.step_count == 10 and len(traj) == 5
+
+
+def test_run_equals_repeated_steps():
+    a, b = crowd(100), crowd(100)
+    traj = a.run(20)
+    frames = [b.positions.copy()]
+    for _ in range(20):
+        b.step()
+        frames.append(b.positions.copy())
+    np.testing.assert_array_equal(traj.positions, np.array(frames))
+
+
+def test_recording_is_a_copy():
+    sim = crowd(10)
+    traj = sim.run(2)
+    assert not np.shares_memory(traj.positions, sim.positions)
+
+
+def test_until_arrived_stops_at_the_first_step_all_are_in():
+    sim = vosim.Simulator(time_step=0.5)
+    sim.add_agents([[0.0, 0.0]], goals=[[10.0, 0.0]], radius=0.5, max_speed=1.0)
+    traj = sim.run(1000, until_arrived=True, record_every=7)
+    # 10 m at 1 m/s in 0.5 s steps: within 0.5 of the goal after 19 steps.
+    assert traj.steps_run == 19 and traj.all_arrived
+    assert traj.steps[-1] == 19
+    assert sim.arrived.all()
+
+
+def test_zero_steps_records_the_start():
+    sim = crowd(5)
+    traj = sim.run(0)
+    assert len(traj) == 1 and traj.steps_run == 0
+
+
+def test_progress_callback_and_bar(capsys):
+    calls = []
+    sim = crowd(2000)
+    sim.run(60, progress=lambda done, total: calls.append((done, total)))
+    assert calls and calls[-1] == (60, 60)
+    assert all(total == 60 for _, total in calls)
+    sim.run(3, progress=True)
+    captured = capsys.readouterr()
+    assert "3/3" in captured.err
+
+
+def test_gil_is_released_during_run():
+    sim = crowd(3000)
+    counter = {"ticks": 0, "running": True}
+
+    def count():
+        while counter["running"]:
+            counter["ticks"] += 1
+            time.sleep(0.001)
+
+    thread = threading.Thread(target=count)
+    thread.start()
+    started = time.perf_counter()
+    sim.run(80, record_every=80)
+    elapsed = time.perf_counter() - started
+    counter["running"] = False
+    thread.join()
+    # The counter thread needs the GIL for every tick; with the GIL held by
+    # run() it would barely move.
+    assert counter["ticks"] > 0.3 * elapsed / 0.0012
+
+
+def test_concurrent_calls_are_refused():
+    sim = crowd(3000)
+    errors = []
+    worker = threading.Thread(target=lambda: sim.run(200, record_every=200))
+    worker.start()
+    time.sleep(0.05)
+    for call in (sim.step, lambda: sim.run(1), lambda: sim.add_agents([[500.0, 500.0]]),
+                 lambda: sim.remove_agents([0])):
+        try:
+            call()
+        except RuntimeError as error:
+            errors.append(str(error))
+    still_running = worker.is_alive()
+    worker.join()
+    if still_running:
+        assert len(errors) == 4 and all("busy" in e for e in errors)
+    sim.step()  # usable again afterwards
+
+
+@pytest.mark.skipif(os.name == "nt", reason="sends SIGINT to itself")
+def test_ctrl_c_stops_the_run_and_keeps_the_partial_trajectory():
+    sim = crowd(2000)
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    started = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt) as raised:
+        sim.run(100_000, record_every=10)
+    stopped_after = time.perf_counter() - started
+    timer.join()
+    assert stopped_after < 0.3 + 0.5
+    traj = raised.value.trajectory
+    assert 0 < traj.steps_run < 100_000
+    assert traj.steps[-1] == sim.step_count == traj.steps_run
+    np.testing.assert_array_equal(traj.positions[-1], sim.positions)
+    sim.step()  # the simulator is consistent and usable
+
+
+def test_exception_in_progress_callback_stops_the_run():
+    sim = crowd(2000)
+
+    def fail(done, total):
+        raise RuntimeError("stop here")
+
+    with pytest.raises(RuntimeError, match="stop here") as raised:
+        sim.run(10_000, progress=fail)
+    assert raised.value.trajectory.steps_run == sim.step_count < 10_000
+
+
+def test_circle_scenario_arrives():
+    sim = scenarios.circle(100, radius=100.0).build()
+    traj = sim.run(3000, until_arrived=True)
+    assert traj.all_arrived and sim.arrived.all()
