@@ -11,8 +11,8 @@ namespace {
 // Below this many agents a plain scan beats any grid.
 constexpr int kPlainScanMax = 32;
 
-// Cell coordinates are clamped so that far-away agents (still finite) share
-// edge cells instead of overflowing the integer conversion.
+// Cell coordinates stay below this magnitude (see build): exact in a double
+// and far from overflowing the integer conversion.
 constexpr double kMaxCellCoord = 1e15;
 
 }  // namespace
@@ -49,8 +49,15 @@ void NeighborGrid::build(const double* positions, const std::uint8_t* active, in
         return;
     }
     single_cell_ = false;
+    // Cells must not be so small that cell coordinates leave the range where
+    // they are exact integers (the cell bounds used for pruning rely on it).
+    double extent = 0.0;
+    for (const Vec2& q : points_) extent = std::fmax(extent, std::fmax(std::fabs(q.x), std::fabs(q.y)));
+    const double smallest = extent * (1.0 / kMaxCellCoord) * 8.0;
     cell_size_ = cell_size > 0.0 && std::isfinite(cell_size) ? cell_size : 1.0;
+    cell_size_ = std::fmax(cell_size_, smallest);
     inv_cell_size_ = 1.0 / cell_size_;
+    slack_ = (extent + cell_size_) * 1e-12;
 
     scratch_bucket_.resize(n);
     std::int64_t lo_x = INT64_MAX, lo_y = INT64_MAX, hi_x = INT64_MIN, hi_y = INT64_MIN;

@@ -71,6 +71,10 @@ private:
     void visit_cells(Vec2 p, double range, Limit&& limit_sq, Visit&& visit) const;
 
     double cell_size_ = 1.0;
+    // Cells are assigned by floor(x / cell_size), which can disagree by
+    // rounding with the rectangle [k, k + 1) * cell_size; pruning distances
+    // are shortened by this much so that no point is ever pruned wrongly.
+    double slack_ = 0.0;
     double inv_cell_size_ = 1.0;
     bool dense_ = true;
     bool single_cell_ = true;  // every agent in one bucket: plain scan
@@ -116,7 +120,7 @@ void NeighborGrid::visit_cells(Vec2 p, double range, Limit&& limit_sq, Visit&& v
                                                   std::fmin(p.y - own_y, own_y + cell_size_ - p.y)));
     for (std::int64_t ring = 0; ring <= rings; ++ring) {
         if (ring > 0) {
-            const double bound = static_cast<double>(ring - 1) * cell_size_ + inner;
+            const double bound = std::fmax(0.0, static_cast<double>(ring - 1) * cell_size_ + inner - slack_);
             if (bound * bound >= range_sq || bound * bound > limit_sq()) return;
         }
         for (std::int64_t dy = -ring; dy <= ring; ++dy) {
@@ -131,8 +135,8 @@ void NeighborGrid::visit_cells(Vec2 p, double range, Limit&& limit_sq, Visit&& v
                 }
                 const double lo_x = static_cast<double>(x) * cell_size_;
                 const double lo_y = static_cast<double>(y) * cell_size_;
-                const double gx = std::fmax(0.0, std::fmax(lo_x - p.x, p.x - (lo_x + cell_size_)));
-                const double gy = std::fmax(0.0, std::fmax(lo_y - p.y, p.y - (lo_y + cell_size_)));
+                const double gx = std::fmax(0.0, std::fmax(lo_x - p.x, p.x - (lo_x + cell_size_)) - slack_);
+                const double gy = std::fmax(0.0, std::fmax(lo_y - p.y, p.y - (lo_y + cell_size_)) - slack_);
                 const double min_dist_sq = gx * gx + gy * gy;
                 if (min_dist_sq >= range_sq || min_dist_sq > limit_sq()) continue;
                 visit(x, y, false);

@@ -1,0 +1,44 @@
+"""Every notebook in notebooks/ runs from top to bottom without errors."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+pytest.importorskip("ipykernel")
+pytest.importorskip("matplotlib")
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+
+
+@pytest.fixture(scope="module")
+def kernel_dir(tmp_path_factory, monkeypatch_module=None):
+    """A kernelspec that runs this very interpreter, whatever else is installed."""
+    root = tmp_path_factory.mktemp("jupyter")
+    spec = root / "kernels" / "vosim-test"
+    spec.mkdir(parents=True)
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "vosim tests", "language": "python",
+    }))
+    return root
+
+
+def test_there_are_notebooks():
+    assert NOTEBOOKS
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_runs(path, kernel_dir, monkeypatch, tmp_path):
+    monkeypatch.setenv("JUPYTER_PATH", str(kernel_dir))
+    monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+    notebook = nbformat.read(path, as_version=4)
+    client = nbclient.NotebookClient(notebook, kernel_name="vosim-test", timeout=600,
+                                     resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()
+    errors = [o for c in notebook.cells if c.cell_type == "code" for o in c.get("outputs", [])
+              if o.get("output_type") == "error"]
+    assert not errors
