@@ -24,7 +24,7 @@ def test_demo_writes_a_plot_and_a_summary(tmp_path):
 def test_help_explains_the_demo():
     result = subprocess.run([sys.executable, "-m", "vosim", "demo", "--help"], capture_output=True, text=True)
     assert result.returncode == 0
-    assert "--out" in result.stdout and "Circle" in result.stdout
+    assert "--out" in result.stdout and "--scenario" in result.stdout and "blocks" in result.stdout
 
 
 def test_bad_arguments_give_a_clean_error(tmp_path):

@@ -14,15 +14,17 @@ import numpy as np
 import pytest
 
 import vosim
-from _reference import f32, full_available, load_rvo2
+from _reference import DATA, f32, full_available, load_rvo2
 
-SCENARIOS = ["circle250", "headon_pair"]
+SCENARIOS = ["circle250", "headon_pair", "blocks100"]
 PASS_MARK = [(1e-4, 0.002), (1e-3, 0.0005), (5e-2, 0.0)]
 
 
 def replay(case):
     """Velocity and position errors (S, N) and the neighbour tables vosim computed."""
     sim = vosim.Simulator(time_step=case.time_step)
+    for polygon in case.meta["obstacles"]:  # in RVO2's order
+        sim.add_obstacle(f32(polygon))
     sim.add_agents(case.states[0, :, 0:2], **case.agent_kwargs())
     dv = np.empty(case.states.shape[:2])
     dp = np.empty(case.states.shape[:2])
@@ -79,6 +81,33 @@ def test_full_reference_matches_rvo2(name):
     dv, dp, tables = replay(case)
     check_pass_mark(dv)
     check_neighbors(case, tables)
+
+
+def test_obstacle_vertex_table_matches_rvo2():
+    """Convexity and next/previous links as RVO2 processed them (no splits in this data)."""
+    case = load_rvo2("blocks100", full=False)
+    sim = vosim.Simulator()
+    for polygon in case.meta["obstacles"]:
+        sim.add_obstacle(f32(polygon))
+    table = sim._engine.obstacle_table(-1)
+    expected = np.array(case.meta["obstacle_vertices_after_processing"])
+    np.testing.assert_array_equal(table["points"], f32(expected[:, :2]))
+    np.testing.assert_array_equal(table["next"], expected[:, 2])
+    np.testing.assert_array_equal(table["prev"], expected[:, 3])
+
+
+def test_obstacle_neighbor_counts_match_rvo2():
+    """The number of obstacle edges each agent considers, for every committed step."""
+    case = load_rvo2("blocks100", full=False)
+    counts = np.load(DATA / "rvo2" / "blocks100.npz")["counts"]
+    sim = vosim.Simulator()
+    for polygon in case.meta["obstacles"]:
+        sim.add_obstacle(f32(polygon))
+    kwargs = case.agent_kwargs()
+    reach = kwargs["time_horizon_obst"] * kwargs["max_speed"] + kwargs["radius"]
+    for k, row in enumerate(case.states):
+        found = [len(sim._engine.obstacle_neighbors(0, x, y, reach[i])) for i, (x, y) in enumerate(row[:, 0:2])]
+        np.testing.assert_array_equal(found, counts[k, :, 1], err_msg=f"step {k}")
 
 
 def test_headon_pair_stalls_like_rvo2():

@@ -6,12 +6,15 @@
 #include <string>
 
 #include "orca.hpp"
+#include "random.hpp"
 #include "state_check.hpp"
 #include "threads.hpp"
 
 namespace vosim {
 
 namespace {
+
+constexpr double kTwoPi = 6.283185307179586;
 
 // Indexes the active agents of a scene, with cells as wide as the largest
 // neighbour distance so that most queries look at a 3 x 3 block.
@@ -38,7 +41,11 @@ Engine::BusyGuard::BusyGuard(std::atomic<bool>& flag) : flag_(flag) {
 Engine::BusyGuard::~BusyGuard() { flag_.store(false); }
 
 Engine::Engine(int scenes, double time_step)
-    : state_(scenes), time_step_(0.0), method_(std::make_shared<Orca>()), grids_(scenes) {
+    : state_(scenes),
+      time_step_(0.0),
+      method_(std::make_shared<Orca>()),
+      grids_(scenes),
+      scene_obstacles_(scenes) {
     set_time_step(time_step);
 }
 
@@ -62,6 +69,50 @@ std::vector<std::int64_t> Engine::add_agents(int n, const AgentInput& input) {
     return state_.append(n, input);
 }
 
+int Engine::add_obstacle(int scene, const Vec2* points, int count, ObstacleKind kind) {
+    if (scene < -1 || scene >= state_.scenes()) {
+        throw std::invalid_argument("scene must be -1 (all scenes) or in [0, " +
+                                    std::to_string(state_.scenes()) + "), got " + std::to_string(scene));
+    }
+    BusyGuard guard(busy_);
+    return (scene < 0 ? shared_obstacles_ : scene_obstacles_[scene]).add(points, count, kind);
+}
+
+const ObstacleSet& Engine::obstacles(int scene) const {
+    if (scene < -1 || scene >= state_.scenes()) {
+        throw std::invalid_argument("scene must be -1 (shared) or in [0, " + std::to_string(state_.scenes()) +
+                                    "), got " + std::to_string(scene));
+    }
+    return scene < 0 ? shared_obstacles_ : scene_obstacles_[scene];
+}
+
+bool Engine::blocked(int scene, Vec2 p) const { return blocked_by(shared_obstacles_, obstacles(scene), p); }
+
+double Engine::obstacle_clearance(int scene, Vec2 p) const {
+    const double d = std::fmin(shared_obstacles_.distance(p), obstacles(scene).distance(p));
+    return blocked(scene, p) ? -d : d;
+}
+
+void Engine::build_obstacles() {
+    shared_obstacles_.build();
+    const int scenes = state_.scenes();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(max_threads()) if (scenes > 1)
+    for (int b = 0; b < scenes; ++b) scene_obstacles_[b].build();
+}
+
+void Engine::find_obstacle_neighbors(int scene, std::size_t i, Workspace& ws) const {
+    ws.obstacle_neighbors.clear();
+    const ObstacleSet& own = scene_obstacles_[scene];
+    if (shared_obstacles_.empty() && own.empty()) return;
+    // RVO2's range: anything the agent could reach within the obstacle time
+    // horizon at full speed, plus its radius. Shared obstacles come first
+    // among equally distant edges.
+    const double range = state_.time_horizon_obst[i] * state_.max_speed[i] + state_.radius[i];
+    const Vec2 p = state_.position(i);
+    shared_obstacles_.query(p, range * range, ws.obstacle_neighbors);
+    own.query(p, range * range, ws.obstacle_neighbors);
+}
+
 void Engine::remove_agents(const std::int64_t* ids, std::size_t count) {
     BusyGuard guard(busy_);
     state_.remove(ids, count);
@@ -72,6 +123,8 @@ void Engine::validate() const { check_state(state_); }
 void Engine::update_pref_velocities() {
     AgentState& s = state_;
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
+    const PreferenceNoise noise = method_->preference_noise();
+    const std::uint64_t step = static_cast<std::uint64_t>(step_count_);
 #pragma omp parallel for schedule(static) num_threads(max_threads())
     for (std::int64_t i = 0; i < total; ++i) {
         if (i % s.capacity() >= s.count() || !s.active[i] || !s.has_goal[i]) continue;
@@ -80,6 +133,13 @@ void Engine::update_pref_velocities() {
         const double dist_sq = abs_sq(to_goal);
         if (dist_sq > sqr(s.pref_speed[i])) {
             to_goal = to_goal * (s.pref_speed[i] / std::sqrt(dist_sq));
+        }
+        if (noise.magnitude > 0.0) {
+            // Drawn from (seed, agent id, step): independent of threads and slots.
+            const std::uint64_t id = static_cast<std::uint64_t>(s.ids[i]);
+            const double angle = kTwoPi * to_unit(random_bits(noise.seed, id, step, 0));
+            const double length = noise.magnitude * to_unit(random_bits(noise.seed, id, step, 1));
+            to_goal += Vec2(std::cos(angle), std::sin(angle)) * length;
         }
         s.pref_velocities[2 * i] = to_goal.x;
         s.pref_velocities[2 * i + 1] = to_goal.y;
@@ -126,6 +186,7 @@ void Engine::compute_new_velocities() {
                                     static_cast<int>(ws.agent_neighbors.size()));
         ws.agent_neighbor_count = grids_[scene].nearest(
             state_.position(i), state_.neighbor_dist[i], wanted, slot, ws.agent_neighbors.data());
+        find_obstacle_neighbors(scene, i, ws);
         const SceneView view{state_, scene, time_step_};
         const Vec2 v = method.new_velocity(view, slot, ws);
         state_.new_velocities[2 * i] = v.x;
@@ -159,6 +220,7 @@ void Engine::integrate() {
 }
 
 void Engine::advance() {
+    build_obstacles();
     update_pref_velocities();
     build_neighbor_index();
     compute_new_velocities();

@@ -21,6 +21,7 @@
 #include "agent_state.hpp"
 #include "method.hpp"
 #include "neighbor_grid.hpp"
+#include "obstacles.hpp"
 
 namespace vosim {
 
@@ -73,6 +74,17 @@ public:
     void set_method(std::shared_ptr<const Method> method);
 
     std::vector<std::int64_t> add_agents(int n, const AgentInput& input);
+
+    // Adds an obstacle to one scene, or to all scenes when scene == -1, and
+    // returns its index within that set. Takes effect at the next step.
+    int add_obstacle(int scene, const Vec2* points, int count, ObstacleKind kind);
+    // The obstacles of one scene (scene >= 0) or those shared by all (-1).
+    const ObstacleSet& obstacles(int scene) const;
+    // Whether p is in the solid part of the obstacles scene `scene` sees.
+    bool blocked(int scene, Vec2 p) const;
+    // Signed distance from p to the nearest obstacle surface of that scene:
+    // negative in the solid, +infinity without obstacles.
+    double obstacle_clearance(int scene, Vec2 p) const;
     void remove_agents(const std::int64_t* ids, std::size_t count);
 
     void step();
@@ -96,6 +108,8 @@ private:
     void integrate();
     void advance();  // phases 1-4 on a validated state
     void prepare_workspaces(int threads);
+    void build_obstacles();
+    void find_obstacle_neighbors(int scene, std::size_t i, Workspace& ws) const;
     void record(const Recording& recording, std::int64_t frame) const;
 
     // Refuses concurrent use from several threads instead of racing.
@@ -116,6 +130,8 @@ private:
     std::int64_t step_count_ = 0;
     std::shared_ptr<const Method> method_;
     std::vector<NeighborGrid> grids_;                 // one per scene
+    ObstacleSet shared_obstacles_;                    // seen by every scene
+    std::vector<ObstacleSet> scene_obstacles_;        // one per scene
     std::vector<std::pair<int, int>> order_;          // (scene, slot) in cell order
     std::vector<Workspace> workspaces_;               // one per thread
     std::atomic<bool> busy_{false};

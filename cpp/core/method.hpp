@@ -7,11 +7,13 @@
 // between calls: everything temporary lives in the per-thread Workspace.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "agent_state.hpp"
 #include "neighbor_grid.hpp"
+#include "obstacles.hpp"
 #include "vec2.hpp"
 
 namespace vosim {
@@ -27,6 +29,7 @@ struct Line {
 struct Workspace {
     std::vector<Neighbor> agent_neighbors;  // capacity >= the largest max_neighbors
     int agent_neighbor_count = 0;
+    std::vector<ObstacleNeighbor> obstacle_neighbors;  // nearest first
     std::vector<Line> lines;
     std::vector<Line> projected_lines;
 };
@@ -40,13 +43,30 @@ struct SceneView {
     std::size_t index(int slot) const { return state.index(scene, slot); }
 };
 
+// Random nudges of goal-seeking agents' preferred velocities, redrawn every
+// step: a vector of length uniform in [0, magnitude) in a uniform direction
+// (the rule of RVO2's Blocks example). Exact symmetry (a head-on pair, a
+// perfect circle) deadlocks reciprocal methods; this breaks it.
+struct PreferenceNoise {
+    double magnitude = 0.0;
+    std::uint64_t seed = 0;
+};
+
 class Method {
 public:
     virtual ~Method() = default;
     virtual std::string name() const = 0;
+
+    const PreferenceNoise& preference_noise() const { return noise_; }
+    void set_preference_noise(PreferenceNoise noise) { noise_ = noise; }
     // The new velocity of agent `slot`; its neighbours are
-    // ws.agent_neighbors[0 .. ws.agent_neighbor_count), nearest first.
+    // ws.agent_neighbors[0 .. ws.agent_neighbor_count) and the obstacle edges
+    // ws.obstacle_neighbors (edges facing the agent within
+    // time_horizon_obst * max_speed + radius), nearest first.
     virtual Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const = 0;
+
+private:
+    PreferenceNoise noise_;
 };
 
 }  // namespace vosim

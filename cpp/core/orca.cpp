@@ -85,6 +85,8 @@ OrcaDecision Orca::decide(const SceneView& scene, int slot, Workspace& ws) const
     const std::size_t self = scene.index(slot);
     ws.lines.clear();
     OrcaDecision decision;
+    // Obstacle lines come first: linear program 3 keeps them as hard constraints.
+    append_obstacle_lines(scene, slot, ws, ws.lines);
     decision.hard_lines = ws.lines.size();
     append_agent_lines(scene, slot, ws, ws.lines);
 

@@ -41,6 +41,11 @@ private:
     OrcaConfig config_;
 };
 
+// Appends to `lines` the half-planes the obstacle edges in ws impose on agent
+// `slot` (skipping edges whose velocity obstacle earlier lines already cover).
+void append_obstacle_lines(const SceneView& scene, int slot, const Workspace& ws,
+                           std::vector<Line>& lines);
+
 // Appends to `lines` the half-plane each agent neighbour in ws imposes on
 // agent `slot`.
 void append_agent_lines(const SceneView& scene, int slot, const Workspace& ws,

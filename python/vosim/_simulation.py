@@ -13,6 +13,7 @@ import numpy as np
 
 from . import _core
 from ._checks import ids_array, integer, real_array, scalar, shaped
+from ._obstacles import _ObstacleMethods
 from ._progress import make_progress
 from .methods import ORCA, Method
 from .trajectory import Trajectory
@@ -35,7 +36,7 @@ _TICK_SECONDS = 0.05
 _MAX_RECORDING_BYTES = 8 * 1024**3
 
 
-class _Simulation:
+class _Simulation(_ObstacleMethods):
     """Common implementation; use Simulator or Batch."""
 
     _scene_axis: bool
@@ -226,10 +227,13 @@ class _Simulation:
             want = f"({scenes}, n, 2) or (n, 2)" if self._scene_axis else "(n, 2)"
             raise ValueError(f"positions: expected shape {want}, got {np.shape(positions)}")
         n = array.shape[-2]
+        strict = fields.pop("strict", True)
         vector_shapes, vector_target = self._agent_shapes(n, 2)
         scalar_shapes, scalar_target = self._agent_shapes(n, None)
 
         positions = shaped(positions, "positions", [np.shape(positions)], vector_target)
+        if strict:
+            self._refuse_blocked_positions(positions)
         velocities, pref_velocities = (
             shaped(np.zeros(2) if fields[name] is None else fields[name], name, vector_shapes, vector_target)
             for name in ("velocities", "pref_velocities")
@@ -355,6 +359,7 @@ class _Simulation:
             all_arrived=bool(outcome["all_arrived"]),
             wall_time=wall_time,
             method=self._method.to_dict(),
+            obstacles=self.obstacles,
         )
         if error is not None:
             error.trajectory = trajectory

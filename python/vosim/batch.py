@@ -55,6 +55,7 @@ class Batch(_Simulation):
         pref_speed=None,
         pref_velocities=None,
         arrival_radius=None,
+        strict=True,
     ) -> np.ndarray:
         """Add ``n`` agents to every scene; returns their ids, shape ``(B, n)``.
 
@@ -67,5 +68,5 @@ class Batch(_Simulation):
             positions, velocities=velocities, radius=radius, max_speed=max_speed,
             neighbor_dist=neighbor_dist, max_neighbors=max_neighbors, time_horizon=time_horizon,
             time_horizon_obst=time_horizon_obst, goals=goals, pref_speed=pref_speed,
-            pref_velocities=pref_velocities, arrival_radius=arrival_radius,
+            pref_velocities=pref_velocities, arrival_radius=arrival_radius, strict=strict,
         )

@@ -22,8 +22,44 @@ def _pyplot():
     return plt
 
 
+def obstacles(items, *, ax, scene: int | None = None):
+    """Draw obstacles: polygons filled grey, walls as thick lines, boundaries
+    as thick outlines with the outside shaded.
+
+    Parameters
+    ----------
+    items
+        ``Obstacle`` tuples (``sim.obstacles`` or ``traj.obstacles``).
+    ax
+        Matplotlib axes.
+    scene
+        Draw the obstacles every scene sees plus this scene's own; None: all.
+    """
+    from matplotlib.patches import PathPatch, Polygon
+    from matplotlib.path import Path
+
+    for kind, vertices, owner in items:
+        if scene is not None and owner is not None and owner != scene:
+            continue
+        if kind == "polygon":
+            ax.add_patch(Polygon(vertices, closed=True, facecolor="0.6", edgecolor="0.2", linewidth=0.8, zorder=2))
+        elif kind == "boundary":
+            # Shade the outside: a large square with the boundary as a hole.
+            lo, hi = vertices.min(axis=0), vertices.max(axis=0)
+            pad = 0.05 * float(np.max(hi - lo)) + 1.0
+            frame = np.array([[lo[0] - pad, lo[1] - pad], [lo[0] - pad, hi[1] + pad],
+                              [hi[0] + pad, hi[1] + pad], [hi[0] + pad, lo[1] - pad]])
+            codes = [Path.MOVETO] + [Path.LINETO] * 3 + [Path.CLOSEPOLY]
+            ring = [Path.MOVETO] + [Path.LINETO] * (len(vertices) - 1) + [Path.CLOSEPOLY]
+            path = Path(np.vstack([frame, frame[:1], vertices, vertices[:1]]), codes + ring)
+            ax.add_patch(PathPatch(path, facecolor="0.85", edgecolor="0.2", linewidth=1.2, zorder=1))
+        else:
+            ax.plot(vertices[:, 0], vertices[:, 1], color="0.2", linewidth=2.0, solid_capstyle="round", zorder=2)
+    return ax
+
+
 def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, title: str | None = None):
-    """Draw every agent's path, its start (dot) and its goal (cross).
+    """Draw the obstacles and every agent's path, its start (dot) and its goal (cross).
 
     Parameters
     ----------
@@ -47,6 +83,7 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, title: str | None
     goals = traj.goals[scene] if traj.is_batch else traj.goals
     has_goal = traj.has_goal[scene] if traj.is_batch else traj.has_goal
     n = positions.shape[1]
+    obstacles(traj.obstacles, ax=ax, scene=scene if traj.is_batch else None)
     colors = plt.get_cmap("hsv")(np.linspace(0.0, 1.0, max(n, 1), endpoint=False))
     for k in range(n):
         ax.plot(positions[:, k, 0], positions[:, k, 1], color=colors[k], linewidth=0.6, alpha=0.8)

@@ -56,6 +56,7 @@ class Simulator(_Simulation):
         pref_speed=None,
         pref_velocities=None,
         arrival_radius=None,
+        strict=True,
     ) -> np.ndarray:
         """Add ``n`` agents and return their ids (int64, stable for the agents' lives).
 
@@ -80,10 +81,13 @@ class Simulator(_Simulation):
         arrival_radius
             An agent counts as arrived within this distance of its goal;
             defaults to its radius.
+        strict
+            Refuse (ValueError) agents whose centre lies inside a solid
+            obstacle or outside the boundary.
         """
         return self._add_agents(
             positions, velocities=velocities, radius=radius, max_speed=max_speed,
             neighbor_dist=neighbor_dist, max_neighbors=max_neighbors, time_horizon=time_horizon,
             time_horizon_obst=time_horizon_obst, goals=goals, pref_speed=pref_speed,
-            pref_velocities=pref_velocities, arrival_radius=arrival_radius,
+            pref_velocities=pref_velocities, arrival_radius=arrival_radius, strict=strict,
         )

@@ -34,6 +34,8 @@ class Trajectory:
         Seconds the run took.
     method
         The method's configuration (``Method.to_dict()``).
+    obstacles
+        The obstacles at the end of the run (``Obstacle`` tuples).
     """
 
     positions: np.ndarray
@@ -49,6 +51,7 @@ class Trajectory:
     all_arrived: bool
     wall_time: float
     method: dict = field(default_factory=dict)
+    obstacles: tuple = ()
 
     def __len__(self) -> int:
         return len(self.times)
@@ -76,3 +79,26 @@ class Trajectory:
         distance = np.linalg.norm(self.positions - self.goals, axis=-1)
         with np.errstate(invalid="ignore"):
             return self.has_goal & (distance <= self.radius)
+
+    def min_obstacle_clearance(self) -> np.ndarray:
+        """Smallest agent-obstacle clearance per frame (and scene): distance to the nearest edge minus radius.
+
+        Negative values are penetrations. Shape ``(T,)`` or ``(T, B)``;
+        ``inf`` without obstacles.
+        """
+        from . import _core
+
+        positions = self.positions if self.is_batch else self.positions[:, None]
+        radius = self.radius if self.is_batch else self.radius[None]
+        frames, scenes, n = positions.shape[:3]
+        engine = _core.Engine(scenes, 1.0)
+        for kind, vertices, scene in self.obstacles:
+            engine.add_obstacle(np.ascontiguousarray(vertices), "segment" if kind == "segment" else kind,
+                                -1 if scene is None else scene)
+        result = np.full((frames, scenes), np.inf)
+        if n:
+            for b in range(scenes):
+                flat = np.ascontiguousarray(positions[:, b].reshape(-1, 2))
+                clearance = engine.obstacle_distances(flat, b).reshape(frames, n) - radius[b]
+                result[:, b] = clearance.min(axis=1)
+        return result if self.is_batch else result[:, 0]

@@ -1,0 +1,128 @@
+// Static obstacles: closed chains of vertices with the solid on the left of
+// every edge (RVO2's convention: counter-clockwise polygons are solid inside).
+//
+// Every kind of obstacle is stored the same way, as vertex columns with
+// next/previous links, so methods see only edges:
+//   polygon   n >= 3 vertices, counter-clockwise, solid inside;
+//   segment   2 vertices: a thin obstacle, edges a->b and b->a;
+//   wall      an open polyline p0..pk: a thin obstacle walked there and back,
+//             p0 -> ... -> pk -> ... -> p1;
+//   boundary  n >= 3 vertices given counter-clockwise, stored clockwise so
+//             that the solid is outside and agents stay inside.
+//
+// Queries go through a binary space partition built from the edges (as in
+// RVO2: each node splits by the line of one edge, chosen to balance the two
+// sides; edges crossing the line are split in two). The tree is rebuilt
+// lazily after obstacles are added.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "vec2.hpp"
+
+namespace vosim {
+
+enum class ObstacleKind : std::uint8_t { polygon, segment, wall, boundary };
+
+const char* kind_name(ObstacleKind kind);
+
+class ObstacleSet;
+
+// One obstacle edge near an agent: from `vertex` to its next vertex.
+struct ObstacleNeighbor {
+    double dist_sq;
+    const ObstacleSet* set;
+    std::int32_t vertex;
+};
+
+// Throws std::invalid_argument (naming `name`, the vertex index and the
+// values) unless `points` form a valid obstacle of `kind`: enough vertices,
+// finite, no repeated consecutive vertices, no spikes (an edge folding back
+// onto the previous one), and for polygons and boundaries a simple polygon
+// of positive area given counter-clockwise.
+void check_obstacle(const Vec2* points, int count, ObstacleKind kind, const std::string& name);
+
+// Whether p is in the solid part of the obstacle given by `points` taken on
+// its own: strictly inside a polygon, strictly outside a boundary; never for
+// segments and walls.
+bool blocks_point(const Vec2* points, int count, ObstacleKind kind, Vec2 p);
+
+// Whether p is in the solid part of the obstacles of these sets together:
+// inside any polygon, or outside every boundary (when there are boundaries:
+// several boundaries are several walkable areas).
+bool blocked_by(const ObstacleSet& a, const ObstacleSet& b, Vec2 p);
+
+class ObstacleSet {
+public:
+    // Adds a checked obstacle (see check_obstacle) and returns its index.
+    int add(const Vec2* points, int count, ObstacleKind kind);
+
+    bool empty() const { return sources_.empty(); }
+    int obstacle_count() const { return static_cast<int>(sources_.size()); }
+    ObstacleKind kind(int obstacle) const { return sources_[obstacle].kind; }
+    // The vertices as given to add().
+    const std::vector<Vec2>& vertices(int obstacle) const { return sources_[obstacle].points; }
+
+    // Rebuilds the vertex table and the tree if obstacles were added since
+    // the last build. Not thread-safe; the engine calls it before a step.
+    void build();
+    bool built() const { return !dirty_; }
+
+    // Vertex table (after build; split vertices come after the given ones).
+    int vertex_count() const { return static_cast<int>(point_.size()); }
+    Vec2 point(int v) const { return point_[v]; }
+    Vec2 unit_dir(int v) const { return unit_dir_[v]; }
+    int next(int v) const { return next_[v]; }
+    int prev(int v) const { return prev_[v]; }
+    bool convex(int v) const { return convex_[v] != 0; }
+    int obstacle_of(int v) const { return obstacle_of_[v]; }
+
+    // Appends to `out`, keeping it sorted by distance (stable: ties keep the
+    // order of discovery), every edge with the agent strictly on its right
+    // (the side it faces) and squared distance below range_sq.
+    void query(Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out) const;
+
+    // Whether p lies strictly inside one of the solid polygons.
+    bool inside_polygon(Vec2 p) const;
+    bool has_boundary() const;
+    // Whether p lies inside (or on) at least one of the boundaries.
+    bool inside_boundary(Vec2 p) const;
+
+    // Distance from p to the nearest obstacle edge; +infinity for an empty set.
+    double distance(Vec2 p) const;
+
+    // Tree depth and node count, for tests.
+    int tree_depth() const;
+    int tree_nodes() const { return static_cast<int>(nodes_.size()); }
+
+private:
+    struct Source {
+        ObstacleKind kind;
+        std::vector<Vec2> points;  // as given
+        Vec2 lo, hi;               // bounding box
+    };
+    struct Node {
+        std::int32_t vertex;  // the edge vertex -> next(vertex) splits this node
+        std::int32_t left;    // subtree left of the edge's line (-1: none)
+        std::int32_t right;
+    };
+
+    void append_chain(const std::vector<Vec2>& chain, int obstacle);
+    std::int32_t build_node(std::vector<std::int32_t>& edges);
+    void query_node(std::int32_t node, Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out) const;
+    int depth(std::int32_t node) const;
+
+    std::vector<Source> sources_;
+    bool dirty_ = false;
+
+    std::vector<Vec2> point_, unit_dir_;
+    std::vector<std::int32_t> next_, prev_, obstacle_of_;
+    std::vector<std::uint8_t> convex_;
+
+    std::vector<Node> nodes_;
+    std::int32_t root_ = -1;
+};
+
+}  // namespace vosim

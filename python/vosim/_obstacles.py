@@ -1,0 +1,244 @@
+"""Static obstacles: what Simulator and Batch share.
+
+Obstacles follow RVO2's convention: vertices counter-clockwise, solid on the
+left of every edge. Four kinds, one model:
+
+- ``add_obstacle``: a solid polygon (3+ vertices), or a segment (2 vertices);
+- ``add_wall``: an open polyline, solid on both sides;
+- ``add_boundary``: an enclosing polygon; agents stay inside it;
+- ``add_obstacles_from``: shapely geometry (walkable areas, holes, lines).
+
+Obstacles take effect at the next step, whenever they are added.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _core
+from ._checks import check_values, integer, real_array
+
+
+class Obstacle(NamedTuple):
+    """A read-only description of one obstacle, for plotting and saving.
+
+    Attributes
+    ----------
+    kind
+        ``"polygon"``, ``"segment"``, ``"wall"`` or ``"boundary"``.
+    vertices
+        ``(n, 2)`` read-only array, as given (counter-clockwise for polygons
+        and boundaries).
+    scene
+        The scene it belongs to, or None when every scene sees it.
+    """
+
+    kind: str
+    vertices: np.ndarray
+    scene: int | None
+
+
+def _vertex_array(vertices, name: str, closed: bool) -> np.ndarray:
+    array = real_array(vertices, name)
+    if array.ndim != 2 or array.shape[1] != 2:
+        raise ValueError(f"{name}: expected shape (n, 2), got {array.shape}")
+    check_values(array, name)
+    # A ring that repeats its first vertex at the end (shapely, GeoJSON) is
+    # the same polygon: drop the repetition.
+    if closed and len(array) > 3 and np.array_equal(array[0], array[-1]):
+        array = array[:-1]
+    return np.ascontiguousarray(array)
+
+
+def _ids_text(ids) -> str:
+    ids = [int(i) for i in ids]
+    shown = ", ".join(map(str, ids[:20]))
+    return shown + (f", ... ({len(ids)} in all)" if len(ids) > 20 else "")
+
+
+class _ObstacleMethods:
+    """Mixed into _Simulation: obstacle methods and agent placement checks."""
+
+    def _obstacle_scene(self, scene) -> int:
+        """The engine's set index: -1 for obstacles every scene sees."""
+        if scene is None:
+            return -1
+        if not self._scene_axis:
+            raise TypeError("scene: a Simulator has one scene; scene= is for Batch")
+        scene = integer(scene, "scene", minimum=0)
+        if scene >= self._engine.scenes:
+            raise ValueError(f"scene is {scene}; must be < {self._engine.scenes} (or None for every scene)")
+        return scene
+
+    def _scenes_of(self, scene: int) -> range:
+        return range(self._engine.scenes) if scene < 0 else range(scene, scene + 1)
+
+    def _add(self, vertices, kind: str, scene, strict: bool, name: str) -> int:
+        closed = kind in ("polygon", "boundary")
+        array = _vertex_array(vertices, name, closed)
+        if kind == "polygon" and len(array) < 3:
+            if len(array) < 2:
+                raise ValueError(f"{name}: an obstacle needs at least 2 vertices (2 make a segment, "
+                                 f"3 or more a polygon), got {len(array)}")
+            kind = "segment"
+        _core.check_obstacle(array, kind, name)
+        target = self._obstacle_scene(scene)
+        if strict and kind in ("polygon", "boundary"):
+            self._refuse_blocked_agents(array, kind, target)
+        return self._engine.add_obstacle(array, kind, target)
+
+    def _refuse_blocked_agents(self, vertices: np.ndarray, kind: str, target: int) -> None:
+        """Raise if the new obstacle would put existing agents' centres in its solid."""
+        for b in self._scenes_of(target):
+            if kind == "boundary" and self._engine.has_boundary(b):
+                continue  # another walkable area: a new boundary blocks nobody new
+            view = self._engine.view
+            live = view("active")[b] & (view("ids")[b] >= 0)
+            blocked = _core.obstacle_blocks(np.ascontiguousarray(view("positions")[b]), vertices, kind) & live
+            if blocked.any():
+                where = "inside the obstacle" if kind == "polygon" else "outside the boundary"
+                scene_text = f" in scene {b}" if self._scene_axis else ""
+                raise ValueError(
+                    f"agents with ids {_ids_text(view('ids')[b][blocked])}{scene_text} would be {where}; "
+                    "move them, or pass strict=False to allow it (they then ignore that obstacle until "
+                    "they leave its solid part)")
+
+    def _refuse_blocked_positions(self, positions: np.ndarray) -> None:
+        """Raise if new agents' centres lie in an obstacle's solid; positions are (B, n, 2)."""
+        for b in range(positions.shape[0]):
+            blocked = self._engine.blocked_points(np.ascontiguousarray(positions[b]), b)
+            if blocked.any():
+                prefix = f"positions[{b}, " if self._scene_axis else "positions["
+                names = [f"{prefix}{k}]" for k in np.flatnonzero(blocked)]
+                shown = ", ".join(names[:10]) + (f", ... ({len(names)} in all)" if len(names) > 10 else "")
+                verb = "lies" if len(names) == 1 else "lie"
+                raise ValueError(
+                    f"{shown} {verb} inside an obstacle or outside the boundary; "
+                    "move them, or pass strict=False to allow it")
+
+    def add_obstacle(self, vertices, *, strict: bool = True, scene: int | None = None) -> int:
+        """Add a solid polygon (``(n, 2)``, counter-clockwise) or a segment (``(2, 2)``).
+
+        Parameters
+        ----------
+        vertices
+            Counter-clockwise vertices (solid inside, as in RVO2). Two
+            vertices make a segment, solid on both sides. A repeated closing
+            vertex is dropped.
+        strict
+            Refuse (ValueError listing the agent ids) if the centre of an
+            existing agent would lie strictly inside. A disc merely
+            overlapping an edge is fine: ORCA pushes it out.
+        scene
+            Batch only: the scene that gets the obstacle; None (the default)
+            for an obstacle every scene sees.
+
+        Returns
+        -------
+        int
+            The obstacle's index in :attr:`obstacles` order within its set.
+
+        Raises
+        ------
+        ValueError
+            Fewer than 2 vertices, NaN/inf, repeated consecutive vertices,
+            zero-width spikes, collinear or self-intersecting polygons, and
+            clockwise polygons (reverse them, or use :meth:`add_boundary`).
+        """
+        return self._add(vertices, "polygon", scene, strict, "vertices")
+
+    def add_wall(self, points, *, scene: int | None = None) -> int:
+        """Add an open polyline ``(n, 2)``, n >= 2, solid on both sides (``scene`` as in add_obstacle)."""
+        return self._add(points, "wall", scene, False, "points")
+
+    def add_boundary(self, vertices, *, strict: bool = True, scene: int | None = None) -> int:
+        """Add an enclosing polygon (counter-clockwise around the walkable area); agents stay inside.
+
+        Several boundaries make several walkable areas: an agent must be
+        inside one of them. ``strict`` refuses agents whose centre would be
+        outside (ValueError listing their ids); ``scene`` as in add_obstacle.
+        """
+        return self._add(vertices, "boundary", scene, strict, "vertices")
+
+    def add_obstacles_from(self, geometry, *, walkable: bool = True, strict: bool = True,
+                           scene: int | None = None) -> list[int]:
+        """Add obstacles from shapely geometry (needs ``pip install shapely``).
+
+        Parameters
+        ----------
+        geometry
+            A shapely Polygon, MultiPolygon, LineString, MultiLineString,
+            LinearRing or GeometryCollection of them.
+        walkable
+            With True (the default), polygons are walkable areas: each
+            exterior becomes a boundary and each hole a solid obstacle. With
+            False, polygons are solid obstacles (holes are not allowed).
+            Lines always become walls.
+        strict, scene
+            As in :meth:`add_obstacle`.
+
+        Returns
+        -------
+        list of int
+            The indices of the obstacles added, in order.
+        """
+        try:
+            from shapely.geometry import (GeometryCollection, LinearRing, LineString, MultiLineString,
+                                          MultiPolygon, Polygon)
+            from shapely.geometry.polygon import orient
+        except ImportError as error:  # pragma: no cover - depends on the environment
+            raise ImportError('add_obstacles_from needs shapely: pip install "vosim[shapely]"') from error
+        self._obstacle_scene(scene)  # check it before adding anything
+        target = scene
+        added: list[int] = []
+
+        def visit(item) -> None:
+            if isinstance(item, (MultiPolygon, MultiLineString, GeometryCollection)):
+                for part in item.geoms:
+                    visit(part)
+            elif isinstance(item, Polygon):
+                if item.is_empty:
+                    return
+                item = orient(item, sign=1.0)  # exterior counter-clockwise, holes clockwise
+                exterior = np.asarray(item.exterior.coords)[:-1, :2]
+                holes = [np.asarray(ring.coords)[:-1, :2][::-1] for ring in item.interiors]
+                if walkable:
+                    added.append(self.add_boundary(exterior, strict=strict, scene=target))
+                    added.extend(self.add_obstacle(h, strict=strict, scene=target) for h in holes)
+                else:
+                    if holes:
+                        raise ValueError("geometry: a solid polygon with holes cannot be an obstacle; "
+                                         "use walkable=True, or add its parts separately")
+                    added.append(self.add_obstacle(exterior, strict=strict, scene=target))
+            elif isinstance(item, (LineString, LinearRing)):
+                if not item.is_empty:
+                    added.append(self.add_wall(np.asarray(item.coords)[:, :2], scene=target))
+            else:
+                raise TypeError(f"geometry: cannot make obstacles from {type(item).__name__}")
+
+        visit(geometry)
+        return added
+
+    @property
+    def obstacles(self) -> tuple[Obstacle, ...]:
+        """Every obstacle, in the order added: those every scene sees, then each scene's own."""
+        result = [Obstacle(kind, vertices, None) for kind, vertices in self._engine.obstacles(-1)]
+        for b in range(self._engine.scenes):
+            result.extend(Obstacle(kind, vertices, b) for kind, vertices in self._engine.obstacles(b))
+        return tuple(result)
+
+    def obstacle_clearance(self) -> np.ndarray:
+        """Each agent's clearance to the obstacles: distance to the nearest edge minus its radius.
+
+        Negative when an agent overlaps an edge or its centre is in an
+        obstacle's solid; ``inf`` without obstacles. Shape ``(..., N)``.
+        """
+        positions = self._engine.view("positions")
+        radius = self._engine.view("radius")
+        result = np.stack([
+            self._engine.obstacle_distances(np.ascontiguousarray(positions[b]), b) - radius[b]
+            for b in range(self._engine.scenes)
+        ]) if self._engine.count else np.zeros((self._engine.scenes, 0))
+        return result if self._scene_axis else result[0]
