@@ -1,0 +1,421 @@
+#include "detour_sampling.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "state_check.hpp"
+
+namespace vosim {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+// The library's early-out tolerance is FLT_EPSILON; kept so that the pruned
+// candidates are the same ones.
+constexpr double kEarlyOutTolerance = 1.1920928955078125e-07;
+// The library's 1/max_speed for max_speed 0 (FLT_MAX): huge, yet finite, so
+// that zero distances still give zero penalty terms.
+constexpr double kInverseZeroSpeed = 3.4028234663852886e+38;
+constexpr double kTouchDistance = 0.01;
+constexpr double kSideThreshold = 0.01;
+constexpr double kNotMovingSq = 0.0001;
+constexpr double kParallel = 1e-6;
+constexpr double kSpeedSlack = 0.001;
+constexpr int kMaxDivs = 32;
+constexpr int kMaxRings = 4;
+constexpr int kInlineCapacity = 32;
+
+// Unit vector along v; false when v is zero (or not finite). Scaling by the
+// larger component first keeps tiny and huge vectors exact enough.
+bool unit_direction(Vec2 v, Vec2& unit) {
+    const double scale = std::max(std::abs(v.x), std::abs(v.y));
+    if (!(scale > 0.0 && std::isfinite(scale))) return false;
+    const Vec2 w = v / scale;
+    unit = w / length(w);
+    return true;
+}
+
+// Per-call storage: on the stack for the usual handful of items, on the heap
+// beyond that.
+template <class T>
+class ScratchArray {
+public:
+    explicit ScratchArray(int n) {
+        if (n > kInlineCapacity) {
+            heap_.resize(static_cast<std::size_t>(n));
+            data_ = heap_.data();
+        }
+    }
+    ScratchArray(const ScratchArray&) = delete;
+    ScratchArray& operator=(const ScratchArray&) = delete;
+    T& operator[](int i) { return data_[i]; }
+    const T* data() const { return data_; }
+
+private:
+    std::array<T, kInlineCapacity> inline_{};
+    std::vector<T> heap_;
+    T* data_ = inline_.data();
+};
+
+// A neighbour with what does not change between candidates.
+struct PreparedCircle {
+    Vec2 rel_position;      // neighbour centre - agent centre
+    double gap_term = 0.0;  // |rel_position|^2 - (r_agent + r_neighbour)^2
+    Vec2 velocity;
+    Vec2 side_dir;          // unit vector towards the neighbour
+    Vec2 side_normal;       // the side the pair agreed to pass on
+    bool has_side = false;  // false for a neighbour centred on the agent
+};
+
+struct PreparedSegment {
+    Vec2 p;
+    Vec2 q;
+    bool touch = false;  // agent centre within kTouchDistance
+};
+
+struct Scene {
+    const DetourParams& params;
+    Vec2 velocity;
+    Vec2 desired;
+    Vec2 position;
+    double inv_max_speed;
+    double inv_horizon;
+    const PreparedCircle* circles;
+    int n_circles;
+    const PreparedSegment* segments;
+    int n_segments;
+};
+
+PreparedCircle prepare_circle(const DetourAgent& agent, const DetourCircle& c) {
+    PreparedCircle out;
+    out.rel_position = c.position - agent.position;
+    out.gap_term = abs_sq(out.rel_position) - sqr(agent.radius + c.radius);
+    out.velocity = c.velocity;
+    out.has_side = unit_direction(out.rel_position, out.side_dir);
+    if (out.has_side) {
+        // Which way round the pair passes follows from their desired
+        // velocities; the neighbour's desired velocity is used only here.
+        const double turn = det(c.desired_velocity - agent.desired_velocity, out.side_dir);
+        out.side_normal = turn < kSideThreshold ? perp(out.side_dir) : -perp(out.side_dir);
+    }
+    return out;
+}
+
+// Earliest time >= 0 at which the agent, moving at rel_velocity relative to the
+// neighbour, touches it; when they already overlap, half the time since they
+// started to. False when there is no such time or they barely move.
+bool circle_time_of_impact(const PreparedCircle& c, Vec2 rel_velocity, double& t) {
+    const double a = abs_sq(rel_velocity);
+    if (a < kNotMovingSq) return false;
+    const double b = dot(rel_velocity, c.rel_position);
+    const double discriminant = b * b - a * c.gap_term;
+    if (discriminant < 0.0) return false;
+    const double root = std::sqrt(discriminant);
+    double t_enter = (b - root) / a;
+    const double t_exit = (b + root) / a;
+    if (t_enter < 0.0 && t_exit > 0.0) t_enter = -t_enter * 0.5;
+    if (!(t_enter >= 0.0)) return false;
+    t = t_enter;
+    return true;
+}
+
+// Time t in [0, 1] at which origin + t * direction crosses [p, q].
+bool ray_segment_time(Vec2 origin, Vec2 direction, Vec2 p, Vec2 q, double& t) {
+    const Vec2 edge = q - p;
+    const Vec2 w = origin - p;
+    const double d = det(direction, edge);
+    if (std::abs(d) < kParallel) return false;
+    t = det(edge, w) / d;
+    if (t < 0.0 || t > 1.0) return false;
+    const double s = det(direction, w) / d;
+    return s >= 0.0 && s <= 1.0;
+}
+
+struct Evaluation {
+    double penalty = 0.0;
+    double vpen = 0.0;
+    double vcpen = 0.0;
+    double spen = 0.0;
+    double tpen = 0.0;
+    bool pruned = false;
+};
+
+// Penalty of candidate v. A candidate that provably cannot beat min_penalty
+// is pruned: with kFull false its evaluation stops there (penalty =
+// min_penalty, so it loses the strict comparison); with kFull true every term
+// is still computed, for the record, and only `pruned` tells.
+template <bool kFull>
+Evaluation evaluate(const Scene& s, Vec2 v, double min_penalty) {
+    const DetourParams& p = s.params;
+    Evaluation e;
+    e.vpen = p.weight_des_vel * (length(v - s.desired) * s.inv_max_speed);
+    e.vcpen = p.weight_cur_vel * (length(v - s.velocity) * s.inv_max_speed);
+
+    // Ignoring the side term, v beats min_penalty only if its time of impact
+    // exceeds t_threshold; impacts are capped at horiz_time.
+    const double t_threshold =
+        (p.weight_toi / ((min_penalty - e.vpen) - e.vcpen) - 0.1) * p.horiz_time;
+    const auto prune = [&]() {
+        e.pruned = true;
+        if (!kFull) e.penalty = min_penalty;
+        return !kFull;
+    };
+    if (t_threshold - p.horiz_time > -kEarlyOutTolerance && prune()) return e;
+
+    double t_min = p.horiz_time;
+    double side = 0.0;
+    int n_side = 0;
+    for (int i = 0; i < s.n_circles; ++i) {
+        const PreparedCircle& c = s.circles[i];
+        // Reciprocal: the neighbour is expected to take half of the avoidance.
+        const Vec2 rel_velocity = ((2.0 * v) - s.velocity) - c.velocity;
+        if (c.has_side) {
+            side += std::clamp(std::min(dot(c.side_dir, rel_velocity) * 0.5 + 0.5,
+                                        dot(c.side_normal, rel_velocity) * 2.0),
+                               0.0, 1.0);
+            ++n_side;
+        }
+        double t = 0.0;
+        if (circle_time_of_impact(c, rel_velocity, t) && t < t_min) {
+            t_min = t;
+            if (t_min < t_threshold && prune()) return e;
+        }
+    }
+    for (int i = 0; i < s.n_segments; ++i) {
+        const PreparedSegment& g = s.segments[i];
+        double t = 0.0;
+        if (g.touch) {
+            // On the wall: only velocities leaving across its inner side are free.
+            if (dot(perp(g.q - g.p), v) < 0.0) continue;
+        } else if (!ray_segment_time(s.position, v, g.p, g.q, t)) {
+            continue;
+        }
+        t *= 2.0;  // the library avoids walls less than agents
+        if (t < t_min) {
+            t_min = t;
+            if (t_min < t_threshold && prune()) return e;
+        }
+    }
+    if (n_side > 0) side /= n_side;
+    e.spen = p.weight_side * side;
+    e.tpen = p.weight_toi * (1.0 / (0.1 + t_min * s.inv_horizon));
+    e.penalty = ((e.vpen + e.vcpen) + e.spen) + e.tpen;
+    return e;
+}
+
+// Keeps the best candidate of one pass (one adaptive level, or the grid).
+template <bool kFull>
+class Selection {
+public:
+    Selection(const Scene& scene, std::vector<DetourSample>* record, int& evaluated)
+        : scene_(scene), record_(record), evaluated_(evaluated) {}
+
+    void offer(Vec2 v, int level) {
+        const Evaluation e = evaluate<kFull>(scene_, v, min_penalty_);
+        ++evaluated_;
+        if (kFull) {
+            record_->push_back({v, e.penalty, e.vpen, e.vcpen, e.spen, e.tpen, level, e.pruned});
+        }
+        // Strict: on an exact tie the earlier candidate stays.
+        if (!e.pruned && e.penalty < min_penalty_) {
+            min_penalty_ = e.penalty;
+            best_ = v;
+        }
+    }
+
+    Vec2 best() const { return best_; }
+
+private:
+    const Scene& scene_;
+    std::vector<DetourSample>* record_;
+    int& evaluated_;
+    double min_penalty_ = std::numeric_limits<double>::infinity();
+    Vec2 best_;  // (0, 0) when nothing was selected
+};
+
+using Pattern = std::array<Vec2, 1 + kMaxDivs * kMaxRings>;
+
+// The adaptive pattern for unit radius, oriented along `direction`: the
+// centre, then each ring from the outermost in, each ring as start, right 1,
+// left 1, right 2, left 2, ... Returns the number of points.
+int build_pattern(const DetourParams& p, Vec2 direction, Pattern& out) {
+    const int divs = std::clamp(p.adaptive_divs, 1, kMaxDivs);
+    const int rings = std::clamp(p.adaptive_rings, 1, kMaxRings);
+    const double step = 2.0 * kPi / divs;
+    const double cos_step = std::cos(step), sin_step = std::sin(step);
+    const double cos_half = std::cos(step * 0.5), sin_half = std::sin(step * 0.5);
+    // Odd rings start half a division round, so that rings interleave.
+    const Vec2 staggered(direction.x * cos_half - direction.y * sin_half,
+                         direction.x * sin_half + direction.y * cos_half);
+    int n = 0;
+    out[n++] = Vec2(0.0, 0.0);
+    for (int j = 0; j < rings; ++j) {
+        const double r = static_cast<double>(rings - j) / rings;
+        const Vec2 start = (j % 2 == 0 ? direction : staggered) * r;
+        out[n++] = start;
+        Vec2 right = start, left = start;
+        for (int i = 1; i < divs - 1; i += 2) {
+            right = Vec2(right.x * cos_step + right.y * sin_step, -right.x * sin_step + right.y * cos_step);
+            left = Vec2(left.x * cos_step - left.y * sin_step, left.x * sin_step + left.y * cos_step);
+            out[n++] = right;
+            out[n++] = left;
+        }
+        // The library leaves this point undefined for even divs; the opposite
+        // of the start completes the evenly spaced ring.
+        if (divs % 2 == 0) out[n++] = -start;
+    }
+    return n;
+}
+
+template <bool kFull>
+DetourResult run_adaptive(const Scene& s, double max_speed, std::vector<DetourSample>* record) {
+    const DetourParams& p = s.params;
+    // Orientation: the library's pattern collapses for a zero desired
+    // velocity; fall back to the current velocity, then to +x.
+    Vec2 direction;
+    if (!unit_direction(s.desired, direction) && !unit_direction(s.velocity, direction)) {
+        direction = Vec2(1.0, 0.0);
+    }
+    Pattern pattern;
+    const int n_pattern = build_pattern(p, direction, pattern);
+
+    double radius = max_speed * (1.0 - p.vel_bias);
+    Vec2 centre = s.desired * p.vel_bias;
+    const double limit_sq = sqr(max_speed + kSpeedSlack);
+    int evaluated = 0;
+    for (int level = 0; level < p.adaptive_depth; ++level) {
+        Selection<kFull> selection(s, record, evaluated);
+        for (int i = 0; i < n_pattern; ++i) {
+            const Vec2 v = centre + pattern[i] * radius;
+            if (abs_sq(v) > limit_sq) continue;
+            selection.offer(v, level);
+        }
+        centre = selection.best();
+        radius *= 0.5;
+    }
+    return {centre, evaluated};
+}
+
+template <bool kFull>
+DetourResult run_grid(const Scene& s, double max_speed, std::vector<DetourSample>* record) {
+    const DetourParams& p = s.params;
+    const Vec2 centre = s.desired * p.vel_bias;
+    const int n = p.grid_size;
+    const double cell = (max_speed * 2.0 * (1.0 - p.vel_bias)) / (n - 1);
+    const double half = ((n - 1) * cell) * 0.5;
+    // The speed limit is a disc around the origin, half a cell wider than max_speed.
+    const double limit_sq = sqr(max_speed + cell * 0.5);
+    int evaluated = 0;
+    Selection<kFull> selection(s, record, evaluated);
+    for (int y = 0; y < n; ++y) {
+        for (int x = 0; x < n; ++x) {
+            const Vec2 v((centre.x + x * cell) - half, (centre.y + y * cell) - half);
+            if (abs_sq(v) > limit_sq) continue;
+            selection.offer(v, 0);
+        }
+    }
+    return {selection.best(), evaluated};
+}
+
+using Runner = DetourResult (*)(const Scene&, double, std::vector<DetourSample>*);
+
+DetourResult sample(Runner fast, Runner full, const DetourParams& params, const DetourAgent& agent,
+                    const DetourCircle* circles, int n_circles, const DetourSegment* segments,
+                    int n_segments, std::vector<DetourSample>* record) {
+    n_circles = std::max(n_circles, 0);
+    n_segments = std::max(n_segments, 0);
+    ScratchArray<PreparedCircle> prepared_circles(n_circles);
+    for (int i = 0; i < n_circles; ++i) prepared_circles[i] = prepare_circle(agent, circles[i]);
+    ScratchArray<PreparedSegment> prepared_segments(n_segments);
+    for (int i = 0; i < n_segments; ++i) {
+        const DetourSegment& g = segments[i];
+        prepared_segments[i] = {g.p, g.q,
+                                dist_sq_point_segment(g.p, g.q, agent.position) < sqr(kTouchDistance)};
+    }
+    const Scene scene{params,
+                      agent.velocity,
+                      agent.desired_velocity,
+                      agent.position,
+                      agent.max_speed > 0.0 ? 1.0 / agent.max_speed : kInverseZeroSpeed,
+                      1.0 / params.horiz_time,
+                      prepared_circles.data(),
+                      n_circles,
+                      prepared_segments.data(),
+                      n_segments};
+    if (record == nullptr) return fast(scene, agent.max_speed, nullptr);
+    record->clear();
+    return full(scene, agent.max_speed, record);
+}
+
+void require(bool ok, const std::string& name, const std::string& value, const char* rule) {
+    if (!ok) throw std::invalid_argument(name + " is " + value + "; it " + rule);
+}
+
+void require_finite(Vec2 v, const std::string& name) {
+    require(std::isfinite(v.x) && std::isfinite(v.y), name,
+            "(" + format_number(v.x) + ", " + format_number(v.y) + ")", "must be finite");
+}
+
+void require_size(double value, const std::string& name) {
+    require(std::isfinite(value) && value >= 0.0, name, format_number(value), "must be finite and >= 0");
+}
+
+}  // namespace
+
+void check_detour_params(const DetourParams& p) {
+    require(p.vel_bias >= 0.0 && p.vel_bias <= 1.0, "vel_bias", format_number(p.vel_bias),
+            "must be in [0, 1]");
+    require_size(p.weight_des_vel, "weight_des_vel");
+    require_size(p.weight_cur_vel, "weight_cur_vel");
+    require_size(p.weight_side, "weight_side");
+    require_size(p.weight_toi, "weight_toi");
+    require(std::isfinite(p.horiz_time) && p.horiz_time > 0.0, "horiz_time",
+            format_number(p.horiz_time), "must be finite and > 0");
+    require(p.grid_size >= 2, "grid_size", std::to_string(p.grid_size), "must be >= 2");
+    require(p.adaptive_divs >= 1, "adaptive_divs", std::to_string(p.adaptive_divs), "must be >= 1");
+    require(p.adaptive_rings >= 1, "adaptive_rings", std::to_string(p.adaptive_rings), "must be >= 1");
+    require(p.adaptive_depth >= 1, "adaptive_depth", std::to_string(p.adaptive_depth), "must be >= 1");
+}
+
+void check_detour_inputs(const DetourAgent& agent, const DetourCircle* circles, int n_circles,
+                         const DetourSegment* segments, int n_segments) {
+    require_finite(agent.position, "agent position");
+    require_finite(agent.velocity, "agent velocity");
+    require_finite(agent.desired_velocity, "agent desired_velocity");
+    require_size(agent.radius, "agent radius");
+    require_size(agent.max_speed, "agent max_speed");
+    for (int i = 0; i < n_circles; ++i) {
+        const std::string name = "circles[" + std::to_string(i) + "]";
+        require_finite(circles[i].position, name + " position");
+        require_finite(circles[i].velocity, name + " velocity");
+        require_finite(circles[i].desired_velocity, name + " desired_velocity");
+        require_size(circles[i].radius, name + " radius");
+    }
+    for (int i = 0; i < n_segments; ++i) {
+        const std::string name = "segments[" + std::to_string(i) + "]";
+        require_finite(segments[i].p, name + " p");
+        require_finite(segments[i].q, name + " q");
+    }
+}
+
+DetourResult sample_velocity_adaptive(const DetourParams& params, const DetourAgent& agent,
+                                      const DetourCircle* circles, int n_circles,
+                                      const DetourSegment* segments, int n_segments,
+                                      std::vector<DetourSample>* record) {
+    return sample(&run_adaptive<false>, &run_adaptive<true>, params, agent, circles, n_circles,
+                  segments, n_segments, record);
+}
+
+DetourResult sample_velocity_grid(const DetourParams& params, const DetourAgent& agent,
+                                  const DetourCircle* circles, int n_circles,
+                                  const DetourSegment* segments, int n_segments,
+                                  std::vector<DetourSample>* record) {
+    return sample(&run_grid<false>, &run_grid<true>, params, agent, circles, n_circles, segments,
+                  n_segments, record);
+}
+
+}  // namespace vosim
