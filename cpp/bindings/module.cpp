@@ -9,6 +9,7 @@ void bind_threads(py::module_& m);
 void bind_methods(py::module_& m);
 void bind_engine(py::module_& m);
 void bind_metrics(py::module_& m);
+void bind_velocity_obstacles(py::module_& m);
 }  // namespace vosim::bindings
 
 PYBIND11_MODULE(_core, m) {
@@ -17,4 +18,5 @@ PYBIND11_MODULE(_core, m) {
     vosim::bindings::bind_methods(m);
     vosim::bindings::bind_engine(m);
     vosim::bindings::bind_metrics(m);
+    vosim::bindings::bind_velocity_obstacles(m);
 }
