@@ -161,7 +161,7 @@ py::object vo_velocity(const Doubles& position, const Doubles& velocity,
                        double safety_factor, bool truncate, double time_horizon,
                        double time_horizon_obst, double uncertainty_offset, std::uint64_t seed,
                        std::int64_t agent_id, std::int64_t step, const std::string& hrvo_apex,
-                       bool diagnostics) {
+                       bool escape_overlaps, bool diagnostics) {
     VoConfig config = default_vo_config(parse_cone(cone));
     if (!selection.is_none()) config.selection = parse_selection(selection.cast<std::string>());
     config.samples = samples;
@@ -169,6 +169,7 @@ py::object vo_velocity(const Doubles& position, const Doubles& velocity,
     config.truncate = truncate;
     config.seed = seed;
     config.hrvo_apex = parse_apex(hrvo_apex);
+    config.escape_overlaps = escape_overlaps;
     check_vo_config(config);
 
     VoAgent agent;
@@ -221,13 +222,15 @@ void bind_velocity_obstacles(py::module_& m) {
           py::arg("samples") = 250, py::arg("safety_factor") = 7.5, py::arg("truncate") = false,
           py::arg("time_horizon") = 1.0, py::arg("time_horizon_obst") = 1.0,
           py::arg("uncertainty_offset") = 0.0, py::arg("seed") = 0, py::arg("agent_id") = 0,
-          py::arg("step") = 0, py::arg("hrvo_apex") = "library", py::arg("diagnostics") = false,
+          py::arg("step") = 0, py::arg("hrvo_apex") = "library", py::arg("escape_overlaps") = true,
+          py::arg("diagnostics") = false,
           R"(New velocity of one agent from the velocity-obstacle kernel.
 
 neighbors: (k, 7) rows [x, y, vx, vy, pref_vx, pref_vy, radius], nearest first;
 segments: (m, 4) rows [ax, ay, bx, by]. selection defaults to 'sampling' for
 'vo' and 'rvo', 'geometric' for 'hrvo'. Sampling draws from a stream seeded by
-(seed, agent_id, step). Returns the velocity, or (velocity, diagnostics dict)
+(seed, agent_id, step). escape_overlaps=False reproduces the HRVO library in
+overlaps deeper than the max speed can resolve in a step. Returns the velocity, or (velocity, diagnostics dict)
 when diagnostics is true.)");
 
     m.def(

@@ -20,11 +20,20 @@ constexpr double kTwoPi = 6.283185307179586476925286766559;
 // sampling penalty stays finite.
 constexpr double kCollisionTimeFloor = 1e-3;
 
+// Largest collision term of the sampling penalty (a collision now).
+constexpr double kLargestPenalty = 1e300;
+
 // Slack for points computed on a circle (the max-speed circle, a cap) that
 // rounding may put a hair outside it.
 constexpr double kOnCircleSlack = 1e-9;
 
 // ---------------------------------------------------------------- geometry
+
+// v shortened to at most max_speed; hypot keeps tiny speeds from underflowing.
+Vec2 clamp_speed(Vec2 v, double max_speed) {
+    const double speed = std::hypot(v.x, v.y);
+    return speed > max_speed ? v * (max_speed / speed) : v;
+}
 
 // Unit directions of the two tangents from the origin to the disc (centre,
 // radius), which must not contain the origin: `right` is clockwise of the
@@ -156,7 +165,11 @@ VoCone agent_cone(const VoConfig& config, const VoAgent& agent, const VoNeighbor
             // det(right, left) = sin(2 * opening angle) > 0 here.
             const Vec2 rel_velocity = agent.velocity - other.velocity;
             const double sin_twice_opening = det(cone.right_leg, cone.left_leg);
-            if (det(rel, agent.pref_velocity - other.pref_velocity) > 0.0) {
+            if (!(sin_twice_opening > 0.0)) {
+                // Zero combined radius: the legs coincide and never cross;
+                // the cone is a ray that holds no velocity strictly inside.
+                cone.apex = mean_velocity;
+            } else if (det(rel, agent.pref_velocity - other.pref_velocity) > 0.0) {
                 // Pass with the neighbour on the right: VO's right leg, RVO's left leg.
                 const double s = 0.5 * det(rel_velocity, cone.left_leg) / sin_twice_opening;
                 cone.apex = other.velocity + s * cone.right_leg;
@@ -166,12 +179,20 @@ VoCone agent_cone(const VoConfig& config, const VoAgent& agent, const VoNeighbor
                 const double sign = config.hrvo_apex == HrvoApex::library ? 1.0 : -1.0;
                 cone.apex = other.velocity + (sign * s) * cone.left_leg;
             }
+            // Legs so nearly parallel (a vanishing combined radius) that
+            // their crossing overflows: as for zero width.
+            if (!is_finite(cone.apex)) cone.apex = mean_velocity;
             break;
         }
     }
     // The uncertainty offset moves the apex back along the line to the
-    // neighbour by offset * distance / combined radius, which widens the cone.
-    if (combined > 0.0) cone.apex -= (agent.uncertainty_offset / combined) * rel;
+    // neighbour by offset * distance / combined radius, which widens the cone
+    // by the offset where the apex was. A (nearly) zero combined radius would
+    // send the apex to infinity along a cone of no width: left alone.
+    if (combined > 0.0) {
+        const Vec2 shifted = cone.apex - (agent.uncertainty_offset / combined) * rel;
+        if (is_finite(shifted)) cone.apex = shifted;
+    }
     return cone;
 }
 
@@ -386,7 +407,7 @@ int crossings(const VoBoundaryPiece& p, const VoBoundaryPiece& q, Vec2 out[2]) {
 
 // The candidates of geometric selection, in the HRVO library's order (which
 // decides between candidates at exactly the same distance).
-void build_geometric_candidates(const VoAgent& agent, VoScratch& scratch) {
+void build_geometric_candidates(const VoConfig& config, const VoAgent& agent, VoScratch& scratch) {
     const std::vector<VoCone>& cones = scratch.cones;
     std::vector<VoBoundaryPiece>& pieces = scratch.pieces;
     pieces.clear();
@@ -404,8 +425,7 @@ void build_geometric_candidates(const VoAgent& agent, VoScratch& scratch) {
     CandidateSink sink(scratch.candidates, pref);
 
     // The preferred velocity, shortened to the maximum speed.
-    const double pref_sq = abs_sq(pref);
-    sink.add(pref_sq > max_speed_sq ? pref * (max_speed / std::sqrt(pref_sq)) : pref, -1, -1);
+    sink.add(clamp_speed(pref, max_speed), -1, -1);
 
     // Projections of the preferred velocity onto each piece from the cone's
     // side: the nearest point of the boundary when v_pref is inside.
@@ -414,16 +434,34 @@ void build_geometric_candidates(const VoAgent& agent, VoScratch& scratch) {
         if (piece.shape == VoBoundaryPiece::Shape::line) {
             const Vec2 x = pref - piece.origin;
             const double t = dot(x, piece.direction);
-            if (!(t > 0.0 && t <= piece.length && dot(x, piece.inner) > 0.0)) continue;
+            // A cone's apex is a corner, never the nearest boundary point
+            // (the library skips t = 0 too); a half-plane's is not a corner.
+            const bool apex_counts = t == 0.0 && cones[piece.cone].is_overlap();
+            if (!((t > 0.0 || apex_counts) && t <= piece.length && dot(x, piece.inner) > 0.0)) continue;
             foot = piece.origin + t * piece.direction;
         } else {
             const Vec2 x = pref - piece.origin;
             const double dist_sq = abs_sq(x);
-            if (!(dist_sq > 0.0 && dist_sq < sqr(piece.radius))) continue;
-            foot = piece.origin + (piece.radius / std::sqrt(dist_sq)) * x;
+            if (!(dist_sq < sqr(piece.radius))) continue;
+            // At the very centre every point of the circle is nearest; the
+            // one towards the apex is on the arc.
+            const Vec2 out = dist_sq > 0.0 ? x : piece.viewpoint - piece.origin;
+            const double out_length = length(out);
+            if (!(out_length > 0.0)) continue;
+            foot = piece.origin + (piece.radius / out_length) * out;
             if (!on_arc(piece, foot)) continue;
         }
         if (abs_sq(foot) < max_speed_sq) sink.add(foot, piece.cone, piece.cone);
+    }
+
+    // The fastest way out of an overlap whose half-plane lies beyond the
+    // maximum speed (see "Overlaps" in the header).
+    if (config.escape_overlaps) {
+        for (int k = 0; k < static_cast<int>(cones.size()); ++k) {
+            if (!cones[k].is_overlap()) continue;
+            const Vec2 toward = perp(cones[k].right_leg);  // unit, towards the obstacle
+            if (dot(toward, cones[k].apex) < -max_speed) sink.add(-max_speed * toward, k, k);
+        }
     }
 
     // Where the pieces leave the max-speed disc.
@@ -485,8 +523,9 @@ double earliest_collision(const std::vector<VoCone>& cones, Vec2 v, int& cone) {
     return earliest;
 }
 
-Vec2 select_geometric(const VoAgent& agent, VoScratch& scratch, VoDiagnostics* diagnostics) {
-    build_geometric_candidates(agent, scratch);
+Vec2 select_geometric(const VoConfig& config, const VoAgent& agent, VoScratch& scratch,
+                      VoDiagnostics* diagnostics) {
+    build_geometric_candidates(config, agent, scratch);
     const std::vector<VoCandidate>& candidates = scratch.candidates;
     std::vector<int>& order = scratch.order;
     order.resize(candidates.size());
@@ -537,11 +576,19 @@ Vec2 select_geometric(const VoAgent& agent, VoScratch& scratch, VoDiagnostics* d
 
 // -------------------------------------------------------- sampling selection
 
+// How far v lies inside the deepest overlap half-plane (0: inside none).
+double overlap_shortfall(const std::vector<VoCone>& cones, Vec2 v) {
+    double deepest = 0.0;
+    for (const VoCone& cone : cones) {
+        if (cone.is_overlap()) deepest = std::max(deepest, dot(perp(cone.right_leg), v - cone.apex));
+    }
+    return deepest;
+}
+
 Vec2 select_sampling(const VoConfig& config, const VoAgent& agent, double time_step,
                      std::uint64_t sample_seed, VoScratch& scratch, VoDiagnostics* diagnostics) {
     const Vec2 pref = agent.pref_velocity;
     const double max_speed = agent.max_speed;
-    const double pref_sq = abs_sq(pref);
     const double time_floor = kCollisionTimeFloor * time_step;
 
     if (diagnostics) diagnostics->candidates.clear();
@@ -552,7 +599,7 @@ Vec2 select_sampling(const VoConfig& config, const VoAgent& agent, double time_s
     for (int k = 0; k <= config.samples; ++k) {
         Vec2 v;
         if (k == 0) {
-            v = pref_sq > sqr(max_speed) ? pref * (max_speed / std::sqrt(pref_sq)) : pref;
+            v = clamp_speed(pref, max_speed);
         } else {
             // Uniform in the disc: the radius goes as the square root.
             const double r = max_speed * std::sqrt(rng.next_unit());
@@ -563,7 +610,14 @@ Vec2 select_sampling(const VoConfig& config, const VoAgent& agent, double time_s
         const double t = earliest_collision(scratch.cones, v, cone);
         double penalty = length(pref - v);
         if (t < kInf && config.safety_factor > 0.0) {
-            penalty += config.safety_factor / std::max(t, time_floor);
+            // Bounded so that extreme parameters cannot overflow.
+            const double worst = std::min(config.safety_factor / time_floor, kLargestPenalty);
+            penalty += std::min(config.safety_factor / std::max(t, time_floor), worst);
+            // Inside an overlap's half-plane: also the speed lacking to
+            // separate in time (growing from 0 to `worst` as it passes
+            // max_speed), so that the least deep candidate wins.
+            const double shortfall = overlap_shortfall(scratch.cones, v);
+            if (shortfall > 0.0) penalty += worst * (shortfall / (shortfall + max_speed));
         }
         if (penalty < best_penalty) {
             best_penalty = penalty;
@@ -689,7 +743,7 @@ Vec2 vo_new_velocity(const VoConfig& config, const VoAgent& agent, const VoNeigh
                    scratch.cones);
     const Vec2 velocity =
         config.selection == Selection::geometric
-            ? select_geometric(agent, scratch, diagnostics)
+            ? select_geometric(config, agent, scratch, diagnostics)
             : select_sampling(config, agent, time_step, sample_seed, scratch, diagnostics);
     if (diagnostics) {
         diagnostics->cones = scratch.cones;

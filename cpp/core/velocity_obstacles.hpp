@@ -29,12 +29,21 @@
 // by the overlap depth within one time step, the agent taking half of it for
 // RVO and HRVO (HRVO's published overlap rule) and all of it for VO and
 // segments. Geometric selection treats the half-plane's boundary like two
-// legs. Sampling gives a velocity inside the half-plane a time to collision
-// of 0; times to collision below a thousandth of the time step count as that
-// floor, so the penalty stays finite and the least bad candidate wins. A
-// neighbour at exactly the agent's position is taken to lie behind the agent's
-// motion relative to it (then relative to the preferred velocities; +x if
-// both are equal), which splits such a pair symmetrically.
+// legs. A half-plane so deep that it lies beyond the max speed leaves no
+// admissible candidate, and the fallback rule may then pick a velocity that
+// deepens the overlap (the HRVO library does, typically the preferred
+// velocity). With `escape_overlaps` (the default) the fastest way out,
+// max_speed away from the obstacle, is offered as a candidate on that
+// half-plane's boundary. Sampling gives a
+// velocity inside the half-plane a time to collision of 0; times to collision
+// below a thousandth of the time step count as that floor, so the penalty
+// stays finite, and a velocity inside a half-plane pays in addition for the
+// speed it lacks to separate in time (a bounded increasing function of it,
+// at half weight when it equals max_speed), so that the least bad candidate
+// wins. A neighbour at exactly the agent's position is
+// taken to lie behind the agent's motion relative to it (then relative to the
+// preferred velocities; +x if both are equal), which splits such a pair
+// symmetrically.
 //
 // The kernel computes in double, allocates nothing once the scratch space has
 // grown to the largest problem, and is deterministic: sampling draws from a
@@ -69,6 +78,7 @@ struct VoConfig {
     bool truncate = false;        // cones limited to time_horizon(_obst)
     std::uint64_t seed = 0;       // sampling: base of the per-agent streams
     HrvoApex hrvo_apex = HrvoApex::library;
+    bool escape_overlaps = true;  // geometric: see "Overlaps"; false is the HRVO library
 };
 
 // VO and RVO select by sampling, as in the RVO paper; HRVO geometrically, as
@@ -155,7 +165,7 @@ struct VoCandidate {
     Vec2 velocity;
     int cone_a = -1;
     int cone_b = -1;
-    double key = 0.0;  // geometric: |v_pref - v|^2; sampling: the penalty
+    double key = 0.0;  // |v_pref - v|^2
 };
 
 // A piece of a cone's boundary, for geometric selection: a segment or ray of
