@@ -614,12 +614,12 @@ Vec2 select_sampling(const VoConfig& config, const VoAgent& agent, double time_s
             const double worst = std::min(config.safety_factor / time_floor, kLargestPenalty);
             penalty += std::min(config.safety_factor / std::max(t, time_floor), worst);
             // Inside an overlap's half-plane: also the speed lacking to
-            // separate in time (growing from 0 to `worst` as it passes
-            // max_speed), so that the least deep candidate wins.
+            // separate in time, as a share of `worst` that grows from 0
+            // towards 1 (half at max_speed), so that the least deep wins.
             const double shortfall = overlap_shortfall(scratch.cones, v);
             if (shortfall > 0.0) penalty += worst * (shortfall / (shortfall + max_speed));
         }
-        if (penalty < best_penalty) {
+        if (best_index < 0 || penalty < best_penalty) {
             best_penalty = penalty;
             best = v;
             best_index = k;
