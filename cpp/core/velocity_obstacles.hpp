@@ -61,7 +61,7 @@ namespace vosim {
 enum class Cone { vo, rvo, hrvo };
 enum class Selection { sampling, geometric };
 
-// HRVO's apex when the agent prefers to pass on the neighbour's right
+// HRVO's apex when the agent prefers to pass with the neighbour on its left
 // (det(p_B - p_A, v_pref_A - v_pref_B) <= 0). `symmetric` is the mirror image
 // of the construction for the other side: the crossing of the VO's left leg
 // with the RVO's right leg, v_B + s * left_leg. `library` is what the HRVO
