@@ -1,9 +1,12 @@
-"""Access to the RVO2 reference data: the committed subset under tests/data,
-and the full files under ../shared/reference when they are present (or where
-VOSIM_REFERENCE_DIR points)."""
+"""Access to the RVO2 and HRVO reference data: the committed subsets under
+tests/data, and the full files under ../shared/reference when they are
+present (or where VOSIM_REFERENCE_DIR points)."""
 
 from __future__ import annotations
 
+import csv
+import gzip
+import io
 import json
 import os
 from dataclasses import dataclass
@@ -203,3 +206,54 @@ def _load_detour_subset() -> DetourData:
 def load_detour(*, full: bool) -> DetourData:
     """The DetourCrowd oracle: every case and run (``full``) or the committed subset."""
     return _load_detour_full() if full else _load_detour_subset()
+@dataclass
+class HrvoCase:
+    """One HRVO scenario (library version ``orig``): the agents table and the
+    dumped rows of steps.csv, as float64 arrays holding the float32 values."""
+
+    name: str
+    meta: dict
+    agents: dict[str, np.ndarray]  # columns of agents.csv, one entry per agent
+    rows: dict[str, np.ndarray]  # columns of steps.csv, one entry per dumped (step, agent)
+    neighbors: list[list[int]]  # per row, in the library's order (= VO index)
+    full: bool
+
+    @property
+    def time_step(self) -> float:
+        return float(f32(self.meta["time_step"]))
+
+    def row_index(self) -> dict[tuple[int, int], int]:
+        """Row of each (step, agent)."""
+        return {(int(k), int(i)): r for r, (k, i) in enumerate(zip(self.rows["step"], self.rows["agent"]))}
+
+
+def _columns(text: str) -> tuple[dict[str, np.ndarray], list[str] | None]:
+    reader = csv.reader(io.StringIO(text))
+    header = next(reader)
+    records = list(reader)
+    neighbors = None
+    if "neighbors" in header:
+        k = header.index("neighbors")
+        neighbors = [record.pop(k) for record in records]
+        header.pop(k)
+    values = f32([[float(x) for x in record] for record in records]).reshape(len(records), len(header))
+    return {name: values[:, j] for j, name in enumerate(header)}, neighbors
+
+
+def hrvo_full_available(name: str) -> bool:
+    return (FULL / "hrvo" / "orig" / f"{name}_steps.csv").exists()
+
+
+def load_hrvo(name: str, *, full: bool) -> HrvoCase:
+    if full:
+        base = FULL / "hrvo" / "orig"
+        steps_text = (base / f"{name}_steps.csv").read_text()
+    else:
+        base = DATA / "hrvo"
+        with gzip.open(base / f"{name}_steps.csv.gz", "rt") as f:
+            steps_text = f.read()
+    meta = json.loads((base / f"{name}_meta.json").read_text())
+    agents, _ = _columns((base / f"{name}_agents.csv").read_text())
+    rows, neighbors = _columns(steps_text)
+    lists = [[int(j) for j in entry.split(";")] if entry else [] for entry in neighbors]
+    return HrvoCase(name, meta, agents, rows, lists, full)
