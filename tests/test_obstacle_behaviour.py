@@ -63,7 +63,8 @@ def test_bottleneck_door():
         if np.min(np.linalg.norm(start[keep] - start[k], axis=1)) > 0.7:
             keep.append(k)
     start = start[keep]
-    final = np.column_stack([np.full(len(start), 6.0), np.linspace(-4, 4, len(start))])
+    slots = np.array([[x, y] for x in (3.0, 5.0, 7.0, 9.0) for y in np.linspace(-4.5, 4.5, 6)])
+    final = slots[: len(start)]  # goals 1.8 m apart or more: room for everyone
     sim.add_agents(start, goals=np.tile([1.5, 0.0], (len(start), 1)), radius=0.3, max_speed=1.5,
                    pref_speed=1.2, time_horizon=2.0, time_horizon_obst=1.0, neighbor_dist=5.0,
                    arrival_radius=0.5)

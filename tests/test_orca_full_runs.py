@@ -50,9 +50,10 @@ def whole_run(meta, start, seed=0) -> int:
     return traj.steps_run if traj.all_arrived else -1
 
 
-@pytest.mark.parametrize("name", ["circle250", "blocks100"])
-def test_exact_start_completes_within_rvo2s_range(name):
-    meta, makespan = rvo2_example(name)
+def test_exact_start_completes_within_rvo2s_range():
+    """Circle has no randomness: one run from RVO2's exact start. (Blocks'
+    perturbation makes every run a draw, deadlocks included: see below.)"""
+    meta, makespan = rvo2_example("circle250")
     steps = whole_run(meta, f32(meta["initial_positions"]))
     assert makespan["min"] <= steps <= makespan["max"], steps
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "orca.hpp"
-#include "random.hpp"
+#include "counter_rng.hpp"
 #include "state_check.hpp"
 #include "threads.hpp"
 
@@ -136,9 +136,9 @@ void Engine::update_pref_velocities() {
         }
         if (noise.magnitude > 0.0) {
             // Drawn from (seed, agent id, step): independent of threads and slots.
-            const std::uint64_t id = static_cast<std::uint64_t>(s.ids[i]);
-            const double angle = kTwoPi * to_unit(random_bits(noise.seed, id, step, 0));
-            const double length = noise.magnitude * to_unit(random_bits(noise.seed, id, step, 1));
+            CounterRng rng(mix_seed(mix_seed(noise.seed, static_cast<std::uint64_t>(s.ids[i])), step));
+            const double angle = kTwoPi * rng.next_unit();
+            const double length = noise.magnitude * rng.next_unit();
             to_goal += Vec2(std::cos(angle), std::sin(angle)) * length;
         }
         s.pref_velocities[2 * i] = to_goal.x;

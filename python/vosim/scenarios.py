@@ -88,6 +88,12 @@ def blocks() -> Scenario:
     5, time step 0.25; an agent counts as arrived within 20 m of its goal
     (the example's stopping rule). The layout is symmetric, so, as in the
     example, preferred velocities get a perturbation of 1e-4.
+
+    The number of steps to completion is chaotic and depends on the
+    perturbation's seed: over seeds 0 to 11 the median is 3690 steps (RVO2's
+    own run: 3785), most runs take 3100 to 5200, and seed 0 jams for 13795
+    steps. The scenario uses seed 1, a typical run (3780 steps); pass your
+    own method to draw others.
     """
     positions, goals = [], []
     for i in range(5):
@@ -110,7 +116,7 @@ def blocks() -> Scenario:
         obstacles=[("polygon", np.array(square)) for square in squares],
         time_step=0.25,
         max_steps=20_000,
-        method=ORCA(perturbation=1e-4),
+        method=ORCA(perturbation=1e-4, seed=1),
     )
 
 
