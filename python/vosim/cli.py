@@ -23,9 +23,9 @@ def _demo(args: argparse.Namespace) -> int:
     print(f"simulated time:    {sim.time:.2f} s")
     print(f"wall time:         {traj.wall_time:.3f} s")
     print(f"agents arrived:    {arrived} of {sim.num_agents}")
-    print(f"minimum clearance: {clearance:.4f} between agents (negative means overlap)")
+    print(f"minimum clearance: {clearance:+.4f} between agents (negative means overlap)")
     if traj.obstacles:
-        print(f"                   {float(traj.min_obstacle_clearance().min()):.4f} to obstacles")
+        print(f"                   {float(traj.min_obstacle_clearance().min()):+.2e} to obstacles")
     if args.out:
         from . import plot
 
