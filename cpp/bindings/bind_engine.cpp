@@ -52,6 +52,9 @@ py::array view(Engine& e, const std::string& name) {
     if (name == "time_horizon") return make(s.time_horizon, 1, true);
     if (name == "time_horizon_obst") return make(s.time_horizon_obst, 1, true);
     if (name == "arrival_radius") return make(s.arrival_radius, 1, true);
+    if (name == "priority") return make(s.priority, 1, true);
+    if (name == "max_acceleration") return make(s.max_acceleration, 1, true);
+    if (name == "uncertainty_offset") return make(s.uncertainty_offset, 1, true);
     if (name == "ids") return make(s.ids, 1, false);
     if (name == "active") return make_bool(s.active, true);
     if (name == "has_goal") return make_bool(s.has_goal, true);
@@ -65,7 +68,9 @@ py::array_t<std::int64_t> add_agents(Engine& e, int n, const Doubles& positions,
                                      const Doubles& pref_speed, const Doubles& neighbor_dist,
                                      const Int32s& max_neighbors, const Doubles& time_horizon,
                                      const Doubles& time_horizon_obst,
-                                     const Doubles& arrival_radius) {
+                                     const Doubles& arrival_radius, const Doubles& priority,
+                                     const Doubles& max_acceleration,
+                                     const Doubles& uncertainty_offset) {
     if (n < 0) throw std::invalid_argument("n must be >= 0");
     const py::ssize_t total = static_cast<py::ssize_t>(e.state().scenes()) * n;
     require_size(positions, 2 * total, "positions");
@@ -81,6 +86,9 @@ py::array_t<std::int64_t> add_agents(Engine& e, int n, const Doubles& positions,
     require_size(time_horizon, total, "time_horizon");
     require_size(time_horizon_obst, total, "time_horizon_obst");
     require_size(arrival_radius, total, "arrival_radius");
+    require_size(priority, total, "priority");
+    require_size(max_acceleration, total, "max_acceleration");
+    require_size(uncertainty_offset, total, "uncertainty_offset");
     AgentInput in;
     in.positions = positions.data();
     in.velocities = velocities.data();
@@ -95,6 +103,9 @@ py::array_t<std::int64_t> add_agents(Engine& e, int n, const Doubles& positions,
     in.time_horizon = time_horizon.data();
     in.time_horizon_obst = time_horizon_obst.data();
     in.arrival_radius = arrival_radius.data();
+    in.priority = priority.data();
+    in.max_acceleration = max_acceleration.data();
+    in.uncertainty_offset = uncertainty_offset.data();
     const std::vector<std::int64_t> ids = e.add_agents(n, in);
     py::array_t<std::int64_t> out({static_cast<py::ssize_t>(e.state().scenes()),
                                    static_cast<py::ssize_t>(n)});
@@ -190,7 +201,8 @@ void bind_engine(py::module_& m) {
              py::arg("velocities"), py::arg("pref_velocities"), py::arg("goals"),
              py::arg("has_goal"), py::arg("radius"), py::arg("max_speed"), py::arg("pref_speed"),
              py::arg("neighbor_dist"), py::arg("max_neighbors"), py::arg("time_horizon"),
-             py::arg("time_horizon_obst"), py::arg("arrival_radius"))
+             py::arg("time_horizon_obst"), py::arg("arrival_radius"), py::arg("priority"),
+             py::arg("max_acceleration"), py::arg("uncertainty_offset"))
         .def(
             "remove_agents",
             [](Engine& e, const Int64s& ids) { e.remove_agents(ids.data(), ids.size()); },

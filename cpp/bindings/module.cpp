@@ -12,6 +12,7 @@ void bind_metrics(py::module_& m);
 void bind_obstacles(py::module_& m);
 void bind_detour(py::module_& m);
 void bind_velocity_obstacles(py::module_& m);
+void bind_diagnostics(py::module_& m);
 }  // namespace vosim::bindings
 
 PYBIND11_MODULE(_core, m) {
@@ -23,4 +24,5 @@ PYBIND11_MODULE(_core, m) {
     vosim::bindings::bind_obstacles(m);  // extends Engine: after bind_engine
     vosim::bindings::bind_detour(m);
     vosim::bindings::bind_velocity_obstacles(m);
+    vosim::bindings::bind_diagnostics(m);  // extends Engine
 }

@@ -68,6 +68,9 @@ std::vector<std::int64_t> AgentState::append(int n, const AgentInput& in) {
             time_horizon[dst] = in.time_horizon[src];
             time_horizon_obst[dst] = in.time_horizon_obst[src];
             arrival_radius[dst] = in.arrival_radius[src];
+            priority[dst] = in.priority[src];
+            max_acceleration[dst] = in.max_acceleration[src];
+            uncertainty_offset[dst] = in.uncertainty_offset[src];
             active[dst] = 1;
             // Scene-major ids: within a scene, ids grow with the slot, which
             // `locate` relies on.

@@ -29,6 +29,9 @@ struct AgentInput {
     const double* time_horizon = nullptr;
     const double* time_horizon_obst = nullptr;
     const double* arrival_radius = nullptr;
+    const double* priority = nullptr;
+    const double* max_acceleration = nullptr;    // +inf: unlimited
+    const double* uncertainty_offset = nullptr;
 };
 
 class AgentState {
@@ -77,6 +80,9 @@ public:
         f(time_horizon, 1);
         f(time_horizon_obst, 1);
         f(arrival_radius, 1);
+        f(priority, 1);
+        f(max_acceleration, 1);
+        f(uncertainty_offset, 1);
         f(ids, 1);
         f(active, 1);
         f(has_goal, 1);
@@ -88,6 +94,12 @@ public:
     Column<double> radius, max_speed, pref_speed, neighbor_dist;
     Column<std::int32_t> max_neighbors;
     Column<double> time_horizon, time_horizon_obst, arrival_radius;
+    // ORCA shares avoidance between a pair in proportion to the other's priority.
+    Column<double> priority;
+    // Largest change of velocity per second (every method; +inf: unlimited).
+    Column<double> max_acceleration;
+    // Velocity-obstacle methods widen every cone by this (the HRVO library's option).
+    Column<double> uncertainty_offset;
     Column<std::int64_t> ids;
     Column<std::uint8_t> active, has_goal;
 

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
 #include "orca.hpp"
 #include "counter_rng.hpp"
+#include "integration.hpp"
 #include "state_check.hpp"
 #include "threads.hpp"
 
@@ -187,7 +189,7 @@ void Engine::compute_new_velocities() {
         ws.agent_neighbor_count = grids_[scene].nearest(
             state_.position(i), state_.neighbor_dist[i], wanted, slot, ws.agent_neighbors.data());
         find_obstacle_neighbors(scene, i, ws);
-        const SceneView view{state_, scene, time_step_};
+        const SceneView view{state_, scene, time_step_, step_count_};
         const Vec2 v = method.new_velocity(view, slot, ws);
         state_.new_velocities[2 * i] = v.x;
         state_.new_velocities[2 * i + 1] = v.y;
@@ -210,10 +212,14 @@ void Engine::integrate() {
 #pragma omp parallel for schedule(static) num_threads(max_threads())
     for (std::int64_t i = 0; i < total; ++i) {
         if (i % s.capacity() >= s.count() || !s.active[i]) continue;
-        for (int d = 0; d < 2; ++d) {
-            s.velocities[2 * i + d] = s.new_velocities[2 * i + d];
-            s.positions[2 * i + d] += s.velocities[2 * i + d] * dt;
+        Vec2 v(s.new_velocities[2 * i], s.new_velocities[2 * i + 1]);
+        if (s.max_acceleration[i] < std::numeric_limits<double>::infinity()) {
+            v = limit_acceleration(s.velocity(i), v, s.max_acceleration[i], dt);
         }
+        s.velocities[2 * i] = v.x;
+        s.velocities[2 * i + 1] = v.y;
+        s.positions[2 * i] += v.x * dt;
+        s.positions[2 * i + 1] += v.y * dt;
     }
     time_ += time_step_;
     ++step_count_;
@@ -243,6 +249,44 @@ bool Engine::all_arrived() const {
         }
     }
     return true;
+}
+
+Diagnostics Engine::inspect(int scene, int slot) {
+    if (scene < 0 || scene >= state_.scenes() || slot < 0 || slot >= state_.count()) {
+        throw std::invalid_argument("no agent slot " + std::to_string(slot) + " in scene " + std::to_string(scene));
+    }
+    BusyGuard guard(busy_);
+    validate();
+    build_obstacles();
+    update_pref_velocities();
+    NeighborGrid grid;
+    build_grid(state_, scene, grid);
+    const std::size_t i = state_.index(scene, slot);
+    Workspace ws;
+    ws.agent_neighbors.resize(std::max(0, std::min(state_.max_neighbors[i], state_.count() - 1)));
+    ws.agent_neighbor_count = grid.nearest(state_.position(i), state_.neighbor_dist[i],
+                                           static_cast<int>(ws.agent_neighbors.size()), slot,
+                                           ws.agent_neighbors.data());
+    find_obstacle_neighbors(scene, i, ws);
+
+    Diagnostics d;
+    d.method = method_->name();
+    d.position = state_.position(i);
+    d.velocity = state_.velocity(i);
+    d.pref_velocity = state_.pref_velocity(i);
+    d.radius = state_.radius[i];
+    d.max_speed = state_.max_speed[i];
+    for (int k = 0; k < ws.agent_neighbor_count; ++k) d.agent_neighbors.push_back(ws.agent_neighbors[k].slot);
+    for (const ObstacleNeighbor& edge : ws.obstacle_neighbors) {
+        d.obstacle_edges.push_back(edge.set->point(edge.vertex));
+        d.obstacle_edges.push_back(edge.set->point(edge.set->next(edge.vertex)));
+    }
+    if (state_.active[i]) {
+        method_->inspect(SceneView{state_, scene, time_step_, step_count_}, slot, ws, d);
+    } else {
+        d.new_velocity = d.velocity;  // an inactive agent does not move
+    }
+    return d;
 }
 
 std::vector<std::int32_t> Engine::neighbor_table(int scene, int& width) {

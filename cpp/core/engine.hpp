@@ -94,6 +94,11 @@ public:
     // (vacuously true when there is none).
     bool all_arrived() const;
 
+    // What the method would see and decide for one agent at the next step,
+    // computed on demand (the preferred velocities of goal-seeking agents are
+    // brought up to date as the step would).
+    Diagnostics inspect(int scene, int slot);
+
     // Agent neighbours of every slot of `scene` as the next step would see
     // them, padded with -1: row-major (count x width), width = the largest
     // max_neighbors (at least 1).

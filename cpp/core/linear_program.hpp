@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "method.hpp"
+#include "diagnostics.hpp"
 
 namespace vosim {
 

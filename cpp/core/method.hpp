@@ -2,26 +2,27 @@
 //
 // Phase 3 of a step calls `new_velocity` once per active agent, in parallel.
 // A method reads only the frozen state of the scene (positions, velocities and
-// parameters as they were before the step) and the neighbour list prepared by
+// parameters as they were before the step) and the neighbour lists prepared by
 // the engine, and it returns the agent's new velocity. It must not keep state
 // between calls: everything temporary lives in the per-thread Workspace.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "agent_state.hpp"
+#include "diagnostics.hpp"
 #include "neighbor_grid.hpp"
 #include "obstacles.hpp"
 #include "vec2.hpp"
 
 namespace vosim {
 
-// A directed line; the admissible half-plane lies to its left.
-struct Line {
-    Vec2 point;
-    Vec2 direction;
+// Scratch space a method keeps per thread (its own subclass).
+struct MethodScratch {
+    virtual ~MethodScratch() = default;
 };
 
 // Per-thread scratch space, reused from agent to agent and step to step so
@@ -32,6 +33,8 @@ struct Workspace {
     std::vector<ObstacleNeighbor> obstacle_neighbors;  // nearest first
     std::vector<Line> lines;
     std::vector<Line> projected_lines;
+    std::unique_ptr<MethodScratch> method_scratch;  // made by the method in use
+    const void* scratch_owner = nullptr;            // which method made it
 };
 
 // The frozen state of one scene during phase 3.
@@ -39,6 +42,7 @@ struct SceneView {
     const AgentState& state;
     int scene;
     double time_step;
+    std::int64_t step;  // steps taken before this one (seeds per-step random draws)
 
     std::size_t index(int slot) const { return state.index(scene, slot); }
 };
@@ -59,11 +63,32 @@ public:
 
     const PreferenceNoise& preference_noise() const { return noise_; }
     void set_preference_noise(PreferenceNoise noise) { noise_ = noise; }
+
     // The new velocity of agent `slot`; its neighbours are
     // ws.agent_neighbors[0 .. ws.agent_neighbor_count) and the obstacle edges
     // ws.obstacle_neighbors (edges facing the agent within
     // time_horizon_obst * max_speed + radius), nearest first.
     virtual Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const = 0;
+
+    // The same computation, recording what the method saw and decided. Not
+    // on the hot path: it may allocate.
+    virtual void inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const {
+        out.new_velocity = new_velocity(scene, slot, ws);
+    }
+
+    // Scratch space for one thread, or null when the method needs none.
+    virtual std::unique_ptr<MethodScratch> make_scratch() const { return nullptr; }
+
+protected:
+    // The calling thread's scratch of type T, made on first use.
+    template <class T>
+    T& scratch(Workspace& ws) const {
+        if (ws.scratch_owner != this || !ws.method_scratch) {
+            ws.method_scratch = make_scratch();
+            ws.scratch_owner = this;
+        }
+        return static_cast<T&>(*ws.method_scratch);
+    }
 
 private:
     PreferenceNoise noise_;

@@ -75,7 +75,11 @@ void append_agent_lines(const SceneView& scene, int slot, const Workspace& ws,
             line.direction = Vec2(unit_w.y, -unit_w.x);
             u = (combined_radius * inv_time_step - w_length) * unit_w;
         }
-        line.point = velocity + 0.5 * u;  // each agent of the pair takes half
+        // Each agent of the pair takes its share of u: half when their
+        // priorities are equal (RVO2), less for the one of higher priority.
+        const double priority_sum = s.priority[self] + s.priority[other];
+        const double share = priority_sum > 0.0 ? s.priority[other] / priority_sum : 0.5;
+        line.point = velocity + share * u;
         lines.push_back(line);
     }
 }
@@ -105,6 +109,14 @@ OrcaDecision Orca::decide(const SceneView& scene, int slot, Workspace& ws) const
 
 Vec2 Orca::new_velocity(const SceneView& scene, int slot, Workspace& ws) const {
     return decide(scene, slot, ws).velocity;
+}
+
+void Orca::inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const {
+    const OrcaDecision decision = decide(scene, slot, ws);
+    out.new_velocity = decision.velocity;
+    out.lines = ws.lines;
+    out.hard_lines = static_cast<std::int32_t>(decision.hard_lines);
+    out.used_fallback = decision.used_least_violation;
 }
 
 }  // namespace vosim

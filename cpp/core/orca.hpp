@@ -31,6 +31,7 @@ public:
     explicit Orca(OrcaConfig config = {}) : config_(config) {}
     std::string name() const override { return "ORCA"; }
     Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const override;
+    void inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const override;
 
     // The full computation; the half-planes are left in ws.lines.
     OrcaDecision decide(const SceneView& scene, int slot, Workspace& ws) const;

@@ -59,6 +59,13 @@ const char* first_bad_field(const AgentState& s, std::size_t i, double& value, c
         value = s.arrival_radius[i];
         if (!(std::isfinite(value) && value >= 0.0)) return "arrival_radius";
     }
+    value = s.priority[i];
+    if (!(std::isfinite(value) && value >= 0.0)) return "priority";
+    value = s.uncertainty_offset[i];
+    if (!(std::isfinite(value) && value >= 0.0)) return "uncertainty_offset";
+    rule = "must be >= 0 (+inf: unlimited)";
+    value = s.max_acceleration[i];
+    if (!(value >= 0.0)) return "max_acceleration";
     rule = "must be finite and > 0";
     value = s.time_horizon[i];
     if (!(std::isfinite(value) && value > 0.0)) return "time_horizon";

@@ -757,12 +757,4 @@ std::uint64_t vo_sample_seed(std::uint64_t config_seed, std::int64_t agent_id, s
                     static_cast<std::uint64_t>(step));
 }
 
-Vec2 limit_acceleration(Vec2 velocity, Vec2 target, double max_accel, double time_step) {
-    const double change = length(target - velocity);
-    const double limit = max_accel * time_step;
-    if (change <= limit) return target;
-    const double share = limit / change;
-    return (1.0 - share) * velocity + share * target;
-}
-
 }  // namespace vosim

@@ -54,6 +54,7 @@
 #include <limits>
 #include <vector>
 
+#include "integration.hpp"
 #include "vec2.hpp"
 
 namespace vosim {
@@ -236,9 +237,5 @@ double vo_time_to_collision(const VoCone& cone, Vec2 v);
 
 // Whether v lies strictly inside the cone.
 bool vo_cone_contains(const VoCone& cone, Vec2 v);
-
-// The HRVO library's acceleration limit: the velocity moves towards `target`
-// by at most max_accel * time_step (max_accel may be +inf).
-Vec2 limit_acceleration(Vec2 velocity, Vec2 target, double max_accel, double time_step);
 
 }  // namespace vosim

@@ -9,7 +9,7 @@ from importlib.metadata import PackageNotFoundError, version as _version
 
 from ._core import get_num_threads, have_openmp, set_num_threads
 from .batch import Batch
-from .methods import ORCA, Method
+from .methods import HRVO, ORCA, RVO, VO, AdaptiveSampling, ForceBased, GridSampling, Method
 from .simulator import Simulator
 from .trajectory import Trajectory
 
@@ -19,9 +19,15 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0+unknown"
 
 __all__ = [
+    "AdaptiveSampling",
     "Batch",
+    "ForceBased",
+    "GridSampling",
+    "HRVO",
     "Method",
     "ORCA",
+    "RVO",
+    "VO",
     "Simulator",
     "Trajectory",
     "get_num_threads",

@@ -45,14 +45,14 @@ def check_values(
     finite: bool = True,
     whole: bool = False,
 ) -> None:
-    """Raise ValueError at the first element that is NaN/inf or out of range."""
+    """Raise ValueError at the first element that is NaN (or inf, with ``finite``) or out of range."""
     if array.size == 0:
         return
-    if finite:
-        bad = ~np.isfinite(array)
-        if bad.any():
-            at = _first(bad)
-            raise ValueError(f"{_index_text(name, at)} is {array[at].item()!r}; must be finite")
+    bad = ~np.isfinite(array) if finite else np.isnan(array)
+    if bad.any():
+        at = _first(bad)
+        rule = "must be finite" if finite else "must be a number"
+        raise ValueError(f"{_index_text(name, at)} is {array[at].item()!r}; {rule}")
     if minimum is not None:
         bad = array <= minimum if strict else array < minimum
         if bad.any():

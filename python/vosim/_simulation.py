@@ -27,6 +27,8 @@ _SCALAR_PARAMETERS = {
     "max_neighbors": (10, 0.0, False),
     "time_horizon": (10.0, 0.0, True),
     "time_horizon_obst": (10.0, 0.0, True),
+    "priority": (1.0, 0.0, False),
+    "uncertainty_offset": (0.0, 0.0, False),
 }
 
 # How often the engine hands control back during run() (for Ctrl-C and progress).
@@ -129,6 +131,22 @@ class _Simulation(_ObstacleMethods):
     def time_horizon_obst(self) -> np.ndarray:
         """Time horizons towards obstacles ``(..., N)``; writable view."""
         return self._view("time_horizon_obst")
+
+    @property
+    def priority(self) -> np.ndarray:
+        """ORCA priorities ``(..., N)``; writable view. A pair shares the avoidance in
+        proportion: agent A takes ``priority_B / (priority_A + priority_B)`` of it."""
+        return self._view("priority")
+
+    @property
+    def max_acceleration(self) -> np.ndarray:
+        """Largest change of velocity per second ``(..., N)`` (inf: unlimited); writable view."""
+        return self._view("max_acceleration")
+
+    @property
+    def uncertainty_offset(self) -> np.ndarray:
+        """Velocity-obstacle methods widen every cone by this ``(..., N)``; writable view."""
+        return self._view("uncertainty_offset")
 
     @property
     def arrival_radius(self) -> np.ndarray:
@@ -251,6 +269,9 @@ class _Simulation(_ObstacleMethods):
             fields["pref_speed"], "pref_speed", scalar_shapes, scalar_target, minimum=0.0)
         arrival_radius = values["radius"] if fields["arrival_radius"] is None else shaped(
             fields["arrival_radius"], "arrival_radius", scalar_shapes, scalar_target, minimum=0.0)
+        # +inf (the default) means no limit, so this one may be infinite.
+        max_acceleration = shaped(np.inf if fields["max_acceleration"] is None else fields["max_acceleration"],
+                                  "max_acceleration", scalar_shapes, scalar_target, minimum=0.0, finite=False)
 
         ids = self._engine.add_agents(
             n,
@@ -267,6 +288,9 @@ class _Simulation(_ObstacleMethods):
             time_horizon=values["time_horizon"],
             time_horizon_obst=values["time_horizon_obst"],
             arrival_radius=arrival_radius,
+            priority=values["priority"],
+            max_acceleration=max_acceleration,
+            uncertainty_offset=values["uncertainty_offset"],
         )
         return ids if self._scene_axis else ids[0]
 
@@ -365,6 +389,43 @@ class _Simulation(_ObstacleMethods):
             error.trajectory = trajectory
             raise error
         return trajectory
+
+    def inspect(self, agent_id: int) -> dict:
+        """What the active method sees and decides for one agent at the next step.
+
+        Computed on demand from the current state (normal steps never pay for
+        it). Returns a dict of NumPy arrays and numbers:
+
+        - ``method``, ``id``, ``scene``; ``position``, ``velocity``,
+          ``pref_velocity`` (as the next step will use it), ``new_velocity``
+          (what the method chooses), ``radius``, ``max_speed``;
+        - ``neighbors``: ids of the agent neighbours, nearest first;
+          ``obstacle_edges``: ``(k, 2, 2)`` edges facing the agent in range;
+        - ``lines`` (ORCA): ``point``, ``direction`` ``(L, 2)`` and
+          ``obstacle`` ``(L,)`` of the half-planes (admissible on the left);
+          ``used_fallback``: ORCA needed linear program 3, or geometric
+          selection found nothing admissible;
+        - ``cones`` (VO, RVO, HRVO): ``apex``, ``left_leg``, ``right_leg``,
+          ``kind``, ``horizon``, ... of each velocity obstacle;
+        - ``candidates`` ``(C, 2)``, ``penalties`` ``(C,)``, ``levels`` and
+          ``chosen`` (sampling methods; geometric candidates have their
+          distance to the preferred velocity as penalty);
+        - ``forces`` (ForceBased): accelerations by kind.
+        """
+        agent_id = integer(agent_id, "agent_id")
+        try:
+            scene, slot = self._engine.locate(agent_id)
+        except ValueError:
+            raise ValueError(f"agent_id: no agent with id {agent_id}") from None
+        result = self._engine.inspect(scene, slot)
+        ids = self._engine.view("ids")[scene]
+        result["neighbors"] = ids[result.pop("neighbor_slots")]
+        result["id"] = agent_id
+        result["scene"] = scene
+        for key in ("position", "velocity", "pref_velocity", "new_velocity"):
+            result[key] = np.array(result[key])
+        result["forces"] = {k: np.array(v) for k, v in result["forces"].items()}
+        return result
 
     def neighbors(self) -> np.ndarray:
         """Agent neighbours the next step will use, as ids, ``(..., N, K)`` padded with -1.

@@ -55,6 +55,9 @@ class Batch(_Simulation):
         pref_speed=None,
         pref_velocities=None,
         arrival_radius=None,
+        priority=1.0,
+        max_acceleration=None,
+        uncertainty_offset=0.0,
         strict=True,
     ) -> np.ndarray:
         """Add ``n`` agents to every scene; returns their ids, shape ``(B, n)``.
@@ -68,5 +71,6 @@ class Batch(_Simulation):
             positions, velocities=velocities, radius=radius, max_speed=max_speed,
             neighbor_dist=neighbor_dist, max_neighbors=max_neighbors, time_horizon=time_horizon,
             time_horizon_obst=time_horizon_obst, goals=goals, pref_speed=pref_speed,
-            pref_velocities=pref_velocities, arrival_radius=arrival_radius, strict=strict,
+            pref_velocities=pref_velocities, arrival_radius=arrival_radius, priority=priority,
+            max_acceleration=max_acceleration, uncertainty_offset=uncertainty_offset, strict=strict,
         )

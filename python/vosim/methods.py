@@ -87,3 +87,274 @@ class ORCA(Method):
 
     def _core_method(self):
         return _core.Orca(bisector_weight=float(self.bisector_weight))
+
+
+_SELECTIONS = ("sampling", "geometric")
+
+
+@dataclass(frozen=True, kw_only=True)
+class _VelocityObstacleMethod(Method):
+    """Settings shared by VO, RVO and HRVO (see the subclasses)."""
+
+    selection: str = "sampling"
+    samples: int = 250
+    safety_factor: float = 7.5
+    truncate: bool = False
+    escape_overlaps: bool = True
+    _cone = ""
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.selection not in _SELECTIONS:
+            raise ValueError(f"selection is {self.selection!r}; must be 'sampling' or 'geometric'")
+        integer(self.samples, "samples", minimum=0)
+        scalar(self.safety_factor, "safety_factor", minimum=0.0)
+        for flag in ("truncate", "escape_overlaps"):
+            if not isinstance(getattr(self, flag), bool):
+                raise TypeError(f"{flag}: expected True or False, got {getattr(self, flag)!r}")
+
+    def _core_method(self):
+        return _core.VelocityObstacles(
+            cone=self._cone, selection=self.selection, samples=int(self.samples),
+            safety_factor=float(self.safety_factor), truncate=self.truncate, seed=int(self.seed),
+            hrvo_apex=getattr(self, "hrvo_apex", "symmetric"), escape_overlaps=self.escape_overlaps)
+
+
+_VO_PARAMETERS = """
+    Parameters
+    ----------
+    selection
+        ``"sampling"``: ``samples`` velocities drawn uniformly in the
+        max-speed disc plus the preferred velocity; the one of least penalty
+        ``safety_factor / time_to_collision + |v_pref - v|`` wins (van den
+        Berg et al. 2008). ``"geometric"``: the admissible velocity nearest
+        to the preferred one among the projections onto cone legs and the
+        legs' crossings (ClearPath, the HRVO library); when none is
+        admissible, the candidate left free by the longest run of cones.
+    samples
+        Random candidates per agent and step (sampling).
+    safety_factor
+        Weight of ``1 / time_to_collision`` in the sampling penalty.
+    truncate
+        Limit every cone to collisions within the agent's ``time_horizon``
+        (``time_horizon_obst`` for obstacles).
+    escape_overlaps
+        Geometric selection: when an overlap leaves no admissible velocity,
+        offer the fastest way out as a candidate (False is the HRVO library).
+    perturbation, seed
+        See :class:`Method`; ``seed`` also seeds the sampling, whose draws
+        depend only on (seed, agent id, step). Ids are unique across the
+        scenes of a Batch, so identical scenes sample independently.
+
+    Cones treat static obstacles as segment velocity obstacles. Agents'
+    ``uncertainty_offset`` widens every cone, as in the HRVO library.
+"""
+
+
+@dataclass(frozen=True, kw_only=True)
+class VO(_VelocityObstacleMethod):
+    __doc__ = """Velocity obstacles (Fiorini and Shiller 1998): each neighbour's cone has its apex at
+    the neighbour's velocity, as if the neighbour would never react. Reciprocal
+    pairs oscillate. Sampling selection by default.
+    """ + _VO_PARAMETERS
+    name = "VO"
+    _cone = "vo"
+
+
+@dataclass(frozen=True, kw_only=True)
+class RVO(_VelocityObstacleMethod):
+    __doc__ = """Reciprocal velocity obstacles (van den Berg, Lin and Manocha 2008): the apex is the
+    mean of both velocities, so each agent of a pair takes half of the avoidance.
+    Sampling selection by default.
+    """ + _VO_PARAMETERS
+    name = "RVO"
+    _cone = "rvo"
+
+
+@dataclass(frozen=True, kw_only=True)
+class HRVO(_VelocityObstacleMethod):
+    __doc__ = """Hybrid reciprocal velocity obstacles (Snape, van den Berg, Guy and Manocha 2011): the
+    RVO leg on the side the agent prefers to pass and the VO leg on the other, so
+    a pair agrees on the side. Geometric selection by default, as the HRVO library.
+    """ + _VO_PARAMETERS + """
+    hrvo_apex
+        ``"symmetric"`` (the default) is the paper's apex: where the RVO leg
+        and the VO leg cross, on both sides. ``"library"`` reproduces the
+        HRVO library, whose apex, when the neighbour is passed on the left,
+        is that crossing reflected through the neighbour's velocity: use it
+        to replay the library's runs. The library's construction loses the
+        paper's guarantee: in 9-agent crowds it lets agents overlap by up to
+        0.10 m, where the paper's apex keeps them apart (tests measure both).
+    """
+    selection: str = "geometric"
+    hrvo_apex: str = "symmetric"
+    name = "HRVO"
+    _cone = "hrvo"
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.hrvo_apex not in ("library", "symmetric"):
+            raise ValueError(f"hrvo_apex is {self.hrvo_apex!r}; must be 'library' or 'symmetric'")
+
+
+_SAMPLING_PARAMETERS = """
+    Parameters
+    ----------
+    vel_bias
+        The search is centred on ``vel_bias * v_pref`` with radius
+        ``(1 - vel_bias) * max_speed``.
+    weight_des_vel, weight_cur_vel
+        Weights of the distance to the preferred (desired) and to the
+        current velocity, each divided by max_speed.
+    weight_side
+        Weight of the side term, which favours passing every neighbour on
+        the side both prefer.
+    weight_toi, horiz_time
+        Weight of ``1 / (0.1 + t / horiz_time)``, t the earliest time of
+        impact (with the reciprocal velocity ``2 v - v_cur - v_neighbour``
+        for neighbours; rays from the centre, hits within 1 s doubled, for
+        walls).
+    perturbation, seed
+        See :class:`Method`.
+
+    Defaults are DetourCrowd's (``dtCrowd::init``). Neighbours are the
+    engine's (all ``max_neighbors``), walls the obstacle edges facing the
+    agent. Where DetourCrowd is undefined, vosim defines: a neighbour centred
+    on the agent has no side term but still a time of impact; a zero
+    preferred velocity orients the adaptive pattern along the current
+    velocity (or +x).
+"""
+
+
+@dataclass(frozen=True, kw_only=True)
+class _SamplingMethod(Method):
+    vel_bias: float = 0.4
+    weight_des_vel: float = 2.0
+    weight_cur_vel: float = 0.75
+    weight_side: float = 0.75
+    weight_toi: float = 2.5
+    horiz_time: float = 2.5
+
+    def __post_init__(self):
+        super().__post_init__()
+        bias = scalar(self.vel_bias, "vel_bias", minimum=0.0)
+        if bias > 1.0:
+            raise ValueError(f"vel_bias is {bias!r}; must be <= 1")
+        for weight in ("weight_des_vel", "weight_cur_vel", "weight_side", "weight_toi"):
+            scalar(getattr(self, weight), weight, minimum=0.0)
+        scalar(self.horiz_time, "horiz_time", minimum=0.0, strict=True)
+
+    def _weights(self) -> dict:
+        return dict(vel_bias=float(self.vel_bias), weight_des_vel=float(self.weight_des_vel),
+                    weight_cur_vel=float(self.weight_cur_vel), weight_side=float(self.weight_side),
+                    weight_toi=float(self.weight_toi), horiz_time=float(self.horiz_time))
+
+
+@dataclass(frozen=True, kw_only=True)
+class AdaptiveSampling(_SamplingMethod):
+    __doc__ = """DetourCrowd's adaptive velocity sampling (recastnavigation's dtObstacleAvoidanceQuery).
+
+    A pattern of a centre and ``rings`` rings of ``divs`` samples, aligned with
+    the preferred velocity, is evaluated around the search centre; the best
+    sample becomes the next centre and the pattern shrinks by half, ``depth``
+    times. Each sample's penalty weighs the distance to the preferred and
+    current velocities, the side, and the time of impact.
+    """ + _SAMPLING_PARAMETERS + """
+    divs, rings, depth
+        Samples per ring (at most 32), rings (at most 4), refinement levels.
+    """
+    divs: int = 7
+    rings: int = 2
+    depth: int = 5
+    name = "AdaptiveSampling"
+
+    def __post_init__(self):
+        super().__post_init__()
+        for field_name in ("divs", "rings", "depth"):
+            integer(getattr(self, field_name), field_name, minimum=1)
+
+    def _core_method(self):
+        return _core.Sampling(pattern="adaptive", grid_size=33, divs=int(self.divs), rings=int(self.rings),
+                              depth=int(self.depth), **self._weights())
+
+
+@dataclass(frozen=True, kw_only=True)
+class GridSampling(_SamplingMethod):
+    __doc__ = """DetourCrowd's grid velocity sampling: a ``grid_size`` x ``grid_size`` grid of
+    candidates around the search centre, the least penalty wins.
+    """ + _SAMPLING_PARAMETERS + """
+    grid_size
+        Candidates per side of the grid (>= 2).
+    """
+    grid_size: int = 33
+    name = "GridSampling"
+
+    def __post_init__(self):
+        super().__post_init__()
+        integer(self.grid_size, "grid_size", minimum=2)
+
+    def _core_method(self):
+        return _core.Sampling(pattern="grid", grid_size=int(self.grid_size), divs=7, rings=2, depth=5,
+                              **self._weights())
+
+
+@dataclass(frozen=True, kw_only=True)
+class ForceBased(Method):
+    """A force-based baseline after Unreal Engine's Mass moving avoidance.
+
+    No velocity obstacles: accelerations add up. Steering pulls the velocity
+    towards the preferred one; separation pushes neighbours apart when their
+    discs come within ``separation_distance``; predictive avoidance pushes
+    away from each neighbour's closest point of approach within
+    ``avoidance_time`` (assuming this agent keeps its preferred velocity);
+    obstacle separation pushes off edges closer than ``obstacle_distance``.
+    Each push grows with the square of the penetration of its margin. Then
+    ``v + a * dt`` is limited to max_speed, and motion into a touching wall is
+    removed. There is no collision guarantee: it is the non-VO baseline.
+
+    Parameters
+    ----------
+    steering_time
+        Seconds to reach the preferred velocity without disturbances.
+    separation_distance, separation_stiffness
+        Margin (m) beyond contact where separation acts, and its strength
+        (m/s^2) at contact.
+    avoidance_time, avoidance_distance, avoidance_stiffness
+        How far ahead (s) closest approaches count, the margin (m) they
+        should keep, and the strength (m/s^2) of the push.
+    standing_scale, standing_speed
+        Neighbours slower than standing_speed (m/s) push with this factor,
+        so agents get through standing crowds.
+    obstacle_distance, obstacle_stiffness
+        Margin (m) and strength (m/s^2) of the push off obstacle edges.
+    perturbation, seed
+        See :class:`Method`.
+    """
+
+    steering_time: float = 0.5
+    separation_distance: float = 0.75
+    separation_stiffness: float = 2.5
+    avoidance_time: float = 2.5
+    avoidance_distance: float = 0.75
+    avoidance_stiffness: float = 7.0
+    standing_scale: float = 0.65
+    standing_speed: float = 0.1
+    obstacle_distance: float = 0.5
+    obstacle_stiffness: float = 5.0
+    name = "ForceBased"
+
+    def __post_init__(self):
+        super().__post_init__()
+        for positive in ("steering_time", "separation_distance", "avoidance_time", "avoidance_distance",
+                         "obstacle_distance"):
+            scalar(getattr(self, positive), positive, minimum=0.0, strict=True)
+        for non_negative in ("separation_stiffness", "avoidance_stiffness", "standing_scale", "standing_speed",
+                             "obstacle_stiffness"):
+            scalar(getattr(self, non_negative), non_negative, minimum=0.0)
+
+    def _core_method(self):
+        return _core.ForceBased(**{k: float(v) for k, v in asdict(self).items()
+                                   if k not in ("perturbation", "seed")})
+
+
+METHODS = {cls.name: cls for cls in (ORCA, VO, RVO, HRVO, AdaptiveSampling, GridSampling, ForceBased)}

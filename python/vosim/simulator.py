@@ -56,6 +56,9 @@ class Simulator(_Simulation):
         pref_speed=None,
         pref_velocities=None,
         arrival_radius=None,
+        priority=1.0,
+        max_acceleration=None,
+        uncertainty_offset=0.0,
         strict=True,
     ) -> np.ndarray:
         """Add ``n`` agents and return their ids (int64, stable for the agents' lives).
@@ -81,6 +84,17 @@ class Simulator(_Simulation):
         arrival_radius
             An agent counts as arrived within this distance of its goal;
             defaults to its radius.
+        priority
+            ORCA shares the avoidance of a pair in proportion: agent A takes
+            ``priority_B / (priority_A + priority_B)`` of it (half when equal,
+            which is RVO2; all of it when A's is 0 and B's is not).
+        max_acceleration
+            Largest change of velocity per second, applied after any method
+            chose a velocity (as in the HRVO library); None (the default) is
+            unlimited. Limits void ORCA's collision-free guarantee.
+        uncertainty_offset
+            Velocity-obstacle methods (VO, RVO, HRVO) widen every cone by
+            this, as the HRVO library's agents do; 0 by default.
         strict
             Refuse (ValueError) agents whose centre lies inside a solid
             obstacle or outside the boundary.
@@ -89,5 +103,6 @@ class Simulator(_Simulation):
             positions, velocities=velocities, radius=radius, max_speed=max_speed,
             neighbor_dist=neighbor_dist, max_neighbors=max_neighbors, time_horizon=time_horizon,
             time_horizon_obst=time_horizon_obst, goals=goals, pref_speed=pref_speed,
-            pref_velocities=pref_velocities, arrival_radius=arrival_radius, strict=strict,
+            pref_velocities=pref_velocities, arrival_radius=arrival_radius, priority=priority,
+            max_acceleration=max_acceleration, uncertainty_offset=uncertainty_offset, strict=strict,
         )

@@ -1,0 +1,63 @@
+// What a method saw and decided for one agent, for drawing its velocity
+// space. Filled on request (Engine::inspect), never during normal steps.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "vec2.hpp"
+
+namespace vosim {
+
+// A directed line; the admissible half-plane lies to its left.
+struct Line {
+    Vec2 point;
+    Vec2 direction;
+};
+
+// A velocity obstacle as drawn: apex, boundary rays, and what it stands for.
+struct DiagnosticCone {
+    Vec2 apex;
+    Vec2 left_leg;
+    Vec2 right_leg;
+    std::string kind;      // "agent", "agent_overlap", "segment", "segment_overlap"
+    int source = -1;       // neighbour (position in `agent_neighbors`) or edge index
+    double horizon = 0.0;  // truncation time (+inf: none)
+    double scale = 1.0;    // 2 where the pair shares the avoidance
+    Vec2 obstacle_a;       // relative position of the obstacle (a disc when equal)
+    Vec2 obstacle_b;
+    double radius = 0.0;
+};
+
+// A named vector (forces of the force-based method).
+struct NamedVector {
+    std::string name;
+    Vec2 value;
+};
+
+struct Diagnostics {
+    std::string method;
+    Vec2 position, velocity, pref_velocity, new_velocity;
+    double radius = 0.0;
+    double max_speed = 0.0;
+    std::vector<std::int32_t> agent_neighbors;  // slots, nearest first
+    std::vector<Vec2> obstacle_edges;           // pairs a, b (facing the agent), nearest first
+
+    // Half-planes (ORCA): the first `hard_lines` come from obstacles.
+    std::vector<Line> lines;
+    std::int32_t hard_lines = 0;
+    bool used_fallback = false;  // ORCA: linear program 3; geometric: nothing admissible
+
+    std::vector<DiagnosticCone> cones;  // velocity obstacles
+
+    // Candidate velocities and their penalties (sampling methods).
+    std::vector<Vec2> candidates;
+    std::vector<double> penalties;
+    std::vector<std::int32_t> levels;  // adaptive sampling: refinement level
+    std::int32_t chosen = -1;          // index into candidates
+
+    std::vector<NamedVector> forces;  // force-based
+};
+
+}  // namespace vosim

@@ -1,0 +1,88 @@
+// A force-based baseline, after Unreal Engine's Mass moving avoidance: no
+// velocity obstacles, only accelerations that sum up.
+//
+//   steering    towards the preferred velocity, reached in `steering_time`;
+//   separation  from each neighbour closer than r_a + r_b +
+//               separation_distance: along the line between them, with
+//               strength separation_stiffness * clamp(penetration /
+//               separation_distance, 0, 1)^2, times standing_scale when the
+//               neighbour stands still (so agents push through standing
+//               crowds);
+//   avoidance   from each neighbour's closest point of approach within
+//               avoidance_time, assuming this agent keeps its preferred
+//               velocity and the neighbour its velocity: away from the
+//               neighbour's position at that moment when it comes closer
+//               than r_a + r_b + avoidance_distance, with strength
+//               avoidance_stiffness * clamp(penetration /
+//               avoidance_distance, 0, 1)^2 * (1 - t / avoidance_time)
+//               (sooner is stronger), standing neighbours scaled likewise;
+//   obstacles   from each obstacle edge closer than r + obstacle_distance:
+//               along the edge's normal (away from the solid), with strength
+//               obstacle_stiffness * clamp(penetration / obstacle_distance, 0, 1)^2.
+// The new velocity is v + a * dt, limited to max_speed; finally, motion into
+// an edge the agent touches is removed, so walls hold.
+#pragma once
+
+#include <vector>
+
+#include "diagnostics.hpp"
+#include "method.hpp"
+#include "vec2.hpp"
+
+namespace vosim {
+
+// Defaults are for pedestrians in metres and seconds.
+struct ForceParams {
+    double steering_time = 0.5;
+    double separation_distance = 0.75;
+    double separation_stiffness = 2.5;
+    double avoidance_time = 2.5;
+    double avoidance_distance = 0.75;
+    double avoidance_stiffness = 7.0;
+    double standing_scale = 0.65;
+    double standing_speed = 0.1;  // below this speed a neighbour counts as standing
+    double obstacle_distance = 0.5;
+    double obstacle_stiffness = 5.0;
+};
+
+// Throws std::invalid_argument naming the first bad parameter and its value.
+void check_force_params(const ForceParams& params);
+
+struct ForceAgent {
+    Vec2 position, velocity, pref_velocity;
+    double radius = 0.0;
+    double max_speed = 0.0;
+};
+
+struct ForceNeighbor {
+    Vec2 position, velocity;
+    double radius = 0.0;
+    int order = 0;  // breaks the symmetry of exactly coincident agents: the lower one goes -x
+};
+
+// Segments with the solid on their left (the project's convention).
+struct ForceSegment {
+    Vec2 a, b;
+};
+
+// The new velocity; with `forces`, the accelerations by kind.
+Vec2 force_based_velocity(const ForceParams& params, const ForceAgent& agent, int agent_order,
+                          const ForceNeighbor* neighbors, int neighbor_count, const ForceSegment* segments,
+                          int segment_count, double time_step, std::vector<NamedVector>* forces = nullptr);
+
+class ForceBased final : public Method {
+public:
+    explicit ForceBased(ForceParams params);
+    std::string name() const override { return "ForceBased"; }
+    Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const override;
+    void inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const override;
+    std::unique_ptr<MethodScratch> make_scratch() const override;
+    const ForceParams& params() const { return params_; }
+
+private:
+    Vec2 solve(const SceneView& scene, int slot, Workspace& ws, std::vector<NamedVector>* forces) const;
+
+    ForceParams params_;
+};
+
+}  // namespace vosim

@@ -1,0 +1,102 @@
+#include "velocity_obstacle_method.hpp"
+
+namespace vosim {
+
+namespace {
+
+struct VoMethodScratch final : MethodScratch {
+    VoScratch kernel;
+    std::vector<VoNeighbor> neighbors;
+    std::vector<VoSegment> segments;
+};
+
+const char* cone_kind_name(VoConeKind kind) {
+    switch (kind) {
+        case VoConeKind::agent: return "agent";
+        case VoConeKind::agent_overlap: return "agent_overlap";
+        case VoConeKind::segment: return "segment";
+        case VoConeKind::segment_overlap: return "segment_overlap";
+    }
+    return "agent";
+}
+
+}  // namespace
+
+VelocityObstacleMethod::VelocityObstacleMethod(VoConfig config) : config_(config) {
+    check_vo_config(config_);
+}
+
+std::string VelocityObstacleMethod::name() const {
+    switch (config_.cone) {
+        case Cone::vo: return "VO";
+        case Cone::rvo: return "RVO";
+        case Cone::hrvo: return "HRVO";
+    }
+    return "VO";
+}
+
+std::unique_ptr<MethodScratch> VelocityObstacleMethod::make_scratch() const {
+    return std::make_unique<VoMethodScratch>();
+}
+
+Vec2 VelocityObstacleMethod::solve(const SceneView& scene, int slot, Workspace& ws,
+                                   VoDiagnostics* diagnostics) const {
+    const AgentState& s = scene.state;
+    const std::size_t i = scene.index(slot);
+    auto& scratch = this->scratch<VoMethodScratch>(ws);
+
+    VoAgent agent;
+    agent.position = s.position(i);
+    agent.velocity = s.velocity(i);
+    agent.pref_velocity = s.pref_velocity(i);
+    agent.radius = s.radius[i];
+    agent.max_speed = s.max_speed[i];
+    agent.time_horizon = s.time_horizon[i];
+    agent.time_horizon_obst = s.time_horizon_obst[i];
+    agent.uncertainty_offset = s.uncertainty_offset[i];
+
+    scratch.neighbors.clear();
+    for (int k = 0; k < ws.agent_neighbor_count; ++k) {
+        const std::size_t j = scene.index(ws.agent_neighbors[k].slot);
+        scratch.neighbors.push_back({s.position(j), s.velocity(j), s.pref_velocity(j), s.radius[j]});
+    }
+    scratch.segments.clear();
+    for (const ObstacleNeighbor& edge : ws.obstacle_neighbors) {
+        scratch.segments.push_back({edge.set->point(edge.vertex), edge.set->point(edge.set->next(edge.vertex))});
+    }
+    return vo_new_velocity(config_, agent, scratch.neighbors.data(), static_cast<int>(scratch.neighbors.size()),
+                           scratch.segments.data(), static_cast<int>(scratch.segments.size()), scene.time_step,
+                           vo_sample_seed(config_.seed, s.ids[i], scene.step), scratch.kernel, diagnostics);
+}
+
+Vec2 VelocityObstacleMethod::new_velocity(const SceneView& scene, int slot, Workspace& ws) const {
+    return solve(scene, slot, ws, nullptr);
+}
+
+void VelocityObstacleMethod::inspect(const SceneView& scene, int slot, Workspace& ws,
+                                     Diagnostics& out) const {
+    VoDiagnostics seen;
+    out.new_velocity = solve(scene, slot, ws, &seen);
+    out.used_fallback = seen.used_fallback;
+    for (const VoCone& cone : seen.cones) {
+        DiagnosticCone c;
+        c.apex = cone.apex;
+        c.left_leg = cone.left_leg;
+        c.right_leg = cone.right_leg;
+        c.kind = cone_kind_name(cone.kind);
+        c.source = cone.source;
+        c.horizon = cone.horizon;
+        c.scale = cone.scale;
+        c.obstacle_a = cone.obstacle_a;
+        c.obstacle_b = cone.obstacle_b;
+        c.radius = cone.radius;
+        out.cones.push_back(c);
+    }
+    for (const VoCandidateInfo& candidate : seen.candidates) {
+        out.candidates.push_back(candidate.velocity);
+        out.penalties.push_back(candidate.penalty);
+    }
+    out.chosen = seen.chosen;
+}
+
+}  // namespace vosim

@@ -1,0 +1,26 @@
+// The velocity-obstacle family (VO, RVO, HRVO; sampling or geometric
+// selection) as an engine method around the kernel in velocity_obstacles.hpp.
+#pragma once
+
+#include "method.hpp"
+#include "velocity_obstacles.hpp"
+
+namespace vosim {
+
+class VelocityObstacleMethod final : public Method {
+public:
+    explicit VelocityObstacleMethod(VoConfig config);
+    std::string name() const override;
+    Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const override;
+    void inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const override;
+    std::unique_ptr<MethodScratch> make_scratch() const override;
+
+    const VoConfig& config() const { return config_; }
+
+private:
+    Vec2 solve(const SceneView& scene, int slot, Workspace& ws, VoDiagnostics* diagnostics) const;
+
+    VoConfig config_;
+};
+
+}  // namespace vosim
