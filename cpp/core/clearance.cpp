@@ -36,7 +36,14 @@ double min_clearance(const double* positions, const double* radius, const std::u
         // distance at which a larger disc could still come closer.
         Neighbor nearest{0.0, -1};
         double range = cell;
-        while (grid.nearest(p, range, 1, k, &nearest) == 0) range *= 2.0;
+        // Ends: once the range is infinite every other agent at a finite
+        // distance qualifies (there is one: live >= 2), and an infinite
+        // distance ends the search with an infinite clearance.
+        while (grid.nearest(p, range, 1, k, &nearest) == 0) {
+            if (std::isinf(range)) break;
+            range *= 2.0;
+        }
+        if (nearest.slot < 0) continue;  // every other agent infinitely far away
         const double bound = std::sqrt(nearest.dist_sq) - radius[k] - radius[nearest.slot];
         double local = bound;
         grid.for_each_within(p, bound + radius[k] + largest_radius, [&](std::int32_t j, double d) {
