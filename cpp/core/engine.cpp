@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
+#include "limits.hpp"
 #include "orca.hpp"
 #include "state_check.hpp"
 #include "threads.hpp"
@@ -25,7 +28,45 @@ void build_grid(const AgentState& s, int scene, NeighborGrid& grid) {
     grid.build(s.positions.data() + 2 * first, s.active.data() + first, s.count(), widest);
 }
 
+// Agents per thread in one block of phase 3 when a ticker is polled between
+// blocks: a few milliseconds of work, against microseconds to start a block.
+constexpr int kBlockAgentsPerThread = 4096;
+
+// The first exception thrown inside a parallel loop (exceptions must not
+// leave an OpenMP region), by loop index so that the same one is reported
+// whatever the thread count.
+class FirstError {
+public:
+    void keep(std::int64_t index, std::exception_ptr error) {
+#pragma omp critical(vosim_first_error)
+        {
+            if (!error_ || index < index_) {
+                index_ = index;
+                error_ = std::move(error);
+            }
+        }
+    }
+    void rethrow() const {
+        if (error_) std::rethrow_exception(error_);
+    }
+
+private:
+    std::int64_t index_ = 0;
+    std::exception_ptr error_;
+};
+
 }  // namespace
+
+Ticker::Ticker(Tick tick, double seconds)
+    : tick_(std::move(tick)), seconds_(seconds), last_(std::chrono::steady_clock::now()) {}
+
+bool Ticker::poll(std::int64_t steps_done) {
+    if (!tick_) return true;
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - last_).count() < seconds_) return true;
+    last_ = now;
+    return tick_(steps_done);
+}
 
 Engine::BusyGuard::BusyGuard(std::atomic<bool>& flag) : flag_(flag) {
     if (flag_.exchange(true)) {
@@ -43,9 +84,9 @@ Engine::Engine(int scenes, double time_step)
 }
 
 void Engine::set_time_step(double time_step) {
-    if (!(std::isfinite(time_step) && time_step > 0.0)) {
-        throw std::invalid_argument("time_step must be finite and > 0, got " +
-                                    format_number(time_step));
+    if (!within(time_step, kTimeRange)) {
+        throw std::invalid_argument("time_step is " + format_number(time_step) + "; it must be " +
+                                    describe(kTimeRange));
     }
     BusyGuard guard(busy_);
     time_step_ = time_step;
@@ -72,7 +113,7 @@ void Engine::validate() const { check_state(state_); }
 void Engine::update_pref_velocities() {
     AgentState& s = state_;
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
-#pragma omp parallel for schedule(static) num_threads(max_threads())
+#pragma omp parallel for schedule(static) num_threads(max_threads()) if (total >= kParallelMinValues)
     for (std::int64_t i = 0; i < total; ++i) {
         if (i % s.capacity() >= s.count() || !s.active[i] || !s.has_goal[i]) continue;
         // RVO2 examples' rule: head for the goal, at pref_speed at most.
@@ -88,8 +129,17 @@ void Engine::update_pref_velocities() {
 
 void Engine::build_neighbor_index() {
     const int scenes = state_.scenes();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(max_threads()) if (scenes > 1)
-    for (int b = 0; b < scenes; ++b) build_grid(state_, b, grids_[b]);
+    FirstError failure;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(max_threads()) \
+    if (scenes > 1 && static_cast<std::int64_t>(scenes) * state_.count() >= kParallelMinAgents)
+    for (int b = 0; b < scenes; ++b) {
+        try {
+            build_grid(state_, b, grids_[b]);
+        } catch (...) {
+            failure.keep(b, std::current_exception());
+        }
+    }
+    failure.rethrow();
 
     order_.clear();
     for (int b = 0; b < scenes; ++b) {
@@ -110,27 +160,44 @@ void Engine::prepare_workspaces(int threads) {
     }
 }
 
-void Engine::compute_new_velocities() {
+bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
     const int threads = max_threads();
     prepare_workspaces(threads);
     const Method& method = *method_;
     const std::int64_t total = static_cast<std::int64_t>(order_.size());
+    // With a ticker, agents are processed in blocks of a few milliseconds'
+    // work and the ticker is polled between blocks; the results do not depend
+    // on the blocks (every agent's velocity depends on the frozen state only).
+    const std::int64_t block =
+        ticker ? static_cast<std::int64_t>(kBlockAgentsPerThread) * threads : total;
     std::int64_t first_bad = total;
-#pragma omp parallel for schedule(static, 256) num_threads(threads) reduction(min : first_bad)
-    for (std::int64_t k = 0; k < total; ++k) {
-        const int scene = order_[k].first;
-        const int slot = order_[k].second;
-        Workspace& ws = workspaces_[thread_index()];
-        const std::size_t i = state_.index(scene, slot);
-        const int wanted = std::min(state_.max_neighbors[i],
-                                    static_cast<int>(ws.agent_neighbors.size()));
-        ws.agent_neighbor_count = grids_[scene].nearest(
-            state_.position(i), state_.neighbor_dist[i], wanted, slot, ws.agent_neighbors.data());
-        const SceneView view{state_, scene, time_step_};
-        const Vec2 v = method.new_velocity(view, slot, ws);
-        state_.new_velocities[2 * i] = v.x;
-        state_.new_velocities[2 * i + 1] = v.y;
-        if (!is_finite(v)) first_bad = std::min(first_bad, k);
+    FirstError failure;
+    for (std::int64_t start = 0; start < total; start += block) {
+        const std::int64_t stop = std::min(total, start + block);
+#pragma omp parallel for schedule(static, 256) num_threads(threads) reduction(min : first_bad) \
+    if (stop - start >= kParallelMinAgents)
+        for (std::int64_t k = start; k < stop; ++k) {
+            try {
+                const int scene = order_[k].first;
+                const int slot = order_[k].second;
+                Workspace& ws = workspaces_[thread_index()];
+                const std::size_t i = state_.index(scene, slot);
+                const int wanted = std::min(state_.max_neighbors[i],
+                                            static_cast<int>(ws.agent_neighbors.size()));
+                ws.agent_neighbor_count =
+                    grids_[scene].nearest(state_.position(i), state_.neighbor_dist[i], wanted, slot,
+                                          ws.agent_neighbors.data());
+                const SceneView view{state_, scene, time_step_};
+                const Vec2 v = method.new_velocity(view, slot, ws);
+                state_.new_velocities[2 * i] = v.x;
+                state_.new_velocities[2 * i + 1] = v.y;
+                if (!is_finite(v)) first_bad = std::min(first_bad, k);
+            } catch (...) {
+                failure.keep(k, std::current_exception());
+            }
+        }
+        failure.rethrow();
+        if (stop < total && !ticker->poll(steps_done)) return false;
     }
     if (first_bad < total) {
         const std::size_t i = state_.index(order_[first_bad].first, order_[first_bad].second);
@@ -140,13 +207,14 @@ void Engine::compute_new_velocities() {
             "; the state was not advanced. Please report this with the inputs that caused it (id " +
             std::to_string(state_.ids[i]) + ").");
     }
+    return true;
 }
 
 void Engine::integrate() {
     AgentState& s = state_;
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
     const double dt = time_step_;
-#pragma omp parallel for schedule(static) num_threads(max_threads())
+#pragma omp parallel for schedule(static) num_threads(max_threads()) if (total >= kParallelMinValues)
     for (std::int64_t i = 0; i < total; ++i) {
         if (i % s.capacity() >= s.count() || !s.active[i]) continue;
         for (int d = 0; d < 2; ++d) {
@@ -158,17 +226,21 @@ void Engine::integrate() {
     ++step_count_;
 }
 
-void Engine::advance() {
+bool Engine::advance(Ticker* ticker, std::int64_t steps_done) {
+    // Phase 1 only rewrites the preferred velocities of goal-seeking agents
+    // from their goals, which the next attempt computes identically: an
+    // abandoned step leaves the state as it was.
     update_pref_velocities();
     build_neighbor_index();
-    compute_new_velocities();
+    if (!compute_new_velocities(ticker, steps_done)) return false;
     integrate();
+    return true;
 }
 
-void Engine::step() {
+bool Engine::step(Ticker* ticker) {
     BusyGuard guard(busy_);
     validate();
-    advance();
+    return advance(ticker, step_count_);
 }
 
 bool Engine::all_arrived() const {

@@ -12,7 +12,9 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <utility>
@@ -47,11 +49,31 @@ struct RunResult {
     std::int64_t frames = 0;
     bool all_arrived = false;
     bool stopped = false;  // `tick` asked to stop
+    // What stopped the run when a step failed after the first (a bad value
+    // written into the state during the run, a method's failure); the state
+    // is then the one after the last completed step, and it is recorded.
+    std::exception_ptr error;
 };
 
 // Called every `tick_seconds` with the number of steps done; returns false to
-// stop the run after the current step.
+// stop the run. A stop requested in the middle of a step abandons that step.
 using Tick = std::function<bool(std::int64_t)>;
+
+// Calls a Tick at most once per interval of wall time: between the steps of
+// a run, and between blocks of agents inside a long step, so that a step of
+// a huge crowd can be stopped within about one interval too.
+class Ticker {
+public:
+    Ticker(Tick tick, double seconds);
+    // Calls the tick when an interval has passed since the last call (or
+    // since construction); returns false when the tick asked to stop.
+    bool poll(std::int64_t steps_done);
+
+private:
+    Tick tick_;
+    double seconds_;
+    std::chrono::steady_clock::time_point last_;
+};
 
 // Frames a run of `steps` steps records: the start, every record_every-th
 // step, and the last step.
@@ -64,6 +86,9 @@ public:
     AgentState& state() { return state_; }
     const AgentState& state() const { return state_; }
 
+    // Whether a call (step, run, add or remove agents...) is running on it.
+    bool busy() const { return busy_.load(); }
+
     double time_step() const { return time_step_; }
     void set_time_step(double time_step);
     double time() const { return time_; }
@@ -75,7 +100,10 @@ public:
     std::vector<std::int64_t> add_agents(int n, const AgentInput& input);
     void remove_agents(const std::int64_t* ids, std::size_t count);
 
-    void step();
+    // One step. With a ticker, a long step polls it between blocks of agents
+    // and is abandoned when it asks to stop: false is returned and nothing is
+    // advanced.
+    bool step(Ticker* ticker = nullptr);
     RunResult run(const RunOptions& options, const Recording& recording, const Tick& tick);
 
     // True when every active goal-seeking agent is within its arrival radius
@@ -92,9 +120,12 @@ private:
     void validate() const;
     void update_pref_velocities();
     void build_neighbor_index();
-    void compute_new_velocities();
+    // False when the ticker asked to stop (nothing written but new_velocities).
+    bool compute_new_velocities(Ticker* ticker, std::int64_t steps_done);
     void integrate();
-    void advance();  // phases 1-4 on a validated state
+    // Phases 1-4 on a validated state; false (and nothing advanced) when the
+    // ticker asked to stop.
+    bool advance(Ticker* ticker, std::int64_t steps_done);
     void prepare_workspaces(int threads);
     void record(const Recording& recording, std::int64_t frame) const;
 
