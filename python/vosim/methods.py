@@ -7,19 +7,21 @@ agent parameters, so comparisons measure the algorithm alone.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass
 
 from . import _core
-from ._checks import scalar
+from ._checks import MAX_MAGNITUDE, scalar
 
 
-class Method:
-    """Base class of the method configurations."""
+class Method(ABC):
+    """Base class of the method configurations (not usable on its own)."""
 
     name: str = ""
 
-    def _make_core(self):  # pragma: no cover - every subclass defines it
-        raise NotImplementedError
+    @abstractmethod
+    def _make_core(self):
+        """The engine's object for this configuration."""
 
     def to_dict(self) -> dict:
         """The configuration as plain data (for JSON and saved results)."""
@@ -39,16 +41,16 @@ class ORCA(Method):
     ----------
     bisector_weight
         Weight ``w`` of the projected lines in linear program 3,
-        ``normalize(w * d_j - d_i)``. 1 is the bisector of the published
-        algorithm; smaller values lean towards the violated line's reverse,
-        larger ones towards the other line.
+        ``normalize(w * d_j - d_i)``, with ``0 < w <= 1e15``. 1 is the
+        bisector of the published algorithm; smaller values lean towards the
+        violated line's reverse, larger ones towards the other line.
     """
 
     bisector_weight: float = 1.0
     name = "ORCA"
 
     def __post_init__(self):
-        scalar(self.bisector_weight, "bisector_weight", minimum=0.0, strict=True)
+        scalar(self.bisector_weight, "bisector_weight", minimum=0.0, strict=True, maximum=MAX_MAGNITUDE)
 
     def _make_core(self):
         return _core.Orca(bisector_weight=float(self.bisector_weight))
