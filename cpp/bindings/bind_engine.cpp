@@ -202,10 +202,11 @@ py::dict run(Engine& e, std::int64_t steps, std::int64_t record_every, bool unti
     return out;
 }
 
-py::array_t<std::int32_t> neighbor_table(Engine& e, int scene) {
+py::array_t<std::int32_t> neighbor_table(Engine& e) {
     int width = 1;
-    const std::vector<std::int32_t> table = e.neighbor_table(scene, width);
-    py::array_t<std::int32_t> out({static_cast<py::ssize_t>(e.state().count()),
+    const std::vector<std::int32_t> table = e.neighbor_table(width);
+    py::array_t<std::int32_t> out({static_cast<py::ssize_t>(e.state().scenes()),
+                                   static_cast<py::ssize_t>(e.state().count()),
                                    static_cast<py::ssize_t>(width)});
     if (!table.empty()) std::memcpy(out.mutable_data(), table.data(), table.size() * sizeof(std::int32_t));
     return out;
@@ -247,7 +248,7 @@ void bind_engine(py::module_& m) {
              py::arg("times").noconvert(), py::arg("step_numbers").noconvert(),
              py::arg("tick_seconds"), py::arg("progress"))
         .def("all_arrived", &Engine::all_arrived)
-        .def("neighbor_table", &neighbor_table, py::arg("scene"));
+        .def("neighbor_table", &neighbor_table);
 }
 
 }  // namespace vosim::bindings

@@ -28,6 +28,12 @@ void build_grid(const AgentState& s, int scene, NeighborGrid& grid) {
     grid.build(s.positions.data() + 2 * first, s.active.data() + first, s.count(), widest);
 }
 
+// A method's velocity longer than max_speed times this is capped at
+// max_speed. Methods keep to max_speed themselves up to round-off; in
+// degenerate inputs (a disc of admissible velocities of radius 0 around
+// half-planes 1e15 away, say) cancellation can leave them far outside it.
+constexpr double kSpeedTolerance = 1.0 + 1e-9;
+
 // Agents per thread in one block of phase 3 when a ticker is polled between
 // blocks: a few milliseconds of work, against microseconds to start a block.
 constexpr int kBlockAgentsPerThread = 4096;
@@ -79,7 +85,7 @@ Engine::BusyGuard::BusyGuard(std::atomic<bool>& flag) : flag_(flag) {
 Engine::BusyGuard::~BusyGuard() { flag_.store(false); }
 
 Engine::Engine(int scenes, double time_step)
-    : state_(scenes), time_step_(0.0), method_(std::make_shared<Orca>()), grids_(scenes) {
+    : state_(scenes), time_step_(0.0), method_(std::make_shared<Orca>()) {
     set_time_step(time_step);
 }
 
@@ -119,8 +125,13 @@ void Engine::update_pref_velocities() {
         // RVO2 examples' rule: head for the goal, at pref_speed at most.
         Vec2 to_goal = s.goal(i) - s.position(i);
         const double dist_sq = abs_sq(to_goal);
-        if (dist_sq > sqr(s.pref_speed[i])) {
-            to_goal = to_goal * (s.pref_speed[i] / std::sqrt(dist_sq));
+        if (dist_sq >= kSmallestNormal && sqr(s.pref_speed[i]) >= kSmallestNormal) {
+            if (dist_sq > sqr(s.pref_speed[i])) {
+                to_goal = to_goal * (s.pref_speed[i] / std::sqrt(dist_sq));
+            }
+        } else if (longer_than(to_goal, s.pref_speed[i])) {
+            // Lengths whose squares underflow.
+            to_goal = to_goal * (s.pref_speed[i] / std::hypot(to_goal.x, to_goal.y));
         }
         s.pref_velocities[2 * i] = to_goal.x;
         s.pref_velocities[2 * i + 1] = to_goal.y;
@@ -128,7 +139,12 @@ void Engine::update_pref_velocities() {
 }
 
 void Engine::build_neighbor_index() {
+    order_.clear();
+    // Without agents there is nothing to index (and a batch of very many
+    // empty scenes costs nothing).
+    if (state_.count() == 0) return;
     const int scenes = state_.scenes();
+    if (static_cast<int>(grids_.size()) != scenes) grids_.resize(scenes);
     FirstError failure;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(max_threads()) \
     if (scenes > 1 && static_cast<std::int64_t>(scenes) * state_.count() >= kParallelMinAgents)
@@ -141,7 +157,6 @@ void Engine::build_neighbor_index() {
     }
     failure.rethrow();
 
-    order_.clear();
     for (int b = 0; b < scenes; ++b) {
         for (std::int32_t slot : grids_[b].slots_in_cell_order()) order_.emplace_back(b, slot);
     }
@@ -188,7 +203,9 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
                     grids_[scene].nearest(state_.position(i), state_.neighbor_dist[i], wanted, slot,
                                           ws.agent_neighbors.data());
                 const SceneView view{state_, scene, time_step_};
-                const Vec2 v = method.new_velocity(view, slot, ws);
+                Vec2 v = method.new_velocity(view, slot, ws);
+                const double max_speed = state_.max_speed[i];
+                if (longer_than(v, max_speed * kSpeedTolerance)) v = with_length(v, max_speed);
                 state_.new_velocities[2 * i] = v.x;
                 state_.new_velocities[2 * i + 1] = v.y;
                 if (!is_finite(v)) first_bad = std::min(first_bad, k);
@@ -245,6 +262,7 @@ bool Engine::step(Ticker* ticker) {
 
 bool Engine::all_arrived() const {
     const AgentState& s = state_;
+    if (s.count() == 0) return true;
     for (int b = 0; b < s.scenes(); ++b) {
         for (int slot = 0; slot < s.count(); ++slot) {
             const std::size_t i = s.index(b, slot);
@@ -255,28 +273,32 @@ bool Engine::all_arrived() const {
     return true;
 }
 
-std::vector<std::int32_t> Engine::neighbor_table(int scene, int& width) {
-    if (scene < 0 || scene >= state_.scenes()) {
-        throw std::invalid_argument("scene must be in [0, " + std::to_string(state_.scenes()) +
-                                    "), got " + std::to_string(scene));
-    }
+std::vector<std::int32_t> Engine::neighbor_table(int& width) {
     BusyGuard guard(busy_);
     validate();
-    NeighborGrid grid;
-    build_grid(state_, scene, grid);
+    const AgentState& s = state_;
     width = 1;
-    for (int slot = 0; slot < state_.count(); ++slot) {
-        width = std::max(width, state_.max_neighbors[state_.index(scene, slot)]);
+    for (int b = 0; b < s.scenes() && s.count() > 0; ++b) {
+        for (int slot = 0; slot < s.count(); ++slot) {
+            const std::size_t i = s.index(b, slot);
+            if (s.active[i]) width = std::max(width, s.max_neighbors[i]);
+        }
     }
-    width = std::min(width, std::max(1, state_.count() - 1));
-    std::vector<std::int32_t> table(static_cast<std::size_t>(state_.count()) * width, -1);
+    width = std::min(width, std::max(1, s.count() - 1));
+    std::vector<std::int32_t> table(static_cast<std::size_t>(s.scenes()) * s.count() * width, -1);
+    if (s.count() == 0) return table;
+    NeighborGrid grid;
     std::vector<Neighbor> found(width);
-    for (int slot = 0; slot < state_.count(); ++slot) {
-        const std::size_t i = state_.index(scene, slot);
-        if (!state_.active[i]) continue;
-        const int n = grid.nearest(state_.position(i), state_.neighbor_dist[i],
-                                   std::min(state_.max_neighbors[i], width), slot, found.data());
-        for (int k = 0; k < n; ++k) table[static_cast<std::size_t>(slot) * width + k] = found[k].slot;
+    for (int b = 0; b < s.scenes(); ++b) {
+        build_grid(s, b, grid);
+        for (int slot = 0; slot < s.count(); ++slot) {
+            const std::size_t i = s.index(b, slot);
+            if (!s.active[i]) continue;
+            const int n = grid.nearest(s.position(i), s.neighbor_dist[i],
+                                       std::min(s.max_neighbors[i], width), slot, found.data());
+            const std::size_t row = (static_cast<std::size_t>(b) * s.count() + slot) * width;
+            for (int k = 0; k < n; ++k) table[row + k] = found[k].slot;
+        }
     }
     return table;
 }

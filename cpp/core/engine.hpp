@@ -110,10 +110,10 @@ public:
     // (vacuously true when there is none).
     bool all_arrived() const;
 
-    // Agent neighbours of every slot of `scene` as the next step would see
-    // them, padded with -1: row-major (count x width), width = the largest
-    // max_neighbors (at least 1).
-    std::vector<std::int32_t> neighbor_table(int scene, int& width);
+    // Agent neighbours (slots) of every slot of every scene as the next step
+    // would see them, padded with -1: row-major (scenes x count x width),
+    // width = the largest max_neighbors, at most count - 1, at least 1.
+    std::vector<std::int32_t> neighbor_table(int& width);
 
 private:
     // Throws std::invalid_argument naming the first bad agent, id and field.
@@ -146,7 +146,7 @@ private:
     double time_ = 0.0;
     std::int64_t step_count_ = 0;
     std::shared_ptr<const Method> method_;
-    std::vector<NeighborGrid> grids_;                 // one per scene
+    std::vector<NeighborGrid> grids_;                 // one per scene, made at the first step with agents
     std::vector<std::pair<int, int>> order_;          // (scene, slot) in cell order
     std::vector<Workspace> workspaces_;               // one per thread
     std::atomic<bool> busy_{false};

@@ -16,7 +16,10 @@ std::int64_t frames_for(std::int64_t steps, std::int64_t record_every) {
 
 void Engine::record(const Recording& rec, std::int64_t frame) const {
     const AgentState& s = state_;
+    if (rec.times) rec.times[frame] = time_;
+    if (rec.steps) rec.steps[frame] = step_count_;
     const std::size_t per_scene = static_cast<std::size_t>(s.count()) * 2;
+    if (per_scene == 0) return;  // (and no loop over the scenes of an empty batch)
     const std::size_t per_frame = per_scene * s.scenes();
     for (int b = 0; b < s.scenes(); ++b) {
         const std::size_t src = s.index(b, 0) * 2;
@@ -26,8 +29,6 @@ void Engine::record(const Recording& rec, std::int64_t frame) const {
             if (rec.velocities) rec.velocities[dst + k] = s.velocities[src + k];
         }
     }
-    if (rec.times) rec.times[frame] = time_;
-    if (rec.steps) rec.steps[frame] = step_count_;
 }
 
 RunResult Engine::run(const RunOptions& options, const Recording& recording, const Tick& tick) {

@@ -6,6 +6,7 @@ a Simulator is the same engine with B = 1, showing ``(N, ...)``.
 
 from __future__ import annotations
 
+import os
 import time as _time
 from dataclasses import dataclass
 from typing import Callable
@@ -116,6 +117,19 @@ _TICK_SECONDS = 0.05
 
 # Refuse recordings bigger than this with advice instead of a MemoryError.
 _MAX_RECORDING_BYTES = 8 * 1024**3
+
+# Memory per agent slot: the engine's columns, and add_agents' checked and
+# broadcast copies of its arguments.
+_ENGINE_BYTES_PER_AGENT = 5 * 16 + 7 * 8 + 4 + 8 + 2
+_INPUT_BYTES_PER_AGENT = 4 * 16 + 9 * 8 + 1
+
+
+def _physical_memory() -> int | None:
+    """Bytes of memory of this machine, or None where the platform does not say."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
 
 # Most steps one run() takes (far beyond any practical run; keeps step
 # counters exact).
@@ -265,6 +279,13 @@ class _Simulation:
         n = array.shape[-2]
         if n > MAX_AGENTS - self._engine.count:
             raise ValueError(f"positions: {n} more agents would exceed {MAX_AGENTS} per scene")
+        needed = scenes * ((self._engine.count + n) * _ENGINE_BYTES_PER_AGENT + n * _INPUT_BYTES_PER_AGENT)
+        memory = _physical_memory()
+        if memory is not None and needed > memory:
+            raise ValueError(
+                f"positions: {n} more agents in each of {scenes} scenes would need about "
+                f"{needed / 1024**3:.1f} GiB, more than this machine's {memory / 1024**3:.1f} GiB"
+            )
         vector_shapes, vector_target = self._agent_shapes(n, 2)
         scalar_shapes, scalar_target = self._agent_shapes(n, None)
 
@@ -439,11 +460,11 @@ class _Simulation:
         Nearest first: the ``max_neighbors`` nearest agents strictly closer
         than ``neighbor_dist``, ties broken by the lower slot.
         """
-        tables = []
-        for scene in range(self._engine.scenes):
-            slots = self._engine.neighbor_table(scene)
-            ids = self._engine.view("ids")[scene]
-            tables.append(np.where(slots >= 0, ids[np.maximum(slots, 0)], -1))
-        width = max(t.shape[1] for t in tables)
-        table = np.stack([np.pad(t, ((0, 0), (0, width - t.shape[1])), constant_values=-1) for t in tables])
+        slots = self._engine.neighbor_table()  # (B, N, K)
+        ids = self._engine.view("ids")
+        scenes, count, width = slots.shape
+        if count == 0:
+            return slots.astype(np.int64) if self._scene_axis else slots[0].astype(np.int64)
+        found = np.take_along_axis(ids, np.maximum(slots, 0).reshape(scenes, count * width), axis=1)
+        table = np.where(slots >= 0, found.reshape(slots.shape), -1)
         return table if self._scene_axis else table[0]
