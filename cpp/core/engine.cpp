@@ -1,6 +1,7 @@
 #include "engine.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <exception>
 #include <stdexcept>
@@ -34,9 +35,12 @@ void build_grid(const AgentState& s, int scene, NeighborGrid& grid) {
 // half-planes 1e15 away, say) cancellation can leave them far outside it.
 constexpr double kSpeedTolerance = 1.0 + 1e-9;
 
-// Agents per thread in one block of phase 3 when a ticker is polled between
-// blocks: a few milliseconds of work, against microseconds to start a block.
-constexpr int kBlockAgentsPerThread = 4096;
+// When a ticker is polled between blocks of phase 3, each block aims at
+// this much wall time (against microseconds to start one): the block size
+// adapts to the cost per agent, which ranges from under a microsecond to
+// tens of microseconds with hundreds of neighbours.
+constexpr double kBlockSeconds = 0.005;
+constexpr std::int64_t kFirstBlockAgentsPerThread = 1024;
 
 // The first exception thrown inside a parallel loop (exceptions must not
 // leave an OpenMP region), by loop index so that the same one is reported
@@ -183,12 +187,13 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
     // With a ticker, agents are processed in blocks of a few milliseconds'
     // work and the ticker is polled between blocks; the results do not depend
     // on the blocks (every agent's velocity depends on the frozen state only).
-    const std::int64_t block =
-        ticker ? static_cast<std::int64_t>(kBlockAgentsPerThread) * threads : total;
+    const std::int64_t smallest_block = std::max<std::int64_t>(kParallelMinAgents, 64 * threads);
+    std::int64_t block = ticker ? kFirstBlockAgentsPerThread * threads : total;
     std::int64_t first_bad = total;
     FirstError failure;
-    for (std::int64_t start = 0; start < total; start += block) {
-        const std::int64_t stop = std::min(total, start + block);
+    for (std::int64_t start = 0, stop = 0; start < total; start = stop) {
+        stop = std::min(total, start + block);
+        const auto began = std::chrono::steady_clock::now();
 #pragma omp parallel for schedule(static, 256) num_threads(threads) reduction(min : first_bad) \
     if (stop - start >= kParallelMinAgents)
         for (std::int64_t k = start; k < stop; ++k) {
@@ -214,7 +219,15 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
             }
         }
         failure.rethrow();
-        if (stop < total && !ticker->poll(steps_done)) return false;
+        if (stop < total) {
+            const double took =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+            const double scale =
+                took > 0.0 ? std::fmin(4.0, std::fmax(0.25, kBlockSeconds / took)) : 4.0;
+            block = std::max(smallest_block,
+                             static_cast<std::int64_t>(static_cast<double>(block) * scale));
+            if (!ticker->poll(steps_done)) return false;
+        }
     }
     if (first_bad < total) {
         const std::size_t i = state_.index(order_[first_bad].first, order_[first_bad].second);
