@@ -348,7 +348,9 @@ class _Simulation:
             simulator.
         KeyboardInterrupt
             On Ctrl-C during a step long enough to be checked (a huge
-            crowd); nothing is advanced.
+            crowd); nothing is advanced (only the preferred velocities of
+            goal-seeking agents, which every step derives from the goals
+            first, may already be refreshed).
         """
         self._engine.step(_TICK_SECONDS)
 
