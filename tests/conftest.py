@@ -3,9 +3,11 @@ from hypothesis import HealthCheck, settings
 
 import vosim
 
-settings.register_profile("ci", max_examples=100, deadline=None, derandomize=True,
+# Examples per property test. tests/test_fuzz.py holds ten of them, so the
+# ci profile runs 2,500 fuzz examples in all and the long one 12,000.
+settings.register_profile("ci", max_examples=250, deadline=None, derandomize=True,
                           suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("long", max_examples=2_000, deadline=None,
+settings.register_profile("long", max_examples=1_200, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 # The default; `pytest --hypothesis-profile=long` picks the long one.
 settings.load_profile("ci")

@@ -99,41 +99,151 @@ def test_gil_is_released_during_run():
     assert counter["ticks"] > 0.3 * elapsed / 0.0012
 
 
+class StopRun(Exception):
+    pass
+
+
 def test_concurrent_calls_are_refused():
-    sim = crowd(3000)
-    errors = []
-    worker = threading.Thread(target=lambda: sim.run(200, record_every=200))
-    worker.start()
-    time.sleep(0.05)
-    for call in (sim.step, lambda: sim.run(1), lambda: sim.add_agents([[500.0, 500.0]]),
-                 lambda: sim.remove_agents([0])):
+    """While one thread runs a simulator, every call that would change it or
+    step it from another thread raises a clear RuntimeError; afterwards the
+    simulator is consistent and usable."""
+    sim = crowd(500)
+    inside = threading.Event()
+    release = threading.Event()
+    outcome = {}
+
+    def progress(done, total):  # called from inside run(), with the engine busy
+        inside.set()
+        if release.is_set():
+            raise StopRun()
+
+    def worker():
         try:
+            sim.run(10**9, record_every=10**9, progress=progress)
+        except StopRun as error:
+            outcome["trajectory"] = error.trajectory
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    assert inside.wait(30)
+    calls = {
+        "step": sim.step,
+        "run": lambda: sim.run(1),
+        "add_agents": lambda: sim.add_agents([[500.0, 500.0]]),
+        "remove_agents": lambda: sim.remove_agents([0]),
+        "neighbors": sim.neighbors,
+        "time_step": lambda: setattr(sim, "time_step", 0.2),
+        "method": lambda: setattr(sim, "method", vosim.ORCA()),
+        "radius": lambda: setattr(sim, "radius", 0.4),
+    }
+    errors = {}
+    for name, call in calls.items():
+        with pytest.raises(RuntimeError, match="busy") as raised:
             call()
-        except RuntimeError as error:
-            errors.append(str(error))
-    still_running = worker.is_alive()
-    worker.join()
-    if still_running:
-        assert len(errors) == 4 and all("busy" in e for e in errors)
+        errors[name] = str(raised.value)
+    release.set()
+    thread.join(30)
+    assert not thread.is_alive()
+    traj = outcome["trajectory"]
+    assert traj.steps_run == sim.step_count > 0
+    np.testing.assert_array_equal(traj.positions[-1], sim.positions)
+    assert sim.num_agents == 500 and sim.time_step == 0.1 and np.all(sim.radius == 0.5)
     sim.step()  # usable again afterwards
+
+
+def interrupt_after(seconds: float) -> tuple[threading.Timer, dict]:
+    """Sends SIGINT to this process after `seconds`, noting when it was sent."""
+    sent = {}
+
+    def fire():
+        sent["at"] = time.perf_counter()
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(seconds, fire)
+    timer.start()
+    return timer, sent
+
+
+def slow_crowd(n: int = 40_000) -> vosim.Simulator:
+    """A crowd whose steps take about a second on one thread (of a 2-core
+    machine of 2024): 200 neighbours each."""
+    rng = np.random.default_rng(0)
+    side = np.sqrt(n)
+    positions = rng.uniform(0.0, side, (n, 2))
+    sim = vosim.Simulator(time_step=0.1)
+    sim.add_agents(positions, goals=positions[::-1], radius=0.3, max_neighbors=200, neighbor_dist=20.0,
+                   time_horizon=5.0)
+    return sim
 
 
 @pytest.mark.skipif(os.name == "nt", reason="sends SIGINT to itself")
 def test_ctrl_c_stops_the_run_and_keeps_the_partial_trajectory():
     sim = crowd(2000)
-    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
-    started = time.perf_counter()
+    timer, sent = interrupt_after(0.3)
     with pytest.raises(KeyboardInterrupt) as raised:
         sim.run(100_000, record_every=10)
-    stopped_after = time.perf_counter() - started
+    latency = time.perf_counter() - sent["at"]
     timer.join()
-    assert stopped_after < 0.3 + 0.5
+    print(f"Ctrl-C latency between steps: {latency * 1000:.1f} ms")
+    assert latency < 0.25
     traj = raised.value.trajectory
     assert 0 < traj.steps_run < 100_000
     assert traj.steps[-1] == sim.step_count == traj.steps_run
     np.testing.assert_array_equal(traj.positions[-1], sim.positions)
-    sim.step()  # the simulator is consistent and usable
+    # Consistent: carrying on gives exactly what an uninterrupted run gives.
+    sim.run(20)
+    reference = crowd(2000)
+    reference.run(traj.steps_run + 20, record_every=10**6)
+    np.testing.assert_array_equal(sim.positions, reference.positions)
+    np.testing.assert_array_equal(sim.velocities, reference.velocities)
+
+
+@pytest.mark.skipif(os.name == "nt", reason="sends SIGINT to itself")
+def test_ctrl_c_stops_a_long_step_within_a_quarter_second():
+    """A step of a huge crowd takes longer than the check interval: the
+    engine checks for Ctrl-C between blocks of agents inside the step too,
+    and abandons the step (advancing nothing)."""
+    vosim.set_num_threads(1)  # the same work per step on any machine
+    sim = slow_crowd()
+    before = sim.positions.copy()
+    timer, sent = interrupt_after(0.2)
+    started = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt) as raised:
+        sim.run(1000)
+    latency = time.perf_counter() - sent["at"]
+    timer.join()
+    print(f"Ctrl-C latency inside a step: {latency * 1000:.1f} ms "
+          f"(after {sent['at'] - started:.2f} s of the run)")
+    assert latency < 0.25
+    traj = raised.value.trajectory
+    assert traj.steps_run == sim.step_count
+    np.testing.assert_array_equal(traj.positions[-1], sim.positions)
+    if traj.steps_run == 0:
+        np.testing.assert_array_equal(sim.positions, before)
+    sim.max_neighbors = 10  # cheap steps from here on
+    sim.step()
+    assert np.isfinite(sim.positions).all()
+
+
+@pytest.mark.skipif(os.name == "nt", reason="sends SIGINT to itself")
+def test_ctrl_c_abandons_a_long_single_step():
+    vosim.set_num_threads(1)
+    sim = slow_crowd()
+    before = {name: getattr(sim, name).copy() for name in ("positions", "velocities")}
+    timer, sent = interrupt_after(0.2)
+    with pytest.raises(KeyboardInterrupt):
+        sim.step()
+    latency = time.perf_counter() - sent["at"]
+    timer.join()
+    assert latency < 0.25
+    assert sim.step_count == 0 and sim.time == 0.0
+    for name, values in before.items():
+        np.testing.assert_array_equal(getattr(sim, name), values)
+    # Nothing of the abandoned step remains: the next one is the first one.
+    sim.step()
+    reference = slow_crowd()
+    reference.step()
+    np.testing.assert_array_equal(sim.positions, reference.positions)
 
 
 def test_exception_in_progress_callback_stops_the_run():

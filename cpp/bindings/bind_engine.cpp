@@ -4,11 +4,14 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <exception>
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "engine.hpp"
+#include "limits.hpp"
 #include "views.hpp"
 
 namespace py = pybind11;
@@ -113,6 +116,52 @@ py::array_t<std::int64_t> add_agents(Engine& e, int n, const Doubles& positions,
     return out;
 }
 
+// The Python exception object for a C++ exception, as pybind11 would
+// translate it when thrown.
+py::object exception_object(const std::exception_ptr& error) {
+    try {
+        std::rethrow_exception(error);
+    } catch (const std::invalid_argument& e) {
+        return py::reinterpret_borrow<py::object>(PyExc_ValueError)(e.what());
+    } catch (const std::bad_alloc&) {
+        return py::reinterpret_borrow<py::object>(PyExc_MemoryError)();
+    } catch (const std::exception& e) {
+        return py::reinterpret_borrow<py::object>(PyExc_RuntimeError)(e.what());
+    } catch (...) {
+        return py::reinterpret_borrow<py::object>(PyExc_RuntimeError)("unknown error in the engine");
+    }
+}
+
+// A tick that checks for pending signals (Ctrl-C) and calls `progress`, with
+// the GIL held; a Python exception is kept in `error` and stops the work.
+Tick python_tick(std::optional<py::error_already_set>& error, const py::object& progress) {
+    return [&error, &progress](std::int64_t done) {
+        py::gil_scoped_acquire gil;
+        try {
+            if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+            if (!progress.is_none()) progress(done);
+        } catch (py::error_already_set& raised) {
+            error.emplace(std::move(raised));
+            return false;
+        }
+        return true;
+    };
+}
+
+// One step with the GIL released. A step long enough to span several blocks
+// of agents checks for Ctrl-C between them; when interrupted, nothing is
+// advanced and KeyboardInterrupt is raised.
+void step(Engine& e, double tick_seconds) {
+    std::optional<py::error_already_set> error;
+    const py::object no_progress = py::none();
+    Ticker ticker(python_tick(error, no_progress), tick_seconds);
+    {
+        py::gil_scoped_release release;
+        e.step(&ticker);
+    }
+    if (error) throw std::move(*error);
+}
+
 // Runs with the GIL released. `progress(steps_done)` is called from the
 // periodic tick with the GIL held; Ctrl-C (a pending signal) or an exception
 // from `progress` stops the run after the current step, and the run still
@@ -142,17 +191,7 @@ py::dict run(Engine& e, std::int64_t steps, std::int64_t record_every, bool unti
     options.tick_seconds = tick_seconds;
 
     std::optional<py::error_already_set> error;
-    const Tick tick = [&](std::int64_t done) {
-        py::gil_scoped_acquire gil;
-        try {
-            if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-            if (!progress.is_none()) progress(done);
-        } catch (py::error_already_set& raised) {
-            error.emplace(std::move(raised));
-            return false;
-        }
-        return true;
-    };
+    const Tick tick = python_tick(error, progress);
 
     RunResult result;
     {
@@ -164,7 +203,9 @@ py::dict run(Engine& e, std::int64_t steps, std::int64_t record_every, bool unti
     out["frames"] = result.frames;
     out["all_arrived"] = result.all_arrived;
     out["stopped"] = result.stopped;
-    out["error"] = error ? py::object(error->value()) : py::object(py::none());
+    out["error"] = error                ? py::object(error->value())
+                   : result.error ? exception_object(result.error)
+                                  : py::object(py::none());
     if (error && error->trace()) {
         // Keep the traceback with the exception object the caller re-raises.
         PyException_SetTraceback(error->value().ptr(), error->trace().ptr());
@@ -172,10 +213,11 @@ py::dict run(Engine& e, std::int64_t steps, std::int64_t record_every, bool unti
     return out;
 }
 
-py::array_t<std::int32_t> neighbor_table(Engine& e, int scene) {
+py::array_t<std::int32_t> neighbor_table(Engine& e) {
     int width = 1;
-    const std::vector<std::int32_t> table = e.neighbor_table(scene, width);
-    py::array_t<std::int32_t> out({static_cast<py::ssize_t>(e.state().count()),
+    const std::vector<std::int32_t> table = e.neighbor_table(width);
+    py::array_t<std::int32_t> out({static_cast<py::ssize_t>(e.state().scenes()),
+                                   static_cast<py::ssize_t>(e.state().count()),
                                    static_cast<py::ssize_t>(width)});
     if (!table.empty()) std::memcpy(out.mutable_data(), table.data(), table.size() * sizeof(std::int32_t));
     return out;
@@ -184,6 +226,10 @@ py::array_t<std::int32_t> neighbor_table(Engine& e, int scene) {
 }  // namespace
 
 void bind_engine(py::module_& m) {
+    m.attr("MAX_MAGNITUDE") = kMaxMagnitude;
+    m.attr("MIN_TIME") = kMinTime;
+    m.attr("MAX_AGENTS") = AgentState::kMaxAgents;
+
     m.def("frames_for", &frames_for, py::arg("steps"), py::arg("record_every"),
           "Number of frames a run of `steps` steps records.");
 
@@ -191,6 +237,7 @@ void bind_engine(py::module_& m) {
         .def(py::init<int, double>(), py::arg("scenes"), py::arg("time_step"))
         .def_property_readonly("scenes", [](const Engine& e) { return e.state().scenes(); })
         .def_property_readonly("count", [](const Engine& e) { return e.state().count(); })
+        .def_property_readonly("busy", &Engine::busy)
         .def_property("time_step", &Engine::time_step, &Engine::set_time_step)
         .def_property_readonly("time", &Engine::time)
         .def_property_readonly("step_count", &Engine::step_count)
@@ -207,18 +254,13 @@ void bind_engine(py::module_& m) {
             "remove_agents",
             [](Engine& e, const Int64s& ids) { e.remove_agents(ids.data(), ids.size()); },
             py::arg("ids"))
-        .def(
-            "step",
-            [](Engine& e) {
-                py::gil_scoped_release release;
-                e.step();
-            })
+        .def("step", &step, py::arg("tick_seconds") = 0.05)
         .def("run", &run, py::arg("steps"), py::arg("record_every"), py::arg("until_arrived"),
              py::arg("positions").noconvert(), py::arg("velocities").noconvert(),
              py::arg("times").noconvert(), py::arg("step_numbers").noconvert(),
              py::arg("tick_seconds"), py::arg("progress"))
         .def("all_arrived", &Engine::all_arrived)
-        .def("neighbor_table", &neighbor_table, py::arg("scene"));
+        .def("neighbor_table", &neighbor_table);
 }
 
 }  // namespace vosim::bindings

@@ -1,9 +1,12 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "clearance.hpp"
+#include "state_check.hpp"
 
 namespace py = pybind11;
 
@@ -12,9 +15,22 @@ namespace vosim::bindings {
 namespace {
 
 using Doubles = py::array_t<double, py::array::c_style | py::array::forcecast>;
+using Bytes = py::array_t<std::uint8_t, py::array::c_style | py::array::forcecast>;
 
-// positions (T, B, N, 2), radius (B, N) -> (T, B) smallest clearance.
-py::array_t<double> min_clearance_frames(const Doubles& positions, const Doubles& radius) {
+std::string index_text(const char* name, std::initializer_list<py::ssize_t> index) {
+    std::string text = std::string(name) + "[";
+    const char* separator = "";
+    for (py::ssize_t i : index) {
+        text += separator + std::to_string(i);
+        separator = ", ";
+    }
+    return text + "]";
+}
+
+// positions (T, B, N, 2), radius (B, N), active (B, N) or None -> (T, B)
+// smallest clearance among the active agents.
+py::array_t<double> min_clearance_frames(const Doubles& positions, const Doubles& radius,
+                                         const py::object& active_or_none) {
     if (positions.ndim() != 4 || positions.shape(3) != 2) {
         throw std::invalid_argument("positions: expected shape (T, B, N, 2)");
     }
@@ -22,17 +38,42 @@ py::array_t<double> min_clearance_frames(const Doubles& positions, const Doubles
     if (radius.ndim() != 2 || radius.shape(0) != scenes || radius.shape(1) != n) {
         throw std::invalid_argument("radius: expected shape (B, N) matching positions");
     }
-    py::array_t<double> out({frames, scenes});
-    double* result = out.mutable_data();
+    Bytes active;
+    if (!active_or_none.is_none()) {
+        active = active_or_none.cast<Bytes>();
+        if (active.ndim() != 2 || active.shape(0) != scenes || active.shape(1) != n) {
+            throw std::invalid_argument("active: expected shape (B, N) matching positions");
+        }
+    }
     const double* p = positions.data();
     const double* r = radius.data();
+    const std::uint8_t* a = active_or_none.is_none() ? nullptr : active.data();
+    // Only active agents take part, and theirs must be finite numbers.
+    for (py::ssize_t k = 0; k < scenes * n; ++k) {
+        if ((!a || a[k]) && !std::isfinite(r[k])) {
+            throw std::invalid_argument(index_text("radius", {k / n, k % n}) + " is " +
+                                        format_number(r[k]) + "; must be finite");
+        }
+    }
+    for (py::ssize_t k = 0; k < frames * scenes * n; ++k) {
+        if (a && !a[k % (scenes * n)]) continue;
+        for (py::ssize_t d = 0; d < 2; ++d) {
+            if (!std::isfinite(p[2 * k + d])) {
+                throw std::invalid_argument(
+                    index_text("positions", {k / (scenes * n), k / n % scenes, k % n, d}) + " is " +
+                    format_number(p[2 * k + d]) + "; must be finite");
+            }
+        }
+    }
+    py::array_t<double> out({frames, scenes});
+    double* result = out.mutable_data();
     {
         py::gil_scoped_release release;
         NeighborGrid grid;
         for (py::ssize_t t = 0; t < frames; ++t) {
             for (py::ssize_t b = 0; b < scenes; ++b) {
                 result[t * scenes + b] = min_clearance(p + ((t * scenes + b) * n) * 2, r + b * n,
-                                                       nullptr, static_cast<int>(n), grid);
+                                                       a ? a + b * n : nullptr, static_cast<int>(n), grid);
             }
         }
     }
@@ -43,7 +84,9 @@ py::array_t<double> min_clearance_frames(const Doubles& positions, const Doubles
 
 void bind_metrics(py::module_& m) {
     m.def("min_clearance", &min_clearance_frames, py::arg("positions"), py::arg("radius"),
-          "Smallest dist - r_i - r_j per frame and scene: positions (T, B, N, 2), radius (B, N).");
+          py::arg("active") = py::none(),
+          "Smallest dist - r_i - r_j per frame and scene among the active agents: "
+          "positions (T, B, N, 2), radius (B, N), active (B, N) or None for all.");
 }
 
 }  // namespace vosim::bindings

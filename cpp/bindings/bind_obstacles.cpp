@@ -91,6 +91,8 @@ void bind_obstacles(py::module_& m) {
             return out;
         },
         py::arg("scene"));
+    engine.def("scenes_with_obstacles", &Engine::scenes_with_obstacles,
+               "The scenes that have obstacles of their own, ascending.");
     engine.def(
         "blocked_points",
         [](const Engine& e, const Doubles& points, int scene) {

@@ -11,6 +11,12 @@ void bind_threads(py::module_& m) {
           "Number of threads the parallel loops use (process-wide).");
     m.def("get_num_threads", &max_threads, "Number of threads the parallel loops use.");
     m.def("have_openmp", &have_openmp, "Whether this build runs steps in parallel.");
+    m.def("thread_limit", &thread_limit, "The largest number of threads set_num_threads accepts.");
+#ifdef VOSIM_SANITIZED
+    m.attr("SANITIZED") = true;
+#else
+    m.attr("SANITIZED") = false;
+#endif
 }
 
 }  // namespace vosim::bindings

@@ -40,13 +40,20 @@ void AgentState::reallocate(int new_capacity) {
 }
 
 std::vector<std::int64_t> AgentState::append(int n, const AgentInput& in) {
-    if (n < 0) throw std::invalid_argument("number of agents must be >= 0");
+    if (n < 0) throw std::invalid_argument("number of agents must be >= 0, got " + std::to_string(n));
+    if (n > kMaxAgents - count_) {
+        throw std::invalid_argument("too many agents: " + std::to_string(count_) + " + " +
+                                    std::to_string(n) + " exceeds " + std::to_string(kMaxAgents) +
+                                    " per scene");
+    }
     std::vector<std::int64_t> new_ids(static_cast<std::size_t>(scenes_) * n);
     if (n == 0) return new_ids;
     if (count_ + n > capacity_) {
         // Grow geometrically so that adding agents one call at a time stays linear;
         // a single large call gets exactly what it needs.
-        reallocate(std::max(count_ + n, capacity_ + capacity_ / 2));
+        const std::int64_t grown = static_cast<std::int64_t>(capacity_) + capacity_ / 2;
+        const std::int64_t wanted = std::max<std::int64_t>(count_ + n, grown);
+        reallocate(static_cast<int>(std::min<std::int64_t>(wanted, kMaxAgents)));
     }
     for (int b = 0; b < scenes_; ++b) {
         for (int k = 0; k < n; ++k) {

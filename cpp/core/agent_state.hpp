@@ -36,6 +36,9 @@ struct AgentInput {
 
 class AgentState {
 public:
+    // Agent slots per scene are indexed by int (and by int32 in neighbour lists).
+    static constexpr int kMaxAgents = 2147483647;
+
     explicit AgentState(int scenes);
 
     int scenes() const { return scenes_; }

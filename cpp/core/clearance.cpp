@@ -26,7 +26,8 @@ double min_clearance(const double* positions, const double* radius, const std::u
     // search and the follow-up scan short.
     const double spacing = diagonal / std::sqrt(static_cast<double>(live));
     const double cell = std::fmax(2.0 * largest_radius, spacing);
-    grid.build(positions, active, count, cell > 0.0 ? cell : 1.0);
+    const double cell_size = cell > 0.0 ? cell : 1.0;  // 0: every agent on one spot, radius 0
+    grid.build(positions, active, count, cell_size);
 
     double best = kInf;
     for (int k = 0; k < count; ++k) {
@@ -35,8 +36,15 @@ double min_clearance(const double* positions, const double* radius, const std::u
         // The nearest agent bounds the answer for k; look no farther than the
         // distance at which a larger disc could still come closer.
         Neighbor nearest{0.0, -1};
-        double range = cell;
-        while (grid.nearest(p, range, 1, k, &nearest) == 0) range *= 2.0;
+        double range = cell_size;
+        // Ends: once the range is infinite every other agent at a finite
+        // distance qualifies (there is one: live >= 2), and an infinite
+        // distance ends the search with an infinite clearance.
+        while (grid.nearest(p, range, 1, k, &nearest) == 0) {
+            if (std::isinf(range)) break;
+            range *= 2.0;
+        }
+        if (nearest.slot < 0) continue;  // every other agent infinitely far away
         const double bound = std::sqrt(nearest.dist_sq) - radius[k] - radius[nearest.slot];
         double local = bound;
         grid.for_each_within(p, bound + radius[k] + largest_radius, [&](std::int32_t j, double d) {

@@ -1,14 +1,18 @@
 #include "engine.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
-#include "orca.hpp"
+#include "limits.hpp"
 #include "counter_rng.hpp"
 #include "integration.hpp"
+#include "orca.hpp"
 #include "state_check.hpp"
 #include "threads.hpp"
 
@@ -30,7 +34,59 @@ void build_grid(const AgentState& s, int scene, NeighborGrid& grid) {
     grid.build(s.positions.data() + 2 * first, s.active.data() + first, s.count(), widest);
 }
 
+// A method's velocity longer than max_speed times this is capped at
+// max_speed. Methods keep to max_speed themselves up to round-off (except
+// DetourCrowd's grid, whose cells reach half a cell beyond it); in
+// degenerate inputs (a disc of admissible velocities of radius 0 around
+// half-planes 1e15 away, say) cancellation can leave them far outside it.
+constexpr double kSpeedTolerance = 1.0 + 1e-9;
+
+Vec2 cap_speed(Vec2 v, double max_speed) {
+    return longer_than(v, max_speed * kSpeedTolerance) ? with_length(v, max_speed) : v;
+}
+
+// When a ticker is polled between blocks of phase 3, each block aims at
+// this much wall time (against microseconds to start one): the block size
+// adapts to the cost per agent, which ranges from under a microsecond to
+// tens of microseconds with hundreds of neighbours.
+constexpr double kBlockSeconds = 0.005;
+constexpr std::int64_t kFirstBlockAgentsPerThread = 1024;
+
+// The first exception thrown inside a parallel loop (exceptions must not
+// leave an OpenMP region), by loop index so that the same one is reported
+// whatever the thread count.
+class FirstError {
+public:
+    void keep(std::int64_t index, std::exception_ptr error) {
+#pragma omp critical(vosim_first_error)
+        {
+            if (!error_ || index < index_) {
+                index_ = index;
+                error_ = std::move(error);
+            }
+        }
+    }
+    void rethrow() const {
+        if (error_) std::rethrow_exception(error_);
+    }
+
+private:
+    std::int64_t index_ = 0;
+    std::exception_ptr error_;
+};
+
 }  // namespace
+
+Ticker::Ticker(Tick tick, double seconds)
+    : tick_(std::move(tick)), seconds_(seconds), last_(std::chrono::steady_clock::now()) {}
+
+bool Ticker::poll(std::int64_t steps_done) {
+    if (!tick_) return true;
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - last_).count() < seconds_) return true;
+    last_ = now;
+    return tick_(steps_done);
+}
 
 Engine::BusyGuard::BusyGuard(std::atomic<bool>& flag) : flag_(flag) {
     if (flag_.exchange(true)) {
@@ -43,18 +99,14 @@ Engine::BusyGuard::BusyGuard(std::atomic<bool>& flag) : flag_(flag) {
 Engine::BusyGuard::~BusyGuard() { flag_.store(false); }
 
 Engine::Engine(int scenes, double time_step)
-    : state_(scenes),
-      time_step_(0.0),
-      method_(std::make_shared<Orca>()),
-      grids_(scenes),
-      scene_obstacles_(scenes) {
+    : state_(scenes), time_step_(0.0), method_(std::make_shared<Orca>()) {
     set_time_step(time_step);
 }
 
 void Engine::set_time_step(double time_step) {
-    if (!(std::isfinite(time_step) && time_step > 0.0)) {
-        throw std::invalid_argument("time_step must be finite and > 0, got " +
-                                    format_number(time_step));
+    if (!within(time_step, kTimeRange)) {
+        throw std::invalid_argument("time_step is " + format_number(time_step) + "; it must be " +
+                                    describe(kTimeRange));
     }
     BusyGuard guard(busy_);
     time_step_ = time_step;
@@ -77,7 +129,12 @@ int Engine::add_obstacle(int scene, const Vec2* points, int count, ObstacleKind 
                                     std::to_string(state_.scenes()) + "), got " + std::to_string(scene));
     }
     BusyGuard guard(busy_);
-    return (scene < 0 ? shared_obstacles_ : scene_obstacles_[scene]).add(points, count, kind);
+    if (scene < 0) return shared_obstacles_.add(points, count, kind);
+    // Per-scene sets are made on demand: a batch of many scenes without
+    // obstacles of their own costs nothing.
+    if (scene_obstacles_.empty()) scene_obstacles_.resize(state_.scenes());
+    if (!scene_obstacles_[scene]) scene_obstacles_[scene] = std::make_unique<ObstacleSet>();
+    return scene_obstacles_[scene]->add(points, count, kind);
 }
 
 const ObstacleSet& Engine::obstacles(int scene) const {
@@ -85,7 +142,18 @@ const ObstacleSet& Engine::obstacles(int scene) const {
         throw std::invalid_argument("scene must be -1 (shared) or in [0, " + std::to_string(state_.scenes()) +
                                     "), got " + std::to_string(scene));
     }
-    return scene < 0 ? shared_obstacles_ : scene_obstacles_[scene];
+    static const ObstacleSet none;
+    if (scene < 0) return shared_obstacles_;
+    const ObstacleSet* own = scene_obstacles_.empty() ? nullptr : scene_obstacles_[scene].get();
+    return own ? *own : none;
+}
+
+std::vector<int> Engine::scenes_with_obstacles() const {
+    std::vector<int> scenes;
+    for (std::size_t b = 0; b < scene_obstacles_.size(); ++b) {
+        if (scene_obstacles_[b] && !scene_obstacles_[b]->empty()) scenes.push_back(static_cast<int>(b));
+    }
+    return scenes;
 }
 
 bool Engine::blocked(int scene, Vec2 p) const { return blocked_by(shared_obstacles_, obstacles(scene), p); }
@@ -98,13 +166,16 @@ double Engine::obstacle_clearance(int scene, Vec2 p) const {
 void Engine::build_obstacles() {
     shared_obstacles_.build();
     const int scenes = state_.scenes();
+    if (scene_obstacles_.empty()) return;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(max_threads()) if (scenes > 1)
-    for (int b = 0; b < scenes; ++b) scene_obstacles_[b].build();
+    for (int b = 0; b < scenes; ++b) {
+        if (scene_obstacles_[b]) scene_obstacles_[b]->build();
+    }
 }
 
 void Engine::find_obstacle_neighbors(int scene, std::size_t i, Workspace& ws) const {
     ws.obstacle_neighbors.clear();
-    const ObstacleSet& own = scene_obstacles_[scene];
+    const ObstacleSet& own = obstacles(scene);
     if (shared_obstacles_.empty() && own.empty()) return;
     // RVO2's range: anything the agent could reach within the obstacle time
     // horizon at full speed, plus its radius. Shared obstacles come first
@@ -127,14 +198,19 @@ void Engine::update_pref_velocities() {
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
     const PreferenceNoise noise = method_->preference_noise();
     const std::uint64_t step = static_cast<std::uint64_t>(step_count_);
-#pragma omp parallel for schedule(static) num_threads(max_threads())
+#pragma omp parallel for schedule(static) num_threads(max_threads()) if (total >= kParallelMinValues)
     for (std::int64_t i = 0; i < total; ++i) {
         if (i % s.capacity() >= s.count() || !s.active[i] || !s.has_goal[i]) continue;
         // RVO2 examples' rule: head for the goal, at pref_speed at most.
         Vec2 to_goal = s.goal(i) - s.position(i);
         const double dist_sq = abs_sq(to_goal);
-        if (dist_sq > sqr(s.pref_speed[i])) {
-            to_goal = to_goal * (s.pref_speed[i] / std::sqrt(dist_sq));
+        if (dist_sq >= kSmallestNormal && sqr(s.pref_speed[i]) >= kSmallestNormal) {
+            if (dist_sq > sqr(s.pref_speed[i])) {
+                to_goal = to_goal * (s.pref_speed[i] / std::sqrt(dist_sq));
+            }
+        } else if (longer_than(to_goal, s.pref_speed[i])) {
+            // Lengths whose squares underflow.
+            to_goal = to_goal * (s.pref_speed[i] / std::hypot(to_goal.x, to_goal.y));
         }
         if (noise.magnitude > 0.0) {
             // Drawn from (seed, agent id, step): independent of threads and slots.
@@ -149,11 +225,24 @@ void Engine::update_pref_velocities() {
 }
 
 void Engine::build_neighbor_index() {
-    const int scenes = state_.scenes();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(max_threads()) if (scenes > 1)
-    for (int b = 0; b < scenes; ++b) build_grid(state_, b, grids_[b]);
-
     order_.clear();
+    // Without agents there is nothing to index (and a batch of very many
+    // empty scenes costs nothing).
+    if (state_.count() == 0) return;
+    const int scenes = state_.scenes();
+    if (static_cast<int>(grids_.size()) != scenes) grids_.resize(scenes);
+    FirstError failure;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(max_threads()) \
+    if (scenes > 1 && static_cast<std::int64_t>(scenes) * state_.count() >= kParallelMinAgents)
+    for (int b = 0; b < scenes; ++b) {
+        try {
+            build_grid(state_, b, grids_[b]);
+        } catch (...) {
+            failure.keep(b, std::current_exception());
+        }
+    }
+    failure.rethrow();
+
     for (int b = 0; b < scenes; ++b) {
         for (std::int32_t slot : grids_[b].slots_in_cell_order()) order_.emplace_back(b, slot);
     }
@@ -172,28 +261,55 @@ void Engine::prepare_workspaces(int threads) {
     }
 }
 
-void Engine::compute_new_velocities() {
+bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
     const int threads = max_threads();
     prepare_workspaces(threads);
     const Method& method = *method_;
     const std::int64_t total = static_cast<std::int64_t>(order_.size());
+    // With a ticker, agents are processed in blocks of a few milliseconds'
+    // work and the ticker is polled between blocks; the results do not depend
+    // on the blocks (every agent's velocity depends on the frozen state only).
+    const std::int64_t smallest_block = std::max<std::int64_t>(kParallelMinAgents, 64 * threads);
+    std::int64_t block = ticker ? kFirstBlockAgentsPerThread * threads : total;
     std::int64_t first_bad = total;
-#pragma omp parallel for schedule(static, 256) num_threads(threads) reduction(min : first_bad)
-    for (std::int64_t k = 0; k < total; ++k) {
-        const int scene = order_[k].first;
-        const int slot = order_[k].second;
-        Workspace& ws = workspaces_[thread_index()];
-        const std::size_t i = state_.index(scene, slot);
-        const int wanted = std::min(state_.max_neighbors[i],
-                                    static_cast<int>(ws.agent_neighbors.size()));
-        ws.agent_neighbor_count = grids_[scene].nearest(
-            state_.position(i), state_.neighbor_dist[i], wanted, slot, ws.agent_neighbors.data());
-        find_obstacle_neighbors(scene, i, ws);
-        const SceneView view{state_, scene, time_step_, step_count_};
-        const Vec2 v = method.new_velocity(view, slot, ws);
-        state_.new_velocities[2 * i] = v.x;
-        state_.new_velocities[2 * i + 1] = v.y;
-        if (!is_finite(v)) first_bad = std::min(first_bad, k);
+    FirstError failure;
+    for (std::int64_t start = 0, stop = 0; start < total; start = stop) {
+        stop = std::min(total, start + block);
+        const auto began = std::chrono::steady_clock::now();
+#pragma omp parallel for schedule(static, 256) num_threads(threads) reduction(min : first_bad) \
+    if (stop - start >= kParallelMinAgents)
+        for (std::int64_t k = start; k < stop; ++k) {
+            try {
+                const int scene = order_[k].first;
+                const int slot = order_[k].second;
+                Workspace& ws = workspaces_[thread_index()];
+                const std::size_t i = state_.index(scene, slot);
+                const int wanted = std::min(state_.max_neighbors[i],
+                                            static_cast<int>(ws.agent_neighbors.size()));
+                ws.agent_neighbor_count =
+                    grids_[scene].nearest(state_.position(i), state_.neighbor_dist[i], wanted, slot,
+                                          ws.agent_neighbors.data());
+                find_obstacle_neighbors(scene, i, ws);
+                const SceneView view{state_, scene, time_step_, step_count_};
+                Vec2 v = method.new_velocity(view, slot, ws);
+                v = cap_speed(v, state_.max_speed[i]);
+                state_.new_velocities[2 * i] = v.x;
+                state_.new_velocities[2 * i + 1] = v.y;
+                if (!is_finite(v)) first_bad = std::min(first_bad, k);
+            } catch (...) {
+                failure.keep(k, std::current_exception());
+            }
+        }
+        failure.rethrow();
+        if (stop < total) {
+            const double took =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+            const double scale =
+                took > 0.0 ? std::fmin(4.0, std::fmax(0.25, kBlockSeconds / took)) : 4.0;
+            block = std::max(smallest_block,
+                             static_cast<std::int64_t>(static_cast<double>(block) * scale));
+            if (!ticker->poll(steps_done)) return false;
+        }
     }
     if (first_bad < total) {
         const std::size_t i = state_.index(order_[first_bad].first, order_[first_bad].second);
@@ -203,18 +319,21 @@ void Engine::compute_new_velocities() {
             "; the state was not advanced. Please report this with the inputs that caused it (id " +
             std::to_string(state_.ids[i]) + ").");
     }
+    return true;
 }
 
 void Engine::integrate() {
     AgentState& s = state_;
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
     const double dt = time_step_;
-#pragma omp parallel for schedule(static) num_threads(max_threads())
+#pragma omp parallel for schedule(static) num_threads(max_threads()) if (total >= kParallelMinValues)
     for (std::int64_t i = 0; i < total; ++i) {
         if (i % s.capacity() >= s.count() || !s.active[i]) continue;
         Vec2 v(s.new_velocities[2 * i], s.new_velocities[2 * i + 1]);
         if (s.max_acceleration[i] < std::numeric_limits<double>::infinity()) {
-            v = limit_acceleration(s.velocity(i), v, s.max_acceleration[i], dt);
+            // The old velocity may exceed max_speed (users write velocities):
+            // the blend must not.
+            v = cap_speed(limit_acceleration(s.velocity(i), v, s.max_acceleration[i], dt), s.max_speed[i]);
         }
         s.velocities[2 * i] = v.x;
         s.velocities[2 * i + 1] = v.y;
@@ -225,22 +344,27 @@ void Engine::integrate() {
     ++step_count_;
 }
 
-void Engine::advance() {
+bool Engine::advance(Ticker* ticker, std::int64_t steps_done) {
+    // Phase 1 only rewrites the preferred velocities of goal-seeking agents
+    // from their goals, which the next attempt computes identically: an
+    // abandoned step leaves the state as it was.
     build_obstacles();
     update_pref_velocities();
     build_neighbor_index();
-    compute_new_velocities();
+    if (!compute_new_velocities(ticker, steps_done)) return false;
     integrate();
+    return true;
 }
 
-void Engine::step() {
+bool Engine::step(Ticker* ticker) {
     BusyGuard guard(busy_);
     validate();
-    advance();
+    return advance(ticker, step_count_);
 }
 
 bool Engine::all_arrived() const {
     const AgentState& s = state_;
+    if (s.count() == 0) return true;
     for (int b = 0; b < s.scenes(); ++b) {
         for (int slot = 0; slot < s.count(); ++slot) {
             const std::size_t i = s.index(b, slot);
@@ -283,34 +407,39 @@ Diagnostics Engine::inspect(int scene, int slot) {
     }
     if (state_.active[i]) {
         method_->inspect(SceneView{state_, scene, time_step_, step_count_}, slot, ws, d);
+        d.new_velocity = cap_speed(d.new_velocity, d.max_speed);  // as the step does
     } else {
         d.new_velocity = d.velocity;  // an inactive agent does not move
     }
     return d;
 }
 
-std::vector<std::int32_t> Engine::neighbor_table(int scene, int& width) {
-    if (scene < 0 || scene >= state_.scenes()) {
-        throw std::invalid_argument("scene must be in [0, " + std::to_string(state_.scenes()) +
-                                    "), got " + std::to_string(scene));
-    }
+std::vector<std::int32_t> Engine::neighbor_table(int& width) {
     BusyGuard guard(busy_);
     validate();
-    NeighborGrid grid;
-    build_grid(state_, scene, grid);
+    const AgentState& s = state_;
     width = 1;
-    for (int slot = 0; slot < state_.count(); ++slot) {
-        width = std::max(width, state_.max_neighbors[state_.index(scene, slot)]);
+    for (int b = 0; b < s.scenes() && s.count() > 0; ++b) {
+        for (int slot = 0; slot < s.count(); ++slot) {
+            const std::size_t i = s.index(b, slot);
+            if (s.active[i]) width = std::max(width, s.max_neighbors[i]);
+        }
     }
-    width = std::min(width, std::max(1, state_.count() - 1));
-    std::vector<std::int32_t> table(static_cast<std::size_t>(state_.count()) * width, -1);
+    width = std::min(width, std::max(1, s.count() - 1));
+    std::vector<std::int32_t> table(static_cast<std::size_t>(s.scenes()) * s.count() * width, -1);
+    if (s.count() == 0) return table;
+    NeighborGrid grid;
     std::vector<Neighbor> found(width);
-    for (int slot = 0; slot < state_.count(); ++slot) {
-        const std::size_t i = state_.index(scene, slot);
-        if (!state_.active[i]) continue;
-        const int n = grid.nearest(state_.position(i), state_.neighbor_dist[i],
-                                   std::min(state_.max_neighbors[i], width), slot, found.data());
-        for (int k = 0; k < n; ++k) table[static_cast<std::size_t>(slot) * width + k] = found[k].slot;
+    for (int b = 0; b < s.scenes(); ++b) {
+        build_grid(s, b, grid);
+        for (int slot = 0; slot < s.count(); ++slot) {
+            const std::size_t i = s.index(b, slot);
+            if (!s.active[i]) continue;
+            const int n = grid.nearest(s.position(i), s.neighbor_dist[i],
+                                       std::min(s.max_neighbors[i], width), slot, found.data());
+            const std::size_t row = (static_cast<std::size_t>(b) * s.count() + slot) * width;
+            for (int k = 0; k < n; ++k) table[row + k] = found[k].slot;
+        }
     }
     return table;
 }

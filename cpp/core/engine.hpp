@@ -12,7 +12,9 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <utility>
@@ -48,11 +50,31 @@ struct RunResult {
     std::int64_t frames = 0;
     bool all_arrived = false;
     bool stopped = false;  // `tick` asked to stop
+    // What stopped the run when a step failed after the first (a bad value
+    // written into the state during the run, a method's failure); the state
+    // is then the one after the last completed step, and it is recorded.
+    std::exception_ptr error;
 };
 
 // Called every `tick_seconds` with the number of steps done; returns false to
-// stop the run after the current step.
+// stop the run. A stop requested in the middle of a step abandons that step.
 using Tick = std::function<bool(std::int64_t)>;
+
+// Calls a Tick at most once per interval of wall time: between the steps of
+// a run, and between blocks of agents inside a long step, so that a step of
+// a huge crowd can be stopped within about one interval too.
+class Ticker {
+public:
+    Ticker(Tick tick, double seconds);
+    // Calls the tick when an interval has passed since the last call (or
+    // since construction); returns false when the tick asked to stop.
+    bool poll(std::int64_t steps_done);
+
+private:
+    Tick tick_;
+    double seconds_;
+    std::chrono::steady_clock::time_point last_;
+};
 
 // Frames a run of `steps` steps records: the start, every record_every-th
 // step, and the last step.
@@ -64,6 +86,9 @@ public:
 
     AgentState& state() { return state_; }
     const AgentState& state() const { return state_; }
+
+    // Whether a call (step, run, add or remove agents...) is running on it.
+    bool busy() const { return busy_.load(); }
 
     double time_step() const { return time_step_; }
     void set_time_step(double time_step);
@@ -80,6 +105,8 @@ public:
     int add_obstacle(int scene, const Vec2* points, int count, ObstacleKind kind);
     // The obstacles of one scene (scene >= 0) or those shared by all (-1).
     const ObstacleSet& obstacles(int scene) const;
+    // The scenes that have obstacles of their own, ascending.
+    std::vector<int> scenes_with_obstacles() const;
     // Whether p is in the solid part of the obstacles scene `scene` sees.
     bool blocked(int scene, Vec2 p) const;
     // Signed distance from p to the nearest obstacle surface of that scene:
@@ -87,7 +114,10 @@ public:
     double obstacle_clearance(int scene, Vec2 p) const;
     void remove_agents(const std::int64_t* ids, std::size_t count);
 
-    void step();
+    // One step. With a ticker, a long step polls it between blocks of agents
+    // and is abandoned when it asks to stop: false is returned and nothing is
+    // advanced.
+    bool step(Ticker* ticker = nullptr);
     RunResult run(const RunOptions& options, const Recording& recording, const Tick& tick);
 
     // True when every active goal-seeking agent is within its arrival radius
@@ -99,19 +129,22 @@ public:
     // brought up to date as the step would).
     Diagnostics inspect(int scene, int slot);
 
-    // Agent neighbours of every slot of `scene` as the next step would see
-    // them, padded with -1: row-major (count x width), width = the largest
-    // max_neighbors (at least 1).
-    std::vector<std::int32_t> neighbor_table(int scene, int& width);
+    // Agent neighbours (slots) of every slot of every scene as the next step
+    // would see them, padded with -1: row-major (scenes x count x width),
+    // width = the largest max_neighbors, at most count - 1, at least 1.
+    std::vector<std::int32_t> neighbor_table(int& width);
 
 private:
     // Throws std::invalid_argument naming the first bad agent, id and field.
     void validate() const;
     void update_pref_velocities();
     void build_neighbor_index();
-    void compute_new_velocities();
+    // False when the ticker asked to stop (nothing written but new_velocities).
+    bool compute_new_velocities(Ticker* ticker, std::int64_t steps_done);
     void integrate();
-    void advance();  // phases 1-4 on a validated state
+    // Phases 1-4 on a validated state; false (and nothing advanced) when the
+    // ticker asked to stop.
+    bool advance(Ticker* ticker, std::int64_t steps_done);
     void prepare_workspaces(int threads);
     void build_obstacles();
     void find_obstacle_neighbors(int scene, std::size_t i, Workspace& ws) const;
@@ -134,9 +167,9 @@ private:
     double time_ = 0.0;
     std::int64_t step_count_ = 0;
     std::shared_ptr<const Method> method_;
-    std::vector<NeighborGrid> grids_;                 // one per scene
+    std::vector<NeighborGrid> grids_;                 // one per scene, made at the first step with agents
     ObstacleSet shared_obstacles_;                    // seen by every scene
-    std::vector<ObstacleSet> scene_obstacles_;        // one per scene
+    std::vector<std::unique_ptr<ObstacleSet>> scene_obstacles_;  // per scene, made on demand
     std::vector<std::pair<int, int>> order_;          // (scene, slot) in cell order
     std::vector<Workspace> workspaces_;               // one per thread
     std::atomic<bool> busy_{false};

@@ -1,5 +1,4 @@
 // Engine::run: many steps in one call, recording into caller-owned arrays.
-#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -17,7 +16,10 @@ std::int64_t frames_for(std::int64_t steps, std::int64_t record_every) {
 
 void Engine::record(const Recording& rec, std::int64_t frame) const {
     const AgentState& s = state_;
+    if (rec.times) rec.times[frame] = time_;
+    if (rec.steps) rec.steps[frame] = step_count_;
     const std::size_t per_scene = static_cast<std::size_t>(s.count()) * 2;
+    if (per_scene == 0) return;  // (and no loop over the scenes of an empty batch)
     const std::size_t per_frame = per_scene * s.scenes();
     for (int b = 0; b < s.scenes(); ++b) {
         const std::size_t src = s.index(b, 0) * 2;
@@ -27,8 +29,6 @@ void Engine::record(const Recording& rec, std::int64_t frame) const {
             if (rec.velocities) rec.velocities[dst + k] = s.velocities[src + k];
         }
     }
-    if (rec.times) rec.times[frame] = time_;
-    if (rec.steps) rec.steps[frame] = step_count_;
 }
 
 RunResult Engine::run(const RunOptions& options, const Recording& recording, const Tick& tick) {
@@ -38,39 +38,44 @@ RunResult Engine::run(const RunOptions& options, const Recording& recording, con
                                     " frames, the run needs " + std::to_string(frames_needed));
     }
     BusyGuard guard(busy_);
-    validate();
+    validate();  // a bad start is an error of the call itself: nothing is recorded
 
-    using Clock = std::chrono::steady_clock;
     RunResult result;
+    Ticker ticker(tick, options.tick_seconds);
     record(recording, result.frames++);
-    auto last_tick = Clock::now();
     bool recorded_last = true;
-    for (std::int64_t k = 1; k <= options.steps; ++k) {
-        advance();
-        result.steps_done = k;
-        recorded_last = false;
-        if (k % options.record_every == 0 || k == options.steps) {
-            record(recording, result.frames++);
-            recorded_last = true;
-        }
-        if (options.until_arrived && all_arrived()) {
-            result.all_arrived = true;
-            break;
-        }
-        if (tick && k < options.steps) {
-            const auto now = Clock::now();
-            if (std::chrono::duration<double>(now - last_tick).count() >= options.tick_seconds) {
-                last_tick = now;
-                if (!tick(k)) {
-                    result.stopped = true;
-                    break;
-                }
+    try {
+        for (std::int64_t k = 1; k <= options.steps; ++k) {
+            // The views may have been written since the last step (by a
+            // progress callback, or by another thread): check again. The
+            // check is a few comparisons per agent.
+            if (k > 1) validate();
+            if (!advance(&ticker, k - 1)) {
+                result.stopped = true;
+                break;
+            }
+            result.steps_done = k;
+            recorded_last = false;
+            if (k % options.record_every == 0 || k == options.steps) {
+                record(recording, result.frames++);
+                recorded_last = true;
+            }
+            if (options.until_arrived && all_arrived()) {
+                result.all_arrived = true;
+                break;
+            }
+            if (k < options.steps && !ticker.poll(k)) {
+                result.stopped = true;
+                break;
             }
         }
+    } catch (...) {
+        // The failed step advanced nothing: what was recorded is kept.
+        result.error = std::current_exception();
     }
     // The final state is always the last frame.
     if (!recorded_last) record(recording, result.frames++);
-    if (!result.all_arrived) result.all_arrived = all_arrived();
+    if (!result.all_arrived && !result.error) result.all_arrived = all_arrived();
     return result;
 }
 

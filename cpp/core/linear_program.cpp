@@ -59,8 +59,8 @@ std::size_t solve_nearest(const std::vector<Line>& lines, double max_speed, Vec2
                           bool direction_mode, Vec2& result) {
     if (direction_mode) {
         result = target * max_speed;  // target is a unit direction here
-    } else if (abs_sq(target) > sqr(max_speed)) {
-        result = normalize(target) * max_speed;
+    } else if (longer_than(target, max_speed)) {
+        result = with_length(target, max_speed);
     } else {
         result = target;
     }

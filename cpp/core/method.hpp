@@ -5,6 +5,9 @@
 // parameters as they were before the step) and the neighbour lists prepared by
 // the engine, and it returns the agent's new velocity. It must not keep state
 // between calls: everything temporary lives in the per-thread Workspace.
+// The velocity must not be longer than the agent's max_speed; the engine
+// caps one that exceeds it by more than round-off (relative 1e-9), which only
+// happens when cancellation ruins a method's arithmetic in degenerate input.
 #pragma once
 
 #include <cstdint>

@@ -11,6 +11,11 @@ namespace {
 // Below this many agents a plain scan beats any grid.
 constexpr int kPlainScanMax = 32;
 
+// A bucket with more agents than this gets a k-d tree; tree leaves hold at
+// most kLeafSize agents.
+constexpr std::uint32_t kCrowdedBucket = 48;
+constexpr std::uint32_t kLeafSize = 12;
+
 // Cell coordinates stay below this magnitude (see build): exact in a double
 // and far from overflowing the integer conversion.
 constexpr double kMaxCellCoord = 1e15;
@@ -42,6 +47,8 @@ void NeighborGrid::build(const double* positions, const std::uint8_t* active, in
         points_.emplace_back(positions[2 * k], positions[2 * k + 1]);
     }
     const std::size_t n = slots_.size();
+    nodes_.clear();
+    bucket_root_.clear();
     if (static_cast<int>(n) <= kPlainScanMax) {
         single_cell_ = true;
         dense_ = true;
@@ -104,6 +111,65 @@ void NeighborGrid::build(const double* positions, const std::uint8_t* active, in
     }
     slots_.swap(sorted_slots);
     points_.swap(sorted_points);
+    build_trees();
+}
+
+void NeighborGrid::build_trees() {
+    const std::size_t buckets = bucket_start_.size() - 1;
+    for (std::size_t b = 0; b < buckets; ++b) {
+        const std::uint32_t begin = bucket_start_[b];
+        const std::uint32_t end = bucket_start_[b + 1];
+        if (end - begin <= kCrowdedBucket) continue;
+        if (bucket_root_.empty()) bucket_root_.assign(buckets, -1);
+        scratch_entries_.resize(end - begin);
+        for (std::uint32_t j = begin; j < end; ++j) {
+            scratch_entries_[j - begin] = Entry{points_[j], slots_[j]};
+        }
+        bucket_root_[b] = static_cast<std::int32_t>(nodes_.size());
+        nodes_.emplace_back();
+        build_tree(scratch_entries_.data(), begin, 0, end - begin, bucket_root_[b]);
+        for (std::uint32_t j = begin; j < end; ++j) {
+            points_[j] = scratch_entries_[j - begin].point;
+            slots_[j] = scratch_entries_[j - begin].slot;
+        }
+    }
+}
+
+// Fills node `at` with the subtree over entries[begin, end) (stored at
+// points_[offset + begin, offset + end)). Splits at the median of the longer
+// side of the bounding box, ordering by (coordinate, slot): both halves have
+// the same size whatever the positions, and agents on one spot are split by
+// slot, so that the lowest slots gather in few nodes.
+void NeighborGrid::build_tree(Entry* entries, std::uint32_t offset, std::uint32_t begin,
+                              std::uint32_t end, std::int32_t at) {
+    TreeNode node{entries[begin].point.x, entries[begin].point.y, entries[begin].point.x,
+                  entries[begin].point.y, offset + begin, offset + end, entries[begin].slot, -1};
+    for (std::uint32_t j = begin + 1; j < end; ++j) {
+        const Entry& e = entries[j];
+        node.lo_x = std::fmin(node.lo_x, e.point.x);
+        node.hi_x = std::fmax(node.hi_x, e.point.x);
+        node.lo_y = std::fmin(node.lo_y, e.point.y);
+        node.hi_y = std::fmax(node.hi_y, e.point.y);
+        node.min_slot = std::min(node.min_slot, e.slot);
+    }
+    const std::uint32_t middle = begin + (end - begin) / 2;
+    if (end - begin > kLeafSize) {
+        const bool split_x = node.hi_x - node.lo_x >= node.hi_y - node.lo_y;
+        std::nth_element(entries + begin, entries + middle, entries + end,
+                         [split_x](const Entry& a, const Entry& b) {
+                             const double ca = split_x ? a.point.x : a.point.y;
+                             const double cb = split_x ? b.point.x : b.point.y;
+                             return ca < cb || (ca == cb && a.slot < b.slot);
+                         });
+        node.left = static_cast<std::int32_t>(nodes_.size());
+        nodes_.emplace_back();
+        nodes_.emplace_back();
+    }
+    nodes_[at] = node;
+    if (node.left >= 0) {
+        build_tree(entries, offset, begin, middle, node.left);
+        build_tree(entries, offset, middle, end, node.left + 1);
+    }
 }
 
 int NeighborGrid::nearest(Vec2 p, double range, int max_k, std::int32_t self_slot,
@@ -111,7 +177,8 @@ int NeighborGrid::nearest(Vec2 p, double range, int max_k, std::int32_t self_slo
     if (max_k <= 0 || !(range > 0.0)) return 0;
     const double range_sq = range * range;
     int count = 0;
-    auto limit = [&] { return count == max_k ? out[max_k - 1].dist_sq : range_sq; };
+    const Neighbor open{range_sq, INT32_MAX};
+    auto limit = [&] { return count == max_k ? out[max_k - 1] : open; };
     scan(p, range, limit, [&](std::int32_t slot, double d) {
         if (slot == self_slot || d >= range_sq) return;
         const Neighbor candidate{d, slot};

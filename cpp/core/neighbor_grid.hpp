@@ -8,10 +8,18 @@
 //
 // The k-nearest query has RVO2's semantics: neighbours strictly closer than
 // the range, the `max_k` nearest of them, ties broken by the lower slot.
+//
+// A cell holding many agents (a dense crowd, or many agents on one spot)
+// gets a small k-d tree over its agents, whose nodes know their bounding box
+// and their lowest slot. A query then skips every node that cannot hold an
+// agent nearer (or as near with a lower slot) than the k-th found so far, so
+// the work per query stays about O(k log n) even when every agent of the
+// scene stands on the same point, instead of O(n).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <climits>
 #include <cstdint>
 #include <vector>
 
@@ -53,14 +61,32 @@ public:
     const std::vector<std::int32_t>& slots_in_cell_order() const { return slots_; }
 
 private:
-    struct CellRange {
-        std::int64_t x0, x1, y0, y1;
+    // A node of a crowded cell's k-d tree over points_[begin, end).
+    struct TreeNode {
+        double lo_x, lo_y, hi_x, hi_y;  // bounding box of its points
+        std::uint32_t begin, end;
+        std::int32_t min_slot;          // lowest slot among its points
+        std::int32_t left;              // first child (the second is left + 1); -1 for a leaf
+    };
+    struct Entry {
+        Vec2 point;
+        std::int32_t slot;
     };
 
     std::int64_t cell_coord(double v) const;
-    // Calls f(slot, dist_sq) for the agents of the cells visit_cells visits.
+    // Calls f(slot, dist_sq) for the agents of the cells visit_cells visits,
+    // skipping tree nodes that cannot hold an agent closer than limit()
+    // (a Neighbor: the k-th found so far, or {range^2, INT32_MAX}).
     template <class Limit, class F>
-    void scan(Vec2 p, double range, Limit&& limit_sq, F&& f) const;
+    void scan(Vec2 p, double range, Limit&& limit, F&& f) const;
+    // The part of `scan` for one crowded bucket with a tree.
+    template <class Limit, class F>
+    void scan_tree(std::int32_t root, Vec2 p, double range_sq, Limit&& limit, bool check_cell,
+                   std::int64_t x, std::int64_t y, F&& f) const;
+    void build_trees();
+    void build_tree(Entry* entries, std::uint32_t offset, std::uint32_t begin, std::uint32_t end,
+                    std::int32_t at);
+    static double box_dist_sq(const TreeNode& node, Vec2 p);
     std::size_t bucket_of(std::int64_t cx, std::int64_t cy) const;
     // Visits the cells that may hold points within `range` of `p`, nearest
     // rings first, as visit(cell_x, cell_y, whole_table). Cells farther than
@@ -84,7 +110,18 @@ private:
     std::vector<std::int32_t> slots_;          // agents sorted by bucket
     std::vector<Vec2> points_;                 // their positions, same order
     std::vector<std::size_t> scratch_bucket_;  // per indexed agent, during build
+    std::vector<TreeNode> nodes_;              // the trees of all crowded buckets
+    std::vector<std::int32_t> bucket_root_;    // per bucket: its tree's root or -1 (empty: no trees)
+    std::vector<Entry> scratch_entries_;       // during build
 };
+
+inline double NeighborGrid::box_dist_sq(const TreeNode& node, Vec2 p) {
+    // Computed with the same subtractions as abs_sq(q - p), which are
+    // monotonic: never more than the computed distance of any point inside.
+    const double gx = std::fmax(0.0, std::fmax(node.lo_x - p.x, p.x - node.hi_x));
+    const double gy = std::fmax(0.0, std::fmax(node.lo_y - p.y, p.y - node.hi_y));
+    return gx * gx + gy * gy;
+}
 
 template <class Limit, class Visit>
 void NeighborGrid::visit_cells(Vec2 p, double range, Limit&& limit_sq, Visit&& visit) const {
@@ -148,19 +185,55 @@ void NeighborGrid::visit_cells(Vec2 p, double range, Limit&& limit_sq, Visit&& v
 template <class F>
 void NeighborGrid::for_each_within(Vec2 p, double range, F&& f) const {
     const double range_sq = range * range;
-    scan(p, range, [range_sq] { return range_sq; }, [&](std::int32_t slot, double d) {
+    const Neighbor limit{range_sq, INT32_MAX};
+    scan(p, range, [limit] { return limit; }, [&](std::int32_t slot, double d) {
         if (d < range_sq) f(slot, d);
     });
 }
 
 template <class Limit, class F>
-void NeighborGrid::scan(Vec2 p, double range, Limit&& limit_sq, F&& f) const {
+void NeighborGrid::scan_tree(std::int32_t root, Vec2 p, double range_sq, Limit&& limit,
+                             bool check_cell, std::int64_t x, std::int64_t y, F&& f) const {
+    // Depth-first, nearer child first. Trees are balanced (median splits), so
+    // their depth is below 32 and at most one pending node per level plus
+    // two are on the stack.
+    std::int32_t stack[72];
+    int top = 0;
+    stack[top++] = root;
+    while (top > 0) {
+        const TreeNode& node = nodes_[stack[--top]];
+        const Neighbor best{box_dist_sq(node, p), node.min_slot};
+        if (best.dist_sq >= range_sq || !closer(best, limit())) continue;
+        if (node.left < 0) {
+            for (std::uint32_t j = node.begin; j < node.end; ++j) {
+                const Vec2 q = points_[j];
+                if (check_cell && (cell_coord(q.x) != x || cell_coord(q.y) != y)) continue;
+                f(slots_[j], abs_sq(q - p));
+            }
+            continue;
+        }
+        const TreeNode& first = nodes_[node.left];
+        const TreeNode& second = nodes_[node.left + 1];
+        const bool first_nearer = closer(Neighbor{box_dist_sq(first, p), first.min_slot},
+                                         Neighbor{box_dist_sq(second, p), second.min_slot});
+        stack[top++] = first_nearer ? node.left + 1 : node.left;
+        stack[top++] = first_nearer ? node.left : node.left + 1;
+    }
+}
+
+template <class Limit, class F>
+void NeighborGrid::scan(Vec2 p, double range, Limit&& limit, F&& f) const {
+    const auto limit_sq = [&limit] { return limit().dist_sq; };
     visit_cells(p, range, limit_sq, [&](std::int64_t x, std::int64_t y, bool whole_table) {
         std::uint32_t begin = 0;
         std::uint32_t end = static_cast<std::uint32_t>(points_.size());
         const bool check_cell = !whole_table && !dense_;
         if (!whole_table) {
             const std::size_t b = bucket_of(x, y);
+            if (!bucket_root_.empty() && bucket_root_[b] >= 0) {
+                scan_tree(bucket_root_[b], p, range * range, limit, check_cell, x, y, f);
+                return;
+            }
             begin = bucket_start_[b];
             end = bucket_start_[b + 1];
         }

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "limits.hpp"
 #include "state_check.hpp"
 
 namespace vosim {
@@ -83,9 +84,9 @@ void check_obstacle(const Vec2* points, int count, ObstacleKind kind, const std:
             " vertices, got " + std::to_string(count));
     }
     for (int i = 0; i < count; ++i) {
-        if (!is_finite(points[i])) {
+        if (!within(points[i].x, kCoordinateRange) || !within(points[i].y, kCoordinateRange)) {
             throw std::invalid_argument(name + "[" + std::to_string(i) + "] is " + point_text(points[i]) +
-                                        "; vertices must be finite");
+                                        "; vertices must be " + describe(kCoordinateRange));
         }
     }
     // A segment and a wall are walked there and back, so only a closed

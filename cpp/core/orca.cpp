@@ -1,10 +1,21 @@
 #include "orca.hpp"
 
 #include <cmath>
+#include <stdexcept>
 
+#include "limits.hpp"
 #include "linear_program.hpp"
+#include "state_check.hpp"
 
 namespace vosim {
+
+Orca::Orca(OrcaConfig config) : config_(config) {
+    const double w = config_.bisector_weight;
+    if (!(w > 0.0 && w <= kMaxMagnitude)) {
+        throw std::invalid_argument("bisector_weight is " + format_number(w) +
+                                    "; it must be finite, > 0 and <= " + format_number(kMaxMagnitude));
+    }
+}
 
 void append_agent_lines(const SceneView& scene, int slot, const Workspace& ws,
                         std::vector<Line>& lines) {

@@ -28,7 +28,8 @@ struct OrcaDecision {
 
 class Orca final : public Method {
 public:
-    explicit Orca(OrcaConfig config = {}) : config_(config) {}
+    // Throws std::invalid_argument unless 0 < bisector_weight <= kMaxMagnitude.
+    explicit Orca(OrcaConfig config = {});
     std::string name() const override { return "ORCA"; }
     Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const override;
     void inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const override;

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 
+#include "limits.hpp"
 #include "threads.hpp"
 
 namespace vosim {
@@ -24,54 +26,57 @@ std::string describe_agent(const AgentState& state, int scene, int slot) {
            std::to_string(scene) + ", slot " + std::to_string(slot) + ")";
 }
 
+std::string describe(Range range) {
+    const bool bounded = range.hi < std::numeric_limits<double>::infinity();
+    return (bounded ? "finite and within [" : "a number within [") + format_number(range.lo) + ", " +
+           format_number(range.hi) + "]";
+}
+
 namespace {
 
-// Returns the name of the first bad field of agent i and writes its value
-// and the rule it breaks, or returns nullptr when all is well.
-const char* first_bad_field(const AgentState& s, std::size_t i, double& value, const char*& rule) {
-    static const char* const finite = "must be finite";
+// The first rule an agent's values break.
+struct Violation {
+    const char* field = nullptr;
+    double value = 0.0;
+    Range range{0.0, 0.0};
+};
+
+constexpr Range kNeighborCountRange{0.0, 2147483647.0};
+
+// Whether agent i breaks a rule; the first broken rule goes to `out` when it
+// is not null. Every value is compared with its range once (NaN is in no
+// range), so the check costs a few comparisons per agent.
+inline bool find_violation(const AgentState& s, std::size_t i, Violation* out) {
+    auto bad = [out](const char* field, double value, Range range) {
+        if (within(value, range)) return false;
+        if (out) *out = Violation{field, value, range};
+        return true;
+    };
+    const bool goal = s.has_goal[i] != 0;
     for (int d = 0; d < 2; ++d) {
-        rule = finite;
-        value = s.positions[2 * i + d];
-        if (!std::isfinite(value)) return "position";
-        value = s.velocities[2 * i + d];
-        if (!std::isfinite(value)) return "velocity";
-        if (s.has_goal[i]) {
-            value = s.goals[2 * i + d];
-            if (!std::isfinite(value)) return "goal";
-        } else {
-            value = s.pref_velocities[2 * i + d];
-            if (!std::isfinite(value)) return "pref_velocity";
+        if (bad("position", s.positions[2 * i + d], kCoordinateRange)) return true;
+    }
+    for (int d = 0; d < 2; ++d) {
+        if (bad("velocity", s.velocities[2 * i + d], kCoordinateRange)) return true;
+    }
+    for (int d = 0; d < 2; ++d) {
+        // Goal-seeking agents' preferred velocities are derived from the goal.
+        if (goal ? bad("goal", s.goals[2 * i + d], kCoordinateRange)
+                 : bad("pref_velocity", s.pref_velocities[2 * i + d], kCoordinateRange)) {
+            return true;
         }
     }
-    rule = "must be finite and >= 0";
-    value = s.radius[i];
-    if (!(std::isfinite(value) && value >= 0.0)) return "radius";
-    value = s.max_speed[i];
-    if (!(std::isfinite(value) && value >= 0.0)) return "max_speed";
-    value = s.neighbor_dist[i];
-    if (!(std::isfinite(value) && value >= 0.0)) return "neighbor_dist";
-    value = s.max_neighbors[i];
-    if (!(value >= 0.0)) return "max_neighbors";
-    if (s.has_goal[i]) {
-        value = s.pref_speed[i];
-        if (!(std::isfinite(value) && value >= 0.0)) return "pref_speed";
-        value = s.arrival_radius[i];
-        if (!(std::isfinite(value) && value >= 0.0)) return "arrival_radius";
-    }
-    value = s.priority[i];
-    if (!(std::isfinite(value) && value >= 0.0)) return "priority";
-    value = s.uncertainty_offset[i];
-    if (!(std::isfinite(value) && value >= 0.0)) return "uncertainty_offset";
-    rule = "must be >= 0 (+inf: unlimited)";
-    value = s.max_acceleration[i];
-    if (!(value >= 0.0)) return "max_acceleration";
-    rule = "must be finite and > 0";
-    value = s.time_horizon[i];
-    if (!(std::isfinite(value) && value > 0.0)) return "time_horizon";
-    value = s.time_horizon_obst[i];
-    if (!(std::isfinite(value) && value > 0.0)) return "time_horizon_obst";
-    return nullptr;
+    return bad("radius", s.radius[i], kNonNegativeRange) ||
+           bad("max_speed", s.max_speed[i], kNonNegativeRange) ||
+           bad("neighbor_dist", s.neighbor_dist[i], kNonNegativeRange) ||
+           bad("max_neighbors", s.max_neighbors[i], kNeighborCountRange) ||
+           (goal && bad("pref_speed", s.pref_speed[i], kNonNegativeRange)) ||
+           (goal && bad("arrival_radius", s.arrival_radius[i], kNonNegativeRange)) ||
+           bad("priority", s.priority[i], kNonNegativeRange) ||
+           bad("max_acceleration", s.max_acceleration[i], kUnboundedRange) ||
+           bad("uncertainty_offset", s.uncertainty_offset[i], kNonNegativeRange) ||
+           bad("time_horizon", s.time_horizon[i], kTimeRange) ||
+           bad("time_horizon_obst", s.time_horizon_obst[i], kTimeRange);
 }
 
 }  // namespace
@@ -81,24 +86,20 @@ void check_state(const AgentState& s) {
     std::int64_t first_bad = total;
     // A parallel pass finds whether anything is wrong (cheap, O(N)); the
     // message is then built for the first bad agent in storage order.
-#pragma omp parallel for schedule(static) num_threads(max_threads()) reduction(min : first_bad)
+#pragma omp parallel for schedule(static) num_threads(max_threads()) reduction(min : first_bad) \
+    if (total >= kParallelMinValues)
     for (std::int64_t i = 0; i < total; ++i) {
         if (i % s.capacity() >= s.count() || !s.active[i]) continue;
-        double value;
-        const char* rule;
-        if (first_bad_field(s, static_cast<std::size_t>(i), value, rule)) {
-            first_bad = std::min(first_bad, i);
-        }
+        if (find_violation(s, static_cast<std::size_t>(i), nullptr)) first_bad = std::min(first_bad, i);
     }
     if (first_bad == total) return;
-    double value = 0.0;
-    const char* rule = "";
-    const char* field = first_bad_field(s, static_cast<std::size_t>(first_bad), value, rule);
+    Violation violation;
+    find_violation(s, static_cast<std::size_t>(first_bad), &violation);
     const int scene = static_cast<int>(first_bad / s.capacity());
     const int slot = static_cast<int>(first_bad % s.capacity());
-    throw std::invalid_argument(describe_agent(s, scene, slot) + ": " + field + " is " +
-                                format_number(value) + "; it " + rule +
-                                ". Nothing was advanced.");
+    throw std::invalid_argument(describe_agent(s, scene, slot) + ": " + violation.field + " is " +
+                                format_number(violation.value) + "; it must be " +
+                                describe(violation.range) + ". Nothing was advanced.");
 }
 
 }  // namespace vosim

@@ -1,5 +1,6 @@
 #include "threads.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <stdexcept>
 #include <string>
@@ -36,14 +37,29 @@ int max_threads() {
 #endif
 }
 
+int thread_limit() {
+#ifdef VOSIM_HAVE_OPENMP
+    return std::max(64, 4 * omp_get_num_procs());
+#else
+    return 1;
+#endif
+}
+
 void set_max_threads(int k) {
-    if (k < 1) throw std::invalid_argument("num_threads must be >= 1, got " + std::to_string(k));
+    if (k < 1) {
+        throw std::invalid_argument("num_threads is " + std::to_string(k) + "; must be >= 1");
+    }
 #ifndef VOSIM_HAVE_OPENMP
     if (k != 1) {
         throw std::invalid_argument(
             "this build of vosim has no OpenMP; num_threads must be 1, got " + std::to_string(k));
     }
 #endif
+    if (k > thread_limit()) {
+        throw std::invalid_argument("num_threads is " + std::to_string(k) + "; must be <= " +
+                                    std::to_string(thread_limit()) +
+                                    " (4 per processor, at least 64): more threads only slow steps down");
+    }
     requested_threads.store(k);
 }
 

@@ -38,6 +38,28 @@ inline Vec2 normalize(Vec2 v) { return v / length(v); }
 
 constexpr double sqr(double s) { return s * s; }
 
+// Below this a square has lost precision (it is subnormal) or underflowed to
+// zero: vectors shorter than about 1e-154 need care.
+constexpr double kSmallestNormal = 2.2250738585072014e-308;
+
+// |v| > limit, also for vectors whose squared length underflows: compares
+// the squares (fast, and what RVO2 does) whenever both are normal numbers,
+// the lengths otherwise.
+inline bool longer_than(Vec2 v, double limit) {
+    const double v_sq = abs_sq(v);
+    const double limit_sq = limit * limit;
+    if (v_sq >= kSmallestNormal && limit_sq >= kSmallestNormal) return v_sq > limit_sq;
+    return std::hypot(v.x, v.y) > limit;
+}
+
+// normalize(v) * length_wanted for v != 0, also when v's squared length
+// underflows (where normalize would divide by zero).
+inline Vec2 with_length(Vec2 v, double length_wanted) {
+    const double v_sq = abs_sq(v);
+    const double v_length = v_sq >= kSmallestNormal ? std::sqrt(v_sq) : std::hypot(v.x, v.y);
+    return v / v_length * length_wanted;
+}
+
 // Counter-clockwise perpendicular.
 constexpr Vec2 perp(Vec2 v) { return {-v.y, v.x}; }
 

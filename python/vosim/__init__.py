@@ -7,7 +7,7 @@ copying, many steps and scenes run in C++ with the GIL released.
 
 from importlib.metadata import PackageNotFoundError, version as _version
 
-from ._core import get_num_threads, have_openmp, set_num_threads
+from ._threads import get_num_threads, have_openmp, set_num_threads, thread_limit
 from .batch import Batch
 from .methods import HRVO, ORCA, RVO, VO, AdaptiveSampling, ForceBased, GridSampling, Method
 from .simulator import Simulator
@@ -33,5 +33,6 @@ __all__ = [
     "get_num_threads",
     "have_openmp",
     "set_num_threads",
+    "thread_limit",
     "__version__",
 ]

@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _core
-from ._checks import check_values, integer, real_array
+from ._checks import MAX_MAGNITUDE, check_values, integer, real_array
 
 
 class Obstacle(NamedTuple):
@@ -44,7 +44,7 @@ def _vertex_array(vertices, name: str, closed: bool) -> np.ndarray:
     array = real_array(vertices, name)
     if array.ndim != 2 or array.shape[1] != 2:
         raise ValueError(f"{name}: expected shape (n, 2), got {array.shape}")
-    check_values(array, name)
+    check_values(array, name, magnitude=MAX_MAGNITUDE)
     # A ring that repeats its first vertex at the end (shapely, GeoJSON) is
     # the same polygon: drop the repetition.
     if closed and len(array) > 3 and np.array_equal(array[0], array[-1]):
@@ -91,6 +91,8 @@ class _ObstacleMethods:
 
     def _refuse_blocked_agents(self, vertices: np.ndarray, kind: str, target: int) -> None:
         """Raise if the new obstacle would put existing agents' centres in its solid."""
+        if self._engine.count == 0:
+            return
         for b in self._scenes_of(target):
             if kind == "boundary" and self._engine.has_boundary(b):
                 continue  # another walkable area: a new boundary blocks nobody new
@@ -225,7 +227,7 @@ class _ObstacleMethods:
     def obstacles(self) -> tuple[Obstacle, ...]:
         """Every obstacle, in the order added: those every scene sees, then each scene's own."""
         result = [Obstacle(kind, vertices, None) for kind, vertices in self._engine.obstacles(-1)]
-        for b in range(self._engine.scenes):
+        for b in self._engine.scenes_with_obstacles():
             result.extend(Obstacle(kind, vertices, b) for kind, vertices in self._engine.obstacles(b))
         return tuple(result)
 

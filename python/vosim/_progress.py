@@ -6,6 +6,8 @@ import sys
 import time
 from typing import Callable
 
+import numpy as np
+
 
 class _PlainBar:
     """A one-line text bar on stderr, redrawn at most five times a second."""
@@ -72,6 +74,8 @@ class _CallbackReporter:
 
 def make_progress(progress, total: int):
     """A reporter with ``update(done)`` and ``close(done, failed)``, or None for no reporting."""
+    if isinstance(progress, np.bool_):
+        progress = bool(progress)
     if progress is False or progress is None:
         return None
     if callable(progress):

@@ -6,36 +6,150 @@ a Simulator is the same engine with B = 1, showing ``(N, ...)``.
 
 from __future__ import annotations
 
+import os
 import time as _time
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
 from . import _core
-from ._checks import ids_array, integer, real_array, scalar, shaped
+from ._checks import (
+    INT32_MAX,
+    MAX_AGENTS,
+    MAX_MAGNITUDE,
+    MIN_TIME,
+    boolean,
+    flags,
+    ids_array,
+    integer,
+    real_array,
+    scalar,
+    shaped,
+)
 from ._obstacles import _ObstacleMethods
 from ._progress import make_progress
 from .methods import ORCA, Method
 from .trajectory import Trajectory
 
-# Per-agent parameters that add_agents takes as scalars or arrays: name ->
-# (default, minimum, strict minimum).
-_SCALAR_PARAMETERS = {
-    "radius": (1.5, 0.0, False),
-    "max_speed": (2.0, 0.0, False),
-    "neighbor_dist": (15.0, 0.0, False),
-    "max_neighbors": (10, 0.0, False),
-    "time_horizon": (10.0, 0.0, True),
-    "time_horizon_obst": (10.0, 0.0, True),
-    "priority": (1.0, 0.0, False),
-    "uncertainty_offset": (0.0, 0.0, False),
+
+@dataclass(frozen=True)
+class _Field:
+    """A per-agent field: the width of its view, what it accepts, its docstring."""
+
+    width: int | None  # 2 for vectors, None for one value per agent
+    kind: str  # "coordinate", "goal", "nonnegative", "time", "count", "flag" or "id"
+    doc: str
+
+
+# The checks of each kind of field; the engine checks the same bounds on
+# values written straight into the views (before every step).
+_CHECKS = {
+    "coordinate": dict(magnitude=MAX_MAGNITUDE),
+    "nonnegative": dict(minimum=0.0, maximum=MAX_MAGNITUDE),
+    "time": dict(minimum=MIN_TIME, maximum=MAX_MAGNITUDE),
+    "count": dict(minimum=0.0, maximum=INT32_MAX, whole=True),
+    "limit": dict(minimum=0.0, infinity=True),
 }
 
-# How often the engine hands control back during run() (for Ctrl-C and progress).
+_FIELDS = {
+    "positions": _Field(2, "coordinate", "Agent positions, float64 ``(..., N, 2)``."),
+    "velocities": _Field(2, "coordinate", "Current velocities, float64 ``(..., N, 2)``."),
+    "pref_velocities": _Field(2, "coordinate", """Preferred velocities, ``(..., N, 2)``.
+
+        For agents with a goal they are recomputed from the goal before each
+        step; for the others, what you write here is what they want."""),
+    "goals": _Field(2, "goal", """Goals, ``(..., N, 2)`` (NaN for agents without one).
+
+        Assigning ``sim.goals = g`` also sets ``has_goal``: rows of NaN mean
+        no goal. Writing into the view does not."""),
+    "radius": _Field(None, "nonnegative", "Agent radii ``(..., N)``."),
+    "max_speed": _Field(None, "nonnegative", "Maximum speeds ``(..., N)``."),
+    "pref_speed": _Field(None, "nonnegative",
+                         "Speed at which goal-seeking agents head for their goals ``(..., N)``."),
+    "neighbor_dist": _Field(None, "nonnegative", "Neighbour search distances ``(..., N)``."),
+    "max_neighbors": _Field(None, "count", "Maximum numbers of agent neighbours, int32 ``(..., N)``."),
+    "time_horizon": _Field(None, "time", "Time horizons towards other agents ``(..., N)``."),
+    "time_horizon_obst": _Field(None, "time", "Time horizons towards obstacles ``(..., N)``."),
+    "arrival_radius": _Field(None, "nonnegative",
+                             "Distance to the goal within which an agent counts as arrived ``(..., N)``."),
+    "priority": _Field(None, "nonnegative", """ORCA priorities ``(..., N)``.
+
+        A pair shares the avoidance in proportion: agent A takes
+        ``priority_B / (priority_A + priority_B)`` of it (half when equal, as
+        RVO2; all of it when A's is 0 and B's is not)."""),
+    "max_acceleration": _Field(None, "limit", """Largest change of velocity per second ``(..., N)``; inf: none.
+
+        Applied after any method chose a velocity (the HRVO library's rule);
+        a limit voids ORCA's collision-free guarantee."""),
+    "uncertainty_offset": _Field(None, "nonnegative",
+                                 "Velocity-obstacle methods widen every cone by this ``(..., N)``."),
+    "has_goal": _Field(None, "flag", "Whether each agent seeks its goal, bool ``(..., N)``."),
+    "active": _Field(None, "flag", """Whether each agent takes part, bool ``(..., N)``.
+
+        Inactive agents neither move nor are seen by others."""),
+    "ids": _Field(None, "id", "Agent id of each slot, int64 ``(..., N)``; read-only (-1: removed)."),
+}
+
+_VIEW_NOTE = """
+
+        A view of the engine's memory: writing into it changes the simulation
+        (checked before the next step). Assigning to the attribute checks the
+        values at once and writes them into every agent: a scalar (or one
+        2-vector) for all, or one value per agent (a Batch also takes a
+        leading scene axis)."""
+
+
+def _field_property(name: str) -> property:
+    field = _FIELDS[name]
+
+    def get(self) -> np.ndarray:
+        return self._view(name)
+
+    def set(self, value) -> None:
+        self._set_field(name, value)
+
+    if field.kind == "id":
+        return property(get, doc=field.doc)
+    return property(get, set, doc=field.doc + _VIEW_NOTE)
+
+
+# Defaults of add_agents' per-agent parameters (those of RVO2's examples).
+_ADD_DEFAULTS = {
+    "radius": 1.5,
+    "max_speed": 2.0,
+    "neighbor_dist": 15.0,
+    "max_neighbors": 10,
+    "time_horizon": 10.0,
+    "time_horizon_obst": 10.0,
+    "priority": 1.0,
+    "max_acceleration": np.inf,
+    "uncertainty_offset": 0.0,
+}
+
+# How often the engine hands control back during run() and long steps (for
+# Ctrl-C and progress).
 _TICK_SECONDS = 0.05
 
 # Refuse recordings bigger than this with advice instead of a MemoryError.
 _MAX_RECORDING_BYTES = 8 * 1024**3
+
+# Memory per agent slot: the engine's columns, and add_agents' checked and
+# broadcast copies of its arguments.
+_ENGINE_BYTES_PER_AGENT = 5 * 16 + 10 * 8 + 4 + 8 + 2
+_INPUT_BYTES_PER_AGENT = 4 * 16 + 12 * 8 + 1
+
+
+def _physical_memory() -> int | None:
+    """Bytes of memory of this machine, or None where the platform does not say."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+# Most steps one run() takes (far beyond any practical run; keeps step
+# counters exact).
+_MAX_STEPS = 2**62
 
 
 class _Simulation(_ObstacleMethods):
@@ -44,8 +158,8 @@ class _Simulation(_ObstacleMethods):
     _scene_axis: bool
 
     def __init__(self, scenes: int, time_step: float, method: Method | None):
-        scenes = integer(scenes, "scenes", minimum=1)
-        time_step = scalar(time_step, "time_step", minimum=0.0, strict=True)
+        scenes = integer(scenes, "scenes", minimum=1, maximum=INT32_MAX)
+        time_step = scalar(time_step, "time_step", minimum=MIN_TIME, maximum=MAX_MAGNITUDE)
         self._engine = _core.Engine(scenes, time_step)
         self._method: Method = ORCA()
         self.method = ORCA() if method is None else method
@@ -55,103 +169,42 @@ class _Simulation(_ObstacleMethods):
         array = self._engine.view(name)
         return array if self._scene_axis else array[0]
 
-    @property
-    def positions(self) -> np.ndarray:
-        """Agent positions, float64 ``(..., N, 2)``; a writable view of the engine's memory."""
-        return self._view("positions")
+    def _set_field(self, name: str, value) -> None:
+        if self._engine.busy:
+            raise RuntimeError(f"{name}: the simulator is busy running in another thread; "
+                               "assign after that call returns")
+        field = _FIELDS[name]
+        view = self._engine.view(name)
+        scenes, count = view.shape[:2]
+        shapes, target = self._agent_shapes(count, field.width)
+        if field.kind == "flag":
+            view[...] = flags(value, name, shapes, target)
+        elif field.kind == "goal":
+            goals, has_goal = self._goals(value, shapes, target)
+            view[...] = goals
+            self._engine.view("has_goal")[...] = has_goal
+        else:
+            array = shaped(value, name, shapes, target, **_CHECKS[field.kind])
+            view[...] = array.astype(view.dtype)
 
-    @property
-    def velocities(self) -> np.ndarray:
-        """Current velocities, float64 ``(..., N, 2)``; writable view."""
-        return self._view("velocities")
-
-    @property
-    def pref_velocities(self) -> np.ndarray:
-        """Preferred velocities, ``(..., N, 2)``; writable view.
-
-        For agents with a goal they are recomputed from the goal before each
-        step; for the others, what you write here is what they want.
-        """
-        return self._view("pref_velocities")
-
-    @property
-    def goals(self) -> np.ndarray:
-        """Goals, ``(..., N, 2)`` (NaN for agents without one); writable view."""
-        return self._view("goals")
-
-    @property
-    def has_goal(self) -> np.ndarray:
-        """Whether each agent seeks its goal, bool ``(..., N)``; writable view."""
-        return self._view("has_goal")
-
-    @property
-    def active(self) -> np.ndarray:
-        """Whether each agent takes part, bool ``(..., N)``; writable view.
-
-        Inactive agents neither move nor are seen by others.
-        """
-        return self._view("active")
-
-    @property
-    def ids(self) -> np.ndarray:
-        """Agent id of each slot, int64 ``(..., N)``; read-only view."""
-        return self._view("ids")
-
-    @property
-    def radius(self) -> np.ndarray:
-        """Agent radii ``(..., N)``; writable view."""
-        return self._view("radius")
-
-    @property
-    def max_speed(self) -> np.ndarray:
-        """Maximum speeds ``(..., N)``; writable view."""
-        return self._view("max_speed")
-
-    @property
-    def pref_speed(self) -> np.ndarray:
-        """Speed at which goal-seeking agents head for their goals ``(..., N)``; writable view."""
-        return self._view("pref_speed")
-
-    @property
-    def neighbor_dist(self) -> np.ndarray:
-        """Neighbour search distances ``(..., N)``; writable view."""
-        return self._view("neighbor_dist")
-
-    @property
-    def max_neighbors(self) -> np.ndarray:
-        """Maximum numbers of agent neighbours, int32 ``(..., N)``; writable view."""
-        return self._view("max_neighbors")
-
-    @property
-    def time_horizon(self) -> np.ndarray:
-        """Time horizons towards other agents ``(..., N)``; writable view."""
-        return self._view("time_horizon")
-
-    @property
-    def time_horizon_obst(self) -> np.ndarray:
-        """Time horizons towards obstacles ``(..., N)``; writable view."""
-        return self._view("time_horizon_obst")
-
-    @property
-    def priority(self) -> np.ndarray:
-        """ORCA priorities ``(..., N)``; writable view. A pair shares the avoidance in
-        proportion: agent A takes ``priority_B / (priority_A + priority_B)`` of it."""
-        return self._view("priority")
-
-    @property
-    def max_acceleration(self) -> np.ndarray:
-        """Largest change of velocity per second ``(..., N)`` (inf: unlimited); writable view."""
-        return self._view("max_acceleration")
-
-    @property
-    def uncertainty_offset(self) -> np.ndarray:
-        """Velocity-obstacle methods widen every cone by this ``(..., N)``; writable view."""
-        return self._view("uncertainty_offset")
-
-    @property
-    def arrival_radius(self) -> np.ndarray:
-        """Distance to the goal within which an agent counts as arrived ``(..., N)``; writable view."""
-        return self._view("arrival_radius")
+    positions = _field_property("positions")
+    velocities = _field_property("velocities")
+    pref_velocities = _field_property("pref_velocities")
+    goals = _field_property("goals")
+    has_goal = _field_property("has_goal")
+    active = _field_property("active")
+    ids = _field_property("ids")
+    radius = _field_property("radius")
+    max_speed = _field_property("max_speed")
+    pref_speed = _field_property("pref_speed")
+    neighbor_dist = _field_property("neighbor_dist")
+    max_neighbors = _field_property("max_neighbors")
+    time_horizon = _field_property("time_horizon")
+    time_horizon_obst = _field_property("time_horizon_obst")
+    arrival_radius = _field_property("arrival_radius")
+    priority = _field_property("priority")
+    max_acceleration = _field_property("max_acceleration")
+    uncertainty_offset = _field_property("uncertainty_offset")
 
     # ------------------------------------------------------------ properties
     @property
@@ -169,7 +222,7 @@ class _Simulation(_ObstacleMethods):
 
     @time_step.setter
     def time_step(self, value: float) -> None:
-        self._engine.time_step = scalar(value, "time_step", minimum=0.0, strict=True)
+        self._engine.time_step = scalar(value, "time_step", minimum=MIN_TIME, maximum=MAX_MAGNITUDE)
 
     @property
     def time(self) -> float:
@@ -197,10 +250,10 @@ class _Simulation(_ObstacleMethods):
 
     @property
     def arrived(self) -> np.ndarray:
-        """Whether each goal-seeking agent is within its arrival radius, bool ``(..., N)``."""
+        """Whether each active goal-seeking agent is within its arrival radius, bool ``(..., N)``."""
         distance = np.linalg.norm(self.positions - self.goals, axis=-1)
-        with np.errstate(invalid="ignore"):
-            return self.has_goal & (distance <= self.arrival_radius)
+        with np.errstate(invalid="ignore", over="ignore"):
+            return self.active & self.has_goal & (distance <= self.arrival_radius)
 
     # ---------------------------------------------------------------- agents
     def _agent_shapes(self, n: int, width: int | None) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
@@ -220,14 +273,12 @@ class _Simulation(_ObstacleMethods):
         """Goals broadcast to ``target`` and whether each agent has one (NaN rows: no goal)."""
         if value is None:
             return np.full(target, np.nan), np.zeros(target[:-1], dtype=bool)
-        goals = shaped(value, "goals", shapes, target, finite=False)
+        goals = shaped(value, "goals", shapes, target, finite=False, magnitude=MAX_MAGNITUDE)
         raw = real_array(value, "goals")
-        if np.isinf(raw).any():
-            at = tuple(int(i) for i in np.argwhere(np.isinf(raw))[0])
-            raise ValueError(f"goals[{', '.join(map(str, at))}] is {raw[at].tolist()!r}; must be finite (or NaN for no goal)")
         missing = np.isnan(raw)
-        if raw.ndim and (missing.any(axis=-1) & ~missing.all(axis=-1)).any():
-            at = tuple(int(i) for i in np.argwhere(missing.any(axis=-1) & ~missing.all(axis=-1))[0])
+        half = missing.any(axis=-1) & ~missing.all(axis=-1) if raw.ndim else np.zeros((), bool)
+        if half.any():
+            at = tuple(int(i) for i in np.argwhere(half)[0])
             raise ValueError(
                 f"goals[{', '.join(map(str, at))}] is {raw[at].tolist()!r}; give both coordinates, "
                 "or NaN for both to mean 'no goal'"
@@ -245,33 +296,39 @@ class _Simulation(_ObstacleMethods):
             want = f"({scenes}, n, 2) or (n, 2)" if self._scene_axis else "(n, 2)"
             raise ValueError(f"positions: expected shape {want}, got {np.shape(positions)}")
         n = array.shape[-2]
-        strict = fields.pop("strict", True)
+        if n > MAX_AGENTS - self._engine.count:
+            raise ValueError(f"positions: {n} more agents would exceed {MAX_AGENTS} per scene")
+        needed = scenes * ((self._engine.count + n) * _ENGINE_BYTES_PER_AGENT + n * _INPUT_BYTES_PER_AGENT)
+        memory = _physical_memory()
+        if memory is not None and needed > memory:
+            raise ValueError(
+                f"positions: {n} more agents in each of {scenes} scenes would need about "
+                f"{needed / 1024**3:.1f} GiB, more than this machine's {memory / 1024**3:.1f} GiB"
+            )
         vector_shapes, vector_target = self._agent_shapes(n, 2)
         scalar_shapes, scalar_target = self._agent_shapes(n, None)
 
-        positions = shaped(positions, "positions", [np.shape(positions)], vector_target)
-        if strict:
+        def vector(name, value):
+            return shaped(value, name, vector_shapes, vector_target, **_CHECKS[_FIELDS[name].kind])
+
+        def per_agent(name, value):
+            return shaped(value, name, scalar_shapes, scalar_target, **_CHECKS[_FIELDS[name].kind])
+
+        positions = shaped(positions, "positions", [np.shape(positions)], vector_target,
+                           **_CHECKS["coordinate"])
+        if fields["strict"]:
             self._refuse_blocked_positions(positions)
         velocities, pref_velocities = (
-            shaped(np.zeros(2) if fields[name] is None else fields[name], name, vector_shapes, vector_target)
+            vector(name, np.zeros(2) if fields[name] is None else fields[name])
             for name in ("velocities", "pref_velocities")
         )
         goals, has_goal = self._goals(fields["goals"], vector_shapes, vector_target)
-
-        values = {}
-        for name, (default, minimum, strict) in _SCALAR_PARAMETERS.items():
-            value = default if fields[name] is None else fields[name]
-            values[name] = shaped(value, name, scalar_shapes, scalar_target, minimum=minimum,
-                                  strict=strict, whole=name == "max_neighbors")
-        if np.any(values["max_neighbors"] > np.iinfo(np.int32).max):
-            raise ValueError("max_neighbors: values must fit in 32 bits (at most 2147483647)")
-        pref_speed = values["max_speed"] if fields["pref_speed"] is None else shaped(
-            fields["pref_speed"], "pref_speed", scalar_shapes, scalar_target, minimum=0.0)
-        arrival_radius = values["radius"] if fields["arrival_radius"] is None else shaped(
-            fields["arrival_radius"], "arrival_radius", scalar_shapes, scalar_target, minimum=0.0)
-        # +inf (the default) means no limit, so this one may be infinite.
-        max_acceleration = shaped(np.inf if fields["max_acceleration"] is None else fields["max_acceleration"],
-                                  "max_acceleration", scalar_shapes, scalar_target, minimum=0.0, finite=False)
+        values = {name: per_agent(name, default if fields[name] is None else fields[name])
+                  for name, default in _ADD_DEFAULTS.items()}
+        pref_speed = values["max_speed"] if fields["pref_speed"] is None else per_agent(
+            "pref_speed", fields["pref_speed"])
+        arrival_radius = values["radius"] if fields["arrival_radius"] is None else per_agent(
+            "arrival_radius", fields["arrival_radius"])
 
         ids = self._engine.add_agents(
             n,
@@ -289,7 +346,7 @@ class _Simulation(_ObstacleMethods):
             time_horizon_obst=values["time_horizon_obst"],
             arrival_radius=arrival_radius,
             priority=values["priority"],
-            max_acceleration=max_acceleration,
+            max_acceleration=values["max_acceleration"],
             uncertainty_offset=values["uncertainty_offset"],
         )
         return ids if self._scene_axis else ids[0]
@@ -303,8 +360,23 @@ class _Simulation(_ObstacleMethods):
 
     # ------------------------------------------------------------- stepping
     def step(self) -> None:
-        """Advance one time step (the GIL is released while it runs)."""
-        self._engine.step()
+        """Advance one time step (the GIL is released while it runs).
+
+        Raises
+        ------
+        ValueError
+            When a value written into a view is out of range (naming the
+            agent id and the field); nothing is advanced.
+        RuntimeError
+            When another thread is stepping, running or changing this
+            simulator.
+        KeyboardInterrupt
+            On Ctrl-C during a step long enough to be checked (a huge
+            crowd); nothing is advanced (only the preferred velocities of
+            goal-seeking agents, which every step derives from the goals
+            first, may already be refreshed).
+        """
+        self._engine.step(_TICK_SECONDS)
 
     def run(
         self,
@@ -333,17 +405,35 @@ class _Simulation(_ObstacleMethods):
         Returns
         -------
         Trajectory
-            The recorded frames. On Ctrl-C the run stops within a fraction of
-            a second; the KeyboardInterrupt carries the partial trajectory as
-            ``error.trajectory``.
+            The recorded frames.
+
+        Raises
+        ------
+        KeyboardInterrupt
+            On Ctrl-C, within about a tenth of a second (a step of a huge
+            crowd is abandoned part-way, advancing nothing). The exception
+            carries the partial trajectory as ``error.trajectory``, and the
+            simulator holds the state after the last completed step.
+        ValueError
+            Bad arguments, or a value in the views out of range (naming the
+            agent id and field). Before the first step nothing is run; a bad
+            value written during the run (by ``progress`` or another thread)
+            stops it before the next step, with ``error.trajectory``.
+        RuntimeError
+            When another thread is stepping, running or changing this
+            simulator; any exception raised by ``progress`` also stops the
+            run and carries ``error.trajectory``.
         """
-        steps = integer(steps, "steps", minimum=0)
-        record_every = integer(record_every, "record_every", minimum=1)
+        steps = integer(steps, "steps", minimum=0, maximum=_MAX_STEPS)
+        record_every = integer(record_every, "record_every", minimum=1, maximum=_MAX_STEPS)
+        until_arrived = boolean(until_arrived, "until_arrived")
+        reporter = make_progress(progress, steps)
         if until_arrived and not np.any(self.has_goal & self.active):
             raise ValueError("until_arrived=True needs at least one active agent with a goal")
         frames = _core.frames_for(steps, record_every)
         scenes, count = self._engine.scenes, self._engine.count
-        nbytes = 2 * frames * scenes * count * 2 * 8
+        # positions and velocities, then times and step numbers
+        nbytes = frames * (scenes * count * 2 * 8 * 2 + 16)
         if nbytes > _MAX_RECORDING_BYTES:
             raise ValueError(
                 f"recording {frames} frames of {scenes * count} agents would take {nbytes / 1024**3:.1f} GiB; "
@@ -354,7 +444,6 @@ class _Simulation(_ObstacleMethods):
         times = np.empty(frames)
         step_numbers = np.empty(frames, dtype=np.int64)
 
-        reporter = make_progress(progress, steps)
         callback = None if reporter is None else reporter.update
         started = _time.perf_counter()
         try:
@@ -378,6 +467,8 @@ class _Simulation(_ObstacleMethods):
             radius=np.array(self.radius),
             goals=np.array(self.goals),
             has_goal=np.array(self.has_goal),
+            active=np.array(self.active),
+            arrival_radius=np.array(self.arrival_radius),
             time_step=self.time_step,
             steps_run=int(outcome["steps_done"]),
             all_arrived=bool(outcome["all_arrived"]),
@@ -412,7 +503,7 @@ class _Simulation(_ObstacleMethods):
           distance to the preferred velocity as penalty);
         - ``forces`` (ForceBased): accelerations by kind.
         """
-        agent_id = integer(agent_id, "agent_id")
+        agent_id = integer(agent_id, "agent_id", minimum=0)
         try:
             scene, slot = self._engine.locate(agent_id)
         except ValueError:
@@ -433,11 +524,11 @@ class _Simulation(_ObstacleMethods):
         Nearest first: the ``max_neighbors`` nearest agents strictly closer
         than ``neighbor_dist``, ties broken by the lower slot.
         """
-        tables = []
-        for scene in range(self._engine.scenes):
-            slots = self._engine.neighbor_table(scene)
-            ids = self._engine.view("ids")[scene]
-            tables.append(np.where(slots >= 0, ids[np.maximum(slots, 0)], -1))
-        width = max(t.shape[1] for t in tables)
-        table = np.stack([np.pad(t, ((0, 0), (0, width - t.shape[1])), constant_values=-1) for t in tables])
+        slots = self._engine.neighbor_table()  # (B, N, K)
+        ids = self._engine.view("ids")
+        scenes, count, width = slots.shape
+        if count == 0:
+            return slots.astype(np.int64) if self._scene_axis else slots[0].astype(np.int64)
+        found = np.take_along_axis(ids, np.maximum(slots, 0).reshape(scenes, count * width), axis=1)
+        table = np.where(slots >= 0, found.reshape(slots.shape), -1)
         return table if self._scene_axis else table[0]

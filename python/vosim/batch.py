@@ -19,9 +19,9 @@ class Batch(_Simulation):
     Parameters
     ----------
     scenes
-        Number of scenes B (>= 1).
+        Number of scenes B (1 to 2**31 - 1).
     time_step
-        Seconds per step (> 0), shared by all scenes.
+        Seconds per step (1e-15 to 1e15), shared by all scenes.
     method
         The avoidance method; ``vosim.ORCA()`` by default.
     """

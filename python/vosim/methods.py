@@ -7,15 +7,16 @@ agent parameters, so comparisons measure the algorithm alone.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass
 
 from . import _core
-from ._checks import integer, scalar
+from ._checks import INT32_MAX, MAX_MAGNITUDE, integer, scalar
 
 
 @dataclass(frozen=True, kw_only=True)
-class Method:
-    """Settings every method shares.
+class Method(ABC):
+    """Settings every method shares (a base class, not usable on its own).
 
     Parameters
     ----------
@@ -38,18 +39,17 @@ class Method:
     name = ""
 
     def __post_init__(self):
-        scalar(self.perturbation, "perturbation", minimum=0.0)
-        integer(self.seed, "seed", minimum=0)
-        if self.seed >= 2**64:
-            raise ValueError(f"seed is {self.seed}; must be < 2**64")
+        scalar(self.perturbation, "perturbation", minimum=0.0, maximum=MAX_MAGNITUDE)
+        integer(self.seed, "seed", minimum=0, maximum=2**64 - 1)
 
     def _make_core(self):
         core = self._core_method()
         core.set_preference_noise(float(self.perturbation), int(self.seed))
         return core
 
-    def _core_method(self):  # pragma: no cover - every subclass defines it
-        raise NotImplementedError
+    @abstractmethod
+    def _core_method(self):
+        """The engine's object for this configuration."""
 
     def to_dict(self) -> dict:
         """The configuration as plain data (for JSON and saved results)."""
@@ -83,7 +83,7 @@ class ORCA(Method):
 
     def __post_init__(self):
         super().__post_init__()
-        scalar(self.bisector_weight, "bisector_weight", minimum=0.0, strict=True)
+        scalar(self.bisector_weight, "bisector_weight", minimum=0.0, strict=True, maximum=MAX_MAGNITUDE)
 
     def _core_method(self):
         return _core.Orca(bisector_weight=float(self.bisector_weight))
@@ -107,8 +107,9 @@ class _VelocityObstacleMethod(Method):
         super().__post_init__()
         if self.selection not in _SELECTIONS:
             raise ValueError(f"selection is {self.selection!r}; must be 'sampling' or 'geometric'")
-        integer(self.samples, "samples", minimum=0)
-        scalar(self.safety_factor, "safety_factor", minimum=0.0)
+        # Samples are drawn per agent and step: a million is already slow.
+        integer(self.samples, "samples", minimum=0, maximum=INT32_MAX)
+        scalar(self.safety_factor, "safety_factor", minimum=0.0, maximum=MAX_MAGNITUDE)
         for flag in ("truncate", "escape_overlaps"):
             if not isinstance(getattr(self, flag), bool):
                 raise TypeError(f"{flag}: expected True or False, got {getattr(self, flag)!r}")
@@ -237,12 +238,10 @@ class _SamplingMethod(Method):
 
     def __post_init__(self):
         super().__post_init__()
-        bias = scalar(self.vel_bias, "vel_bias", minimum=0.0)
-        if bias > 1.0:
-            raise ValueError(f"vel_bias is {bias!r}; must be <= 1")
+        scalar(self.vel_bias, "vel_bias", minimum=0.0, maximum=1.0)
         for weight in ("weight_des_vel", "weight_cur_vel", "weight_side", "weight_toi"):
-            scalar(getattr(self, weight), weight, minimum=0.0)
-        scalar(self.horiz_time, "horiz_time", minimum=0.0, strict=True)
+            scalar(getattr(self, weight), weight, minimum=0.0, maximum=MAX_MAGNITUDE)
+        scalar(self.horiz_time, "horiz_time", minimum=0.0, strict=True, maximum=MAX_MAGNITUDE)
 
     def _weights(self) -> dict:
         return dict(vel_bias=float(self.vel_bias), weight_des_vel=float(self.weight_des_vel),
@@ -270,8 +269,9 @@ class AdaptiveSampling(_SamplingMethod):
 
     def __post_init__(self):
         super().__post_init__()
+        # More than 32 divisions or 4 rings are clamped, as in DetourCrowd.
         for field_name in ("divs", "rings", "depth"):
-            integer(getattr(self, field_name), field_name, minimum=1)
+            integer(getattr(self, field_name), field_name, minimum=1, maximum=INT32_MAX)
 
     def _core_method(self):
         return _core.Sampling(pattern="adaptive", grid_size=33, divs=int(self.divs), rings=int(self.rings),
@@ -291,7 +291,7 @@ class GridSampling(_SamplingMethod):
 
     def __post_init__(self):
         super().__post_init__()
-        integer(self.grid_size, "grid_size", minimum=2)
+        integer(self.grid_size, "grid_size", minimum=2, maximum=4096)
 
     def _core_method(self):
         return _core.Sampling(pattern="grid", grid_size=int(self.grid_size), divs=7, rings=2, depth=5,
@@ -347,10 +347,10 @@ class ForceBased(Method):
         super().__post_init__()
         for positive in ("steering_time", "separation_distance", "avoidance_time", "avoidance_distance",
                          "obstacle_distance"):
-            scalar(getattr(self, positive), positive, minimum=0.0, strict=True)
+            scalar(getattr(self, positive), positive, minimum=0.0, strict=True, maximum=MAX_MAGNITUDE)
         for non_negative in ("separation_stiffness", "avoidance_stiffness", "standing_scale", "standing_speed",
                              "obstacle_stiffness"):
-            scalar(getattr(self, non_negative), non_negative, minimum=0.0)
+            scalar(getattr(self, non_negative), non_negative, minimum=0.0, maximum=MAX_MAGNITUDE)
 
     def _core_method(self):
         return _core.ForceBased(**{k: float(v) for k, v in asdict(self).items()

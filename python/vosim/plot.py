@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._checks import integer
 from .trajectory import Trajectory
 
 
@@ -76,6 +77,10 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, title: str | None
     -------
     matplotlib.axes.Axes
     """
+    if not isinstance(traj, Trajectory):
+        raise TypeError(f"traj: expected a vosim.Trajectory, got {type(traj).__name__}")
+    if traj.is_batch:
+        scene = integer(scene, "scene", minimum=0, maximum=traj.positions.shape[1] - 1)
     plt = _pyplot()
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 7))

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._checks import integer, scalar
+from ._checks import MAX_AGENTS, MAX_MAGNITUDE, integer, scalar
 from .methods import ORCA, Method
 from .simulator import Simulator
 
@@ -64,8 +64,8 @@ def circle(n: int = 250, radius: float = 200.0) -> Scenario:
     Parameters as in the example: radius 1.5, max speed 2, preferred speed 1,
     neighbour distance 15, 10 neighbours, time horizons 10, time step 0.25.
     """
-    n = integer(n, "n", minimum=1)
-    radius = scalar(radius, "radius", minimum=0.0, strict=True)
+    n = integer(n, "n", minimum=1, maximum=MAX_AGENTS)
+    radius = scalar(radius, "radius", minimum=0.0, strict=True, maximum=MAX_MAGNITUDE)
     angles = np.arange(n) * (2.0 * np.pi / n)
     positions = radius * np.column_stack([np.cos(angles), np.sin(angles)])
     return Scenario(

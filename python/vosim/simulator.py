@@ -20,7 +20,7 @@ class Simulator(_Simulation):
     Parameters
     ----------
     time_step
-        Seconds per step (> 0).
+        Seconds per step, from 1e-15 to 1e15.
     method
         The avoidance method; ``vosim.ORCA()`` by default.
 
@@ -66,13 +66,16 @@ class Simulator(_Simulation):
         Parameters
         ----------
         positions
-            ``(n, 2)`` start positions.
+            ``(n, 2)`` start positions, each coordinate within +-1e15.
         velocities, pref_velocities
-            ``(n, 2)`` or one ``(2,)`` vector for all; zero by default.
+            ``(n, 2)`` or one ``(2,)`` vector for all (within +-1e15); zero by
+            default.
         radius, max_speed, neighbor_dist, max_neighbors, time_horizon, time_horizon_obst
             A scalar for all agents or an ``(n,)`` array. Radii, speeds and
-            distances must be >= 0, time horizons > 0, max_neighbors a whole
-            number >= 0. The defaults are those of RVO2's examples.
+            distances from 0 to 1e15, time horizons from 1e-15 to 1e15,
+            max_neighbors a whole number from 0 to 2**31 - 1 (the working
+            range, see the README). The defaults are those of RVO2's
+            examples.
         goals
             ``(n, 2)`` goals, or None. An agent with a goal heads for it:
             before each step its preferred velocity becomes
@@ -90,14 +93,22 @@ class Simulator(_Simulation):
             which is RVO2; all of it when A's is 0 and B's is not).
         max_acceleration
             Largest change of velocity per second, applied after any method
-            chose a velocity (as in the HRVO library); None (the default) is
-            unlimited. Limits void ORCA's collision-free guarantee.
+            chose a velocity (as in the HRVO library); None (the default) or
+            inf is unlimited. Limits void ORCA's collision-free guarantee.
         uncertainty_offset
             Velocity-obstacle methods (VO, RVO, HRVO) widen every cone by
             this, as the HRVO library's agents do; 0 by default.
         strict
             Refuse (ValueError) agents whose centre lies inside a solid
             obstacle or outside the boundary.
+
+        Raises
+        ------
+        ValueError, TypeError
+            Naming the argument, the first bad index and the value; no agent
+            is added.
+        RuntimeError
+            When another thread is stepping or changing this simulator.
         """
         return self._add_agents(
             positions, velocities=velocities, radius=radius, max_speed=max_speed,

@@ -22,8 +22,10 @@ class Trajectory:
         ``(T,)`` simulated time of each frame.
     steps
         ``(T,)`` the simulator's step count at each frame.
-    ids, radius, goals, has_goal
-        Per-agent values at the end of the run (``(N,)``/``(B, N)``, goals ``(..., N, 2)``).
+    ids, radius, goals, has_goal, active, arrival_radius
+        Per-agent values at the end of the run (``(N,)``/``(B, N)``, goals
+        ``(..., N, 2)``). ``active`` and ``arrival_radius`` may be None (all
+        agents active; arrival within ``radius``).
     time_step
         Seconds per step.
     steps_run
@@ -52,6 +54,8 @@ class Trajectory:
     wall_time: float
     method: dict = field(default_factory=dict)
     obstacles: tuple = ()
+    active: np.ndarray | None = None
+    arrival_radius: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.times)
@@ -62,23 +66,38 @@ class Trajectory:
         return self.positions.ndim == 4
 
     def min_clearance(self) -> np.ndarray:
-        """Smallest ``distance - r_i - r_j`` over all agent pairs, per frame (and scene).
+        """Smallest ``distance - r_i - r_j`` over all pairs of active agents, per frame (and scene).
 
         Negative values are overlaps. Shape ``(T,)`` or ``(T, B)``; ``inf``
-        where a scene has fewer than two agents.
+        where a scene has fewer than two active agents.
+
+        Raises
+        ------
+        ValueError
+            When a position or radius of an active agent is not finite.
         """
         from . import _core
+        from ._checks import check_values
 
+        taking_part = np.ones(np.shape(self.radius), bool) if self.active is None else np.asarray(self.active, bool)
+        check_values(np.where(taking_part, self.radius, 0.0), "radius")
+        check_values(np.where(taking_part[..., None], self.positions, 0.0), "positions")
         positions = self.positions if self.is_batch else self.positions[:, None]
         radius = self.radius if self.is_batch else self.radius[None]
-        result = _core.min_clearance(np.ascontiguousarray(positions), np.ascontiguousarray(radius, dtype=np.float64))
+        active = None
+        if self.active is not None:
+            active = np.ascontiguousarray(self.active if self.is_batch else self.active[None], dtype=np.uint8)
+        result = _core.min_clearance(np.ascontiguousarray(positions, dtype=np.float64),
+                                     np.ascontiguousarray(radius, dtype=np.float64), active)
         return result if self.is_batch else result[:, 0]
 
     def arrived(self) -> np.ndarray:
-        """Whether each goal-seeking agent is within its radius of its goal, per frame."""
+        """Whether each active goal-seeking agent is within its arrival radius of its goal, per frame."""
+        reach = self.radius if self.arrival_radius is None else self.arrival_radius
+        seeking = self.has_goal if self.active is None else self.has_goal & self.active
         distance = np.linalg.norm(self.positions - self.goals, axis=-1)
-        with np.errstate(invalid="ignore"):
-            return self.has_goal & (distance <= self.radius)
+        with np.errstate(invalid="ignore", over="ignore"):
+            return seeking & (distance <= reach)
 
     def min_obstacle_clearance(self) -> np.ndarray:
         """Smallest agent-obstacle clearance per frame (and scene): distance to the nearest edge minus radius.
