@@ -11,6 +11,7 @@
 #include <string>
 
 #include "engine.hpp"
+#include "run_metrics.hpp"
 #include "limits.hpp"
 #include "views.hpp"
 
@@ -166,7 +167,7 @@ void step(Engine& e, double tick_seconds) {
 // periodic tick with the GIL held; Ctrl-C (a pending signal) or an exception
 // from `progress` stops the run after the current step, and the run still
 // returns what it recorded so far; the caller re-raises.
-py::dict run(Engine& e, std::int64_t steps, std::int64_t record_every, bool until_arrived,
+py::dict run(Engine& e, std::int64_t steps, std::int64_t record_every, bool until_arrived, bool metrics,
              DoublesOut positions, DoublesOut velocities, DoublesOut times, Int64sOut step_numbers,
              double tick_seconds, const py::object& progress) {
     const std::int64_t frames = frames_for(steps, record_every);
@@ -189,6 +190,7 @@ py::dict run(Engine& e, std::int64_t steps, std::int64_t record_every, bool unti
     options.record_every = record_every;
     options.until_arrived = until_arrived;
     options.tick_seconds = tick_seconds;
+    options.metrics = metrics;
 
     std::optional<py::error_already_set> error;
     const Tick tick = python_tick(error, progress);
@@ -203,6 +205,8 @@ py::dict run(Engine& e, std::int64_t steps, std::int64_t record_every, bool unti
     out["frames"] = result.frames;
     out["all_arrived"] = result.all_arrived;
     out["stopped"] = result.stopped;
+    out["metrics"] = result.metrics ? py::object(run_metrics_dict(*result.metrics, result.times))
+                                    : py::object(py::none());
     out["error"] = error                ? py::object(error->value())
                    : result.error ? exception_object(result.error)
                                   : py::object(py::none());
@@ -255,11 +259,34 @@ void bind_engine(py::module_& m) {
             [](Engine& e, const Int64s& ids) { e.remove_agents(ids.data(), ids.size()); },
             py::arg("ids"))
         .def("step", &step, py::arg("tick_seconds") = 0.05)
-        .def("run", &run, py::arg("steps"), py::arg("record_every"), py::arg("until_arrived"),
+        .def("run", &run, py::arg("steps"), py::arg("record_every"), py::arg("until_arrived"), py::arg("metrics"),
              py::arg("positions").noconvert(), py::arg("velocities").noconvert(),
              py::arg("times").noconvert(), py::arg("step_numbers").noconvert(),
              py::arg("tick_seconds"), py::arg("progress"))
         .def("all_arrived", &Engine::all_arrived)
+        .def(
+            "set_waypoints",
+            [](Engine& e, const Int64s& ids, const Int64s& offsets, const Doubles& points, const Doubles& radius) {
+                const py::ssize_t n = ids.size();
+                require_size(offsets, n + 1, "offsets");
+                require_size(radius, n, "radius");
+                if (points.ndim() != 2 || points.shape(1) != 2) throw std::invalid_argument("points: expected (k, 2)");
+                const std::int64_t* o = offsets.data();
+                for (py::ssize_t k = 0; k <= n; ++k) {
+                    if (o[k] < 0 || o[k] > points.shape(0)) throw std::invalid_argument("offsets out of range");
+                }
+                std::vector<Vec2> p(static_cast<std::size_t>(points.shape(0)));
+                for (std::size_t k = 0; k < p.size(); ++k) p[k] = Vec2(points.data()[2 * k], points.data()[2 * k + 1]);
+                e.set_waypoints(ids.data(), static_cast<std::size_t>(n), o, p.data(), radius.data());
+            },
+            py::arg("ids"), py::arg("offsets"), py::arg("points"), py::arg("radius"))
+        .def("waypoints_remaining", [](const Engine& e) {
+            const std::vector<std::int32_t> left = e.waypoints_remaining();
+            py::array_t<std::int32_t> out({static_cast<py::ssize_t>(e.state().scenes()),
+                                           static_cast<py::ssize_t>(e.state().count())});
+            if (!left.empty()) std::memcpy(out.mutable_data(), left.data(), left.size() * sizeof(std::int32_t));
+            return out;
+        })
         .def("neighbor_table", &neighbor_table);
 }
 

@@ -2,10 +2,13 @@
 #include <pybind11/pybind11.h>
 
 #include <cmath>
+#include <algorithm>
 #include <stdexcept>
+#include <vector>
 #include <string>
 
 #include "clearance.hpp"
+#include "run_metrics.hpp"
 #include "state_check.hpp"
 
 namespace py = pybind11;
@@ -81,6 +84,52 @@ py::array_t<double> min_clearance_frames(const Doubles& positions, const Doubles
 }
 
 }  // namespace
+
+namespace {
+
+template <class T>
+py::array_t<T> array(const std::vector<T>& values, std::vector<py::ssize_t> shape) {
+    py::array_t<T> out(shape);
+    if (!values.empty()) std::copy(values.begin(), values.end(), out.mutable_data());
+    return out;
+}
+
+}  // namespace
+
+py::dict run_metrics_dict(const RunMetrics& m, const PhaseTimes& times) {
+    const py::ssize_t scenes = m.scenes(), count = m.count();
+    const std::vector<py::ssize_t> per_scene{scenes}, per_agent{scenes, count};
+    const std::vector<py::ssize_t> per_state{static_cast<py::ssize_t>(m.series_steps.size()), scenes};
+    py::dict out;
+    out["collision_agent_steps"] = array(m.collision_agent_steps, per_scene);
+    out["collision_pairs"] = array(m.collision_pairs, per_scene);
+    out["max_penetration"] = array(m.max_penetration, per_scene);
+    out["obstacle_agent_steps"] = array(m.obstacle_agent_steps, per_scene);
+    out["max_obstacle_penetration"] = array(m.max_obstacle_penetration, per_scene);
+    out["min_clearance"] = array(m.min_clearance, per_scene);
+    out["arrival_rate"] = array(m.arrival_rate, per_scene);
+    out["makespan"] = array(m.makespan, per_scene);
+    out["mean_travel_time"] = array(m.mean_travel_time, per_scene);
+    out["mean_path_length"] = array(m.mean_path_length, per_scene);
+    out["path_efficiency"] = array(m.path_efficiency, per_scene);
+    out["mean_speed"] = array(m.mean_speed, per_scene);
+    out["sum_abs_dv"] = array(m.sum_abs_dv, per_scene);
+    out["sum_abs_da"] = array(m.sum_abs_da, per_scene);
+    out["stalled_agents"] = array(m.stalled_agents, per_scene);
+    out["fallbacks"] = array(m.fallbacks, per_scene);
+    out["arrival_step"] = array(m.arrival_step, per_agent);
+    out["path_length"] = array(m.path_length, per_agent);
+    out["agent_path_efficiency"] = array(m.agent_path_efficiency, per_agent);
+    out["agent_mean_speed"] = array(m.agent_mean_speed, per_agent);
+    out["longest_stall"] = array(m.longest_stall, per_agent);
+    out["series_steps"] = array(m.series_steps, {static_cast<py::ssize_t>(m.series_steps.size())});
+    out["min_clearance_series"] = array(m.min_clearance_series, per_state);
+    out["collisions_series"] = array(m.collisions_series, per_state);
+    out["time_neighbors"] = times.neighbors;
+    out["time_velocities"] = times.velocities;
+    out["time_integration"] = times.integration;
+    return out;
+}
 
 void bind_metrics(py::module_& m) {
     m.def("min_clearance", &min_clearance_frames, py::arg("positions"), py::arg("radius"),

@@ -22,6 +22,21 @@ namespace {
 
 constexpr double kTwoPi = 6.283185307179586;
 
+// Agents of one chunk: their neighbours are found in one pass, then the
+// method runs over them in a second, so each pass can be timed cheaply.
+constexpr std::int64_t kChunkAgents = 64;
+
+double largest_active_radius(const AgentState& s) {
+    double largest = 0.0;
+    for (int b = 0; b < s.scenes(); ++b) {
+        for (int slot = 0; slot < s.count(); ++slot) {
+            const std::size_t i = s.index(b, slot);
+            if (s.active[i]) largest = std::fmax(largest, s.radius[i]);
+        }
+    }
+    return largest;
+}
+
 // Indexes the active agents of a scene, with cells as wide as the largest
 // neighbour distance so that most queries look at a 3 x 3 block.
 void build_grid(const AgentState& s, int scene, NeighborGrid& grid) {
@@ -173,8 +188,7 @@ void Engine::build_obstacles() {
     }
 }
 
-void Engine::find_obstacle_neighbors(int scene, std::size_t i, Workspace& ws) const {
-    ws.obstacle_neighbors.clear();
+void Engine::append_obstacle_neighbors(int scene, std::size_t i, std::vector<ObstacleNeighbor>& out) const {
     const ObstacleSet& own = obstacles(scene);
     if (shared_obstacles_.empty() && own.empty()) return;
     // RVO2's range: anything the agent could reach within the obstacle time
@@ -182,13 +196,154 @@ void Engine::find_obstacle_neighbors(int scene, std::size_t i, Workspace& ws) co
     // among equally distant edges.
     const double range = state_.time_horizon_obst[i] * state_.max_speed[i] + state_.radius[i];
     const Vec2 p = state_.position(i);
-    shared_obstacles_.query(p, range * range, ws.obstacle_neighbors);
-    own.query(p, range * range, ws.obstacle_neighbors);
+    const std::size_t first = out.size();
+    shared_obstacles_.query(p, range * range, out, first);
+    own.query(p, range * range, out, first);
+}
+
+void Engine::find_neighbors(std::int64_t begin, std::int64_t end, Workspace& ws) const {
+    const int width = ws.width;
+    ws.obstacle_buffer.clear();
+    ws.obstacle_starts.clear();
+    for (std::int64_t k = begin; k < end; ++k) {
+        const int scene = order_[k].first;
+        const int slot = order_[k].second;
+        const std::size_t i = state_.index(scene, slot);
+        const std::size_t row = static_cast<std::size_t>(k - begin);
+        ws.agent_counts[row] = grids_[scene].nearest(state_.position(i), state_.neighbor_dist[i],
+                                                     std::min(state_.max_neighbors[i], width), slot,
+                                                     ws.agent_buffer.data() + row * width);
+        ws.obstacle_starts.push_back(ws.obstacle_buffer.size());
+        append_obstacle_neighbors(scene, i, ws.obstacle_buffer);
+        if (metrics_ && state_.active[i]) {
+            const std::size_t first_edge = ws.obstacle_starts.back();
+            observe_agent(scene, slot, i, {ws.agent_buffer.data() + row * width, ws.agent_counts[row]},
+                          std::min(state_.max_neighbors[i], width),
+                          {ws.obstacle_buffer.data() + first_edge, static_cast<int>(ws.obstacle_buffer.size() - first_edge)},
+                          metrics_->tally(thread_index()));
+        }
+    }
+    ws.obstacle_starts.push_back(ws.obstacle_buffer.size());
+}
+
+void Engine::observe_agent(int scene, int slot, std::size_t i, Span<Neighbor> agents, int wanted,
+                           Span<ObstacleNeighbor> edges, StateTally& tally) const {
+    const AgentState& s = state_;
+    const double radius = s.radius[i];
+    const double reach = radius + metrics_largest_radius_;  // farthest a disc could overlap this one
+    double clearance = std::numeric_limits<double>::infinity();
+    double penetration = 0.0;
+    bool overlapping = false;
+    auto consider = [&](int other, double dist_sq) {
+        const std::size_t j = s.index(scene, other);
+        const double gap = std::sqrt(dist_sq) - radius - s.radius[j];
+        clearance = std::fmin(clearance, gap);
+        if (gap < 0.0) {
+            overlapping = true;
+            penetration = std::fmax(penetration, -gap);
+            // Each overlapping pair is seen by both agents; the lower slot reports it.
+            if (slot < other) tally.pairs.push_back({scene, std::min(s.ids[i], s.ids[j]), std::max(s.ids[i], s.ids[j])});
+        }
+    };
+    // The neighbour list holds every overlapping agent when it reaches
+    // beyond any possible overlap; otherwise a search of that reach does.
+    const bool complete = s.neighbor_dist[i] >= reach && wanted > 0 &&
+                          (agents.size() < wanted || agents[agents.size() - 1].dist_sq >= reach * reach);
+    for (const Neighbor& n : agents) {
+        if (complete) {
+            consider(n.slot, n.dist_sq);
+        } else {
+            clearance = std::fmin(clearance, std::sqrt(n.dist_sq) - radius - s.radius[s.index(scene, n.slot)]);
+        }
+    }
+    if (!complete && reach > 0.0) {
+        grids_[scene].for_each_within(s.position(i), reach, [&](std::int32_t other, double dist_sq) {
+            if (other != slot) consider(other, dist_sq);
+        });
+    }
+    tally.min_clearance[scene] = std::fmin(tally.min_clearance[scene], clearance);
+    if (overlapping) {
+        ++tally.overlapping[scene];
+        tally.max_penetration[scene] = std::fmax(tally.max_penetration[scene], penetration);
+    }
+    double edge_penetration = 0.0;
+    bool hit = false;
+    for (const ObstacleNeighbor& edge : edges) {
+        if (edge.dist_sq < radius * radius) {
+            hit = true;
+            edge_penetration = std::fmax(edge_penetration, radius - std::sqrt(edge.dist_sq));
+        }
+    }
+    if (hit) {
+        ++tally.obstacle_hits[scene];
+        tally.max_obstacle_penetration[scene] = std::fmax(tally.max_obstacle_penetration[scene], edge_penetration);
+    }
+}
+
+void Engine::observe_state() {
+    build_obstacles();
+    build_neighbor_index();
+    const int threads = max_threads();
+    prepare_workspaces(threads);
+    metrics_largest_radius_ = largest_active_radius(state_);
+    metrics_->begin_state(step_count_, threads);
+    const std::int64_t total = static_cast<std::int64_t>(order_.size());
+    const std::int64_t chunks = (total + kChunkAgents - 1) / kChunkAgents;
+    FirstError failure;
+#pragma omp parallel for schedule(static, 4) num_threads(threads) if (total >= kParallelMinAgents)
+    for (std::int64_t c = 0; c < chunks; ++c) {
+        try {
+            find_neighbors(c * kChunkAgents, std::min(total, (c + 1) * kChunkAgents), workspaces_[thread_index()]);
+        } catch (...) {
+            failure.keep(c, std::current_exception());
+        }
+    }
+    failure.rethrow();
+    metrics_->end_state();
 }
 
 void Engine::remove_agents(const std::int64_t* ids, std::size_t count) {
     BusyGuard guard(busy_);
     state_.remove(ids, count);
+    waypoints_.forget_removed(state_);
+}
+
+void Engine::set_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
+                           const Vec2* points, const double* radius) {
+    BusyGuard guard(busy_);
+    // Check everything first: a refused call changes nothing.
+    std::vector<std::pair<int, int>> where(count);
+    for (std::size_t k = 0; k < count; ++k) {
+        if (!state_.locate(ids[k], where[k].first, where[k].second)) {
+            throw std::invalid_argument("ids[" + std::to_string(k) + "]: no agent with id " + std::to_string(ids[k]));
+        }
+        if (!within(radius[k], kNonNegativeRange)) {
+            throw std::invalid_argument("radius[" + std::to_string(k) + "] is " + format_number(radius[k]) +
+                                        "; it must be " + describe(kNonNegativeRange));
+        }
+        if (offsets[k + 1] < offsets[k]) throw std::invalid_argument("offsets must not decrease");
+        for (std::int64_t p = offsets[k]; p < offsets[k + 1]; ++p) {
+            if (!within(points[p].x, kCoordinateRange) || !within(points[p].y, kCoordinateRange)) {
+                throw std::invalid_argument("waypoints[" + std::to_string(k) + "][" + std::to_string(p - offsets[k]) +
+                                            "] is (" + format_number(points[p].x) + ", " + format_number(points[p].y) +
+                                            "); it must be " + describe(kCoordinateRange));
+            }
+        }
+    }
+    for (std::size_t k = 0; k < count; ++k) {
+        if (offsets[k + 1] == offsets[k]) {
+            waypoints_.clear(ids[k]);
+        } else {
+            waypoints_.set(state_, ids[k], where[k].first, where[k].second,
+                           std::vector<Vec2>(points + offsets[k], points + offsets[k + 1]), radius[k]);
+        }
+    }
+}
+
+std::vector<std::int32_t> Engine::waypoints_remaining() const {
+    std::vector<std::int32_t> out;
+    waypoints_.remaining(state_, out);
+    return out;
 }
 
 void Engine::validate() const { check_state(state_); }
@@ -257,15 +412,22 @@ void Engine::prepare_workspaces(int threads) {
     widest = std::min(widest, std::max(0, state_.count() - 1));
     if (static_cast<int>(workspaces_.size()) < threads) workspaces_.resize(threads);
     for (Workspace& ws : workspaces_) {
-        if (static_cast<int>(ws.agent_neighbors.size()) < widest) ws.agent_neighbors.resize(widest);
+        ws.width = widest;
+        const std::size_t needed = static_cast<std::size_t>(kChunkAgents) * widest;
+        if (ws.agent_buffer.size() < needed) ws.agent_buffer.resize(needed);
+        if (ws.agent_counts.size() < static_cast<std::size_t>(kChunkAgents)) ws.agent_counts.resize(kChunkAgents);
     }
 }
 
 bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
     const int threads = max_threads();
     prepare_workspaces(threads);
+
     const Method& method = *method_;
     const std::int64_t total = static_cast<std::int64_t>(order_.size());
+    // Per-scene counters only when there are agents: a batch of very many
+    // empty scenes costs nothing.
+    if (total > 0 && static_cast<int>(fallbacks_.size()) != state_.scenes()) fallbacks_.resize(state_.scenes(), 0);
     // With a ticker, agents are processed in blocks of a few milliseconds'
     // work and the ticker is polled between blocks; the results do not depend
     // on the blocks (every agent's velocity depends on the frozen state only).
@@ -273,31 +435,62 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
     std::int64_t block = ticker ? kFirstBlockAgentsPerThread * threads : total;
     std::int64_t first_bad = total;
     FirstError failure;
+    double query_seconds = 0.0, method_seconds = 0.0;
+    if (metrics_) {
+        // This step's neighbour search observes the state before it.
+        metrics_largest_radius_ = largest_active_radius(state_);
+        metrics_->begin_state(step_count_, threads);
+    }
     for (std::int64_t start = 0, stop = 0; start < total; start = stop) {
         stop = std::min(total, start + block);
         const auto began = std::chrono::steady_clock::now();
-#pragma omp parallel for schedule(static, 256) num_threads(threads) reduction(min : first_bad) \
-    if (stop - start >= kParallelMinAgents)
-        for (std::int64_t k = start; k < stop; ++k) {
-            try {
-                const int scene = order_[k].first;
-                const int slot = order_[k].second;
-                Workspace& ws = workspaces_[thread_index()];
-                const std::size_t i = state_.index(scene, slot);
-                const int wanted = std::min(state_.max_neighbors[i],
-                                            static_cast<int>(ws.agent_neighbors.size()));
-                ws.agent_neighbor_count =
-                    grids_[scene].nearest(state_.position(i), state_.neighbor_dist[i], wanted, slot,
-                                          ws.agent_neighbors.data());
-                find_obstacle_neighbors(scene, i, ws);
-                const SceneView view{state_, scene, time_step_, step_count_};
-                Vec2 v = method.new_velocity(view, slot, ws);
-                v = cap_speed(v, state_.max_speed[i]);
-                state_.new_velocities[2 * i] = v.x;
-                state_.new_velocities[2 * i + 1] = v.y;
-                if (!is_finite(v)) first_bad = std::min(first_bad, k);
-            } catch (...) {
-                failure.keep(k, std::current_exception());
+        const std::int64_t chunks = (stop - start + kChunkAgents - 1) / kChunkAgents;
+#pragma omp parallel num_threads(threads) if (stop - start >= kParallelMinAgents)
+        {
+            Workspace& ws = workspaces_[thread_index()];
+            double query_time = 0.0, method_time = 0.0;
+            std::int64_t bad = total;
+#pragma omp for schedule(static, 4)
+            for (std::int64_t c = 0; c < chunks; ++c) {
+                const std::int64_t begin = start + c * kChunkAgents;
+                const std::int64_t end = std::min(stop, begin + kChunkAgents);
+                std::int64_t k = begin;
+                try {
+                    const auto t0 = std::chrono::steady_clock::now();
+                    find_neighbors(begin, end, ws);
+                    const auto t1 = std::chrono::steady_clock::now();
+                    for (; k < end; ++k) {
+                        const int scene = order_[k].first;
+                        const int slot = order_[k].second;
+                        const std::size_t i = state_.index(scene, slot);
+                        const std::size_t row = static_cast<std::size_t>(k - begin);
+                        ws.agent_neighbors = {ws.agent_buffer.data() + row * ws.width, ws.agent_counts[row]};
+                        ws.obstacle_neighbors = {ws.obstacle_buffer.data() + ws.obstacle_starts[row],
+                                                 static_cast<int>(ws.obstacle_starts[row + 1] - ws.obstacle_starts[row])};
+                        ws.used_fallback = false;
+                        const SceneView view{state_, scene, time_step_, step_count_};
+                        Vec2 v = method.new_velocity(view, slot, ws);
+                        v = cap_speed(v, state_.max_speed[i]);
+                        state_.new_velocities[2 * i] = v.x;
+                        state_.new_velocities[2 * i + 1] = v.y;
+                        if (!is_finite(v)) bad = std::min(bad, k);
+                        if (ws.used_fallback) {
+#pragma omp atomic
+                            ++fallbacks_[scene];
+                        }
+                    }
+                    const auto t2 = std::chrono::steady_clock::now();
+                    query_time += std::chrono::duration<double>(t1 - t0).count();
+                    method_time += std::chrono::duration<double>(t2 - t1).count();
+                } catch (...) {
+                    failure.keep(k, std::current_exception());
+                }
+            }
+#pragma omp critical(vosim_phase_times)
+            {
+                first_bad = std::min(first_bad, bad);
+                query_seconds += query_time;
+                method_seconds += method_time;
             }
         }
         failure.rethrow();
@@ -311,6 +504,9 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
             if (!ticker->poll(steps_done)) return false;
         }
     }
+    phase_times_.neighbors += query_seconds / threads;
+    phase_times_.velocities += method_seconds / threads;
+    if (metrics_) metrics_->end_state();
     if (first_bad < total) {
         const std::size_t i = state_.index(order_[first_bad].first, order_[first_bad].second);
         throw std::runtime_error(
@@ -335,10 +531,18 @@ void Engine::integrate() {
             // the blend must not.
             v = cap_speed(limit_acceleration(s.velocity(i), v, s.max_acceleration[i], dt), s.max_speed[i]);
         }
+        const Vec2 old_velocity = s.velocity(i);
         s.velocities[2 * i] = v.x;
         s.velocities[2 * i + 1] = v.y;
         s.positions[2 * i] += v.x * dt;
         s.positions[2 * i + 1] += v.y * dt;
+        if (metrics_) {
+            const bool seeking = s.has_goal[i] != 0;
+            const bool arrived = seeking && abs_sq(s.position(i) - s.goal(i)) <= sqr(s.arrival_radius[i]) &&
+                                 !waypoints_.has_more(s, static_cast<std::size_t>(i));
+            metrics_->observe_motion(static_cast<std::size_t>(i), old_velocity, v, s.position(i), dt,
+                                     step_count_ + 1, seeking, arrived);
+        }
     }
     time_ += time_step_;
     ++step_count_;
@@ -349,10 +553,17 @@ bool Engine::advance(Ticker* ticker, std::int64_t steps_done) {
     // from their goals, which the next attempt computes identically: an
     // abandoned step leaves the state as it was.
     build_obstacles();
+    waypoints_.advance(state_);
     update_pref_velocities();
+    const auto index_started = std::chrono::steady_clock::now();
     build_neighbor_index();
+    phase_times_.neighbors +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - index_started).count();
     if (!compute_new_velocities(ticker, steps_done)) return false;
+    const auto integration_started = std::chrono::steady_clock::now();
     integrate();
+    phase_times_.integration +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - integration_started).count();
     return true;
 }
 
@@ -370,6 +581,7 @@ bool Engine::all_arrived() const {
             const std::size_t i = s.index(b, slot);
             if (!s.active[i] || !s.has_goal[i]) continue;
             if (abs_sq(s.position(i) - s.goal(i)) > sqr(s.arrival_radius[i])) return false;
+            if (waypoints_.has_more(s, i)) return false;
         }
     }
     return true;
@@ -382,16 +594,18 @@ Diagnostics Engine::inspect(int scene, int slot) {
     BusyGuard guard(busy_);
     validate();
     build_obstacles();
+    waypoints_.advance(state_);  // as the next step will (it is idempotent)
     update_pref_velocities();
     NeighborGrid grid;
     build_grid(state_, scene, grid);
     const std::size_t i = state_.index(scene, slot);
     Workspace ws;
-    ws.agent_neighbors.resize(std::max(0, std::min(state_.max_neighbors[i], state_.count() - 1)));
-    ws.agent_neighbor_count = grid.nearest(state_.position(i), state_.neighbor_dist[i],
-                                           static_cast<int>(ws.agent_neighbors.size()), slot,
-                                           ws.agent_neighbors.data());
-    find_obstacle_neighbors(scene, i, ws);
+    ws.width = std::max(0, std::min(state_.max_neighbors[i], state_.count() - 1));
+    ws.agent_buffer.resize(ws.width);
+    const int found = grid.nearest(state_.position(i), state_.neighbor_dist[i], ws.width, slot, ws.agent_buffer.data());
+    append_obstacle_neighbors(scene, i, ws.obstacle_buffer);
+    ws.agent_neighbors = {ws.agent_buffer.data(), found};
+    ws.obstacle_neighbors = {ws.obstacle_buffer.data(), static_cast<int>(ws.obstacle_buffer.size())};
 
     Diagnostics d;
     d.method = method_->name();
@@ -400,7 +614,7 @@ Diagnostics Engine::inspect(int scene, int slot) {
     d.pref_velocity = state_.pref_velocity(i);
     d.radius = state_.radius[i];
     d.max_speed = state_.max_speed[i];
-    for (int k = 0; k < ws.agent_neighbor_count; ++k) d.agent_neighbors.push_back(ws.agent_neighbors[k].slot);
+    for (const Neighbor& n : ws.agent_neighbors) d.agent_neighbors.push_back(n.slot);
     for (const ObstacleNeighbor& edge : ws.obstacle_neighbors) {
         d.obstacle_edges.push_back(edge.set->point(edge.vertex));
         d.obstacle_edges.push_back(edge.set->point(edge.set->next(edge.vertex)));

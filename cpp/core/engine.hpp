@@ -23,7 +23,9 @@
 #include "agent_state.hpp"
 #include "method.hpp"
 #include "neighbor_grid.hpp"
+#include "metrics.hpp"
 #include "obstacles.hpp"
+#include "waypoints.hpp"
 
 namespace vosim {
 
@@ -32,6 +34,8 @@ struct RunOptions {
     std::int64_t record_every = 1;
     bool until_arrived = false;
     double tick_seconds = 0.05;  // how often `tick` is called during a run
+    bool metrics = true;         // gather RunMetrics
+    MetricsSettings metrics_settings;
 };
 
 // Caller-owned output of a run, each array sized for `max_frames` frames of
@@ -45,11 +49,21 @@ struct Recording {
     std::int64_t max_frames = 0;
 };
 
+// Seconds spent in each phase of the steps so far (phase 3 split in its
+// neighbour queries and its method calls), averaged over the threads.
+struct PhaseTimes {
+    double neighbors = 0.0;   // neighbour index and queries (agents and obstacle edges)
+    double velocities = 0.0;  // the method
+    double integration = 0.0;
+};
+
 struct RunResult {
     std::int64_t steps_done = 0;
     std::int64_t frames = 0;
     bool all_arrived = false;
     bool stopped = false;  // `tick` asked to stop
+    std::shared_ptr<RunMetrics> metrics;  // null when the run had no agents
+    PhaseTimes times;                     // spent in this run
     // What stopped the run when a step failed after the first (a bad value
     // written into the state during the run, a method's failure); the state
     // is then the one after the last completed step, and it is recorded.
@@ -96,6 +110,11 @@ public:
     std::int64_t step_count() const { return step_count_; }
 
     const std::shared_ptr<const Method>& method() const { return method_; }
+
+    // Time spent per phase since the engine was made.
+    const PhaseTimes& phase_times() const { return phase_times_; }
+    // Per scene, how many agent-steps fell back (see Workspace::used_fallback).
+    const std::vector<std::int64_t>& fallbacks() const { return fallbacks_; }
     void set_method(std::shared_ptr<const Method> method);
 
     std::vector<std::int64_t> add_agents(int n, const AgentInput& input);
@@ -120,9 +139,17 @@ public:
     bool step(Ticker* ticker = nullptr);
     RunResult run(const RunOptions& options, const Recording& recording, const Tick& tick);
 
-    // True when every active goal-seeking agent is within its arrival radius
-    // (vacuously true when there is none).
+    // True when every active goal-seeking agent is at its final goal (no
+    // waypoints left) within its arrival radius (vacuously true when there
+    // is none).
     bool all_arrived() const;
+
+    // Waypoints: agent `ids[k]` follows points[offsets[k] .. offsets[k+1])
+    // (none: its track is cleared), moving on within radius[k] of each.
+    void set_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
+                       const Vec2* points, const double* radius);
+    // Waypoints left after each agent's current goal, (scenes x count).
+    std::vector<std::int32_t> waypoints_remaining() const;
 
     // What the method would see and decide for one agent at the next step,
     // computed on demand (the preferred velocities of goal-seeking agents are
@@ -147,7 +174,16 @@ private:
     bool advance(Ticker* ticker, std::int64_t steps_done);
     void prepare_workspaces(int threads);
     void build_obstacles();
-    void find_obstacle_neighbors(int scene, std::size_t i, Workspace& ws) const;
+    // Appends the obstacle edges agent i of `scene` sees to out, nearest first.
+    void append_obstacle_neighbors(int scene, std::size_t i, std::vector<ObstacleNeighbor>& out) const;
+    // Fills the neighbour buffers of ws for agents order_[begin .. end)
+    // (and, during a run, observes them for the metrics).
+    void find_neighbors(std::int64_t begin, std::int64_t end, Workspace& ws) const;
+    // The metrics of one agent in the state being observed.
+    void observe_agent(int scene, int slot, std::size_t i, Span<Neighbor> agents, int wanted,
+                       Span<ObstacleNeighbor> edges, StateTally& tally) const;
+    // Observes the current state for the metrics without stepping (after a run).
+    void observe_state();
     void record(const Recording& recording, std::int64_t frame) const;
 
     // Refuses concurrent use from several threads instead of racing.
@@ -173,6 +209,11 @@ private:
     std::vector<std::pair<int, int>> order_;          // (scene, slot) in cell order
     std::vector<Workspace> workspaces_;               // one per thread
     std::atomic<bool> busy_{false};
+    Waypoints waypoints_;
+    RunMetrics* metrics_ = nullptr;      // during a run that gathers metrics
+    double metrics_largest_radius_ = 0;  // of the state observed
+    PhaseTimes phase_times_;
+    std::vector<std::int64_t> fallbacks_;  // per scene, since the engine was made
 };
 
 }  // namespace vosim

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "engine.hpp"
+#include "threads.hpp"
 
 namespace vosim {
 
@@ -44,6 +45,17 @@ RunResult Engine::run(const RunOptions& options, const Recording& recording, con
     Ticker ticker(tick, options.tick_seconds);
     record(recording, result.frames++);
     bool recorded_last = true;
+    // Metrics are gathered through metrics_ while the run lasts.
+    const PhaseTimes times_before = phase_times_;
+    const std::vector<std::int64_t> fallbacks_before = fallbacks_;
+    if (options.metrics && state_.count() > 0) {
+        result.metrics = std::make_shared<RunMetrics>(state_, max_threads(), options.record_every,
+                                                      options.metrics_settings);
+    }
+    struct Attach {
+        RunMetrics*& slot;
+        ~Attach() { slot = nullptr; }
+    } attach{metrics_ = result.metrics.get()};
     try {
         for (std::int64_t k = 1; k <= options.steps; ++k) {
             // The views may have been written since the last step (by a
@@ -76,6 +88,27 @@ RunResult Engine::run(const RunOptions& options, const Recording& recording, con
     // The final state is always the last frame.
     if (!recorded_last) record(recording, result.frames++);
     if (!result.all_arrived && !result.error) result.all_arrived = all_arrived();
+    if (result.metrics) {
+        // The last state is observed by one more neighbour pass, as no step
+        // follows; not after Ctrl-C (the caller wants control back at once)
+        // nor after an error (the state may hold what caused it).
+        if (!result.error && !result.stopped) {
+            try {
+                observe_state();
+            } catch (...) {
+                result.error = std::current_exception();
+            }
+        }
+        std::vector<std::int64_t> fallbacks(fallbacks_);
+        fallbacks.resize(state_.scenes(), 0);
+        for (std::size_t b = 0; b < fallbacks.size() && b < fallbacks_before.size(); ++b) {
+            fallbacks[b] -= fallbacks_before[b];
+        }
+        result.metrics->finish(state_, result.steps_done, time_step_, fallbacks);
+    }
+    result.times.neighbors = phase_times_.neighbors - times_before.neighbors;
+    result.times.velocities = phase_times_.velocities - times_before.velocities;
+    result.times.integration = phase_times_.integration - times_before.integration;
     return result;
 }
 

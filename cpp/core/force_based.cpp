@@ -137,7 +137,7 @@ Vec2 ForceBased::solve(const SceneView& scene, int slot, Workspace& ws, std::vec
     auto& scratch = this->scratch<ForceScratch>(ws);
     const ForceAgent agent{s.position(i), s.velocity(i), s.pref_velocity(i), s.radius[i], s.max_speed[i]};
     scratch.neighbors.clear();
-    for (int k = 0; k < ws.agent_neighbor_count; ++k) {
+    for (int k = 0; k < ws.agent_neighbors.size(); ++k) {
         const int other = ws.agent_neighbors[k].slot;
         const std::size_t j = scene.index(other);
         scratch.neighbors.push_back({s.position(j), s.velocity(j), s.radius[j], other});

@@ -28,12 +28,38 @@ struct MethodScratch {
     virtual ~MethodScratch() = default;
 };
 
+// A read-only run of values (C++17 has no std::span).
+template <class T>
+struct Span {
+    const T* first = nullptr;
+    int count = 0;
+
+    const T* begin() const { return first; }
+    const T* end() const { return first + count; }
+    int size() const { return count; }
+    bool empty() const { return count == 0; }
+    const T& operator[](int k) const { return first[k]; }
+};
+
 // Per-thread scratch space, reused from agent to agent and step to step so
 // that a step does not allocate.
 struct Workspace {
-    std::vector<Neighbor> agent_neighbors;  // capacity >= the largest max_neighbors
-    int agent_neighbor_count = 0;
-    std::vector<ObstacleNeighbor> obstacle_neighbors;  // nearest first
+    // The neighbours of the agent being computed, nearest first: agents
+    // strictly within neighbor_dist (at most max_neighbors), and obstacle
+    // edges facing it within time_horizon_obst * max_speed + radius.
+    Span<Neighbor> agent_neighbors;
+    Span<ObstacleNeighbor> obstacle_neighbors;
+    // Set by a method that could not satisfy its constraints and fell back
+    // (ORCA's linear program 3, geometric selection with nothing admissible).
+    bool used_fallback = false;
+
+    // Where the engine keeps the neighbours of a chunk of agents.
+    std::vector<Neighbor> agent_buffer;        // chunk x width
+    std::vector<int> agent_counts;             // per agent of the chunk
+    std::vector<ObstacleNeighbor> obstacle_buffer;
+    std::vector<std::size_t> obstacle_starts;  // per agent of the chunk, and one past the last
+    int width = 0;                             // neighbour slots per agent in agent_buffer
+
     std::vector<Line> lines;
     std::vector<Line> projected_lines;
     std::unique_ptr<MethodScratch> method_scratch;  // made by the method in use
@@ -67,10 +93,7 @@ public:
     const PreferenceNoise& preference_noise() const { return noise_; }
     void set_preference_noise(PreferenceNoise noise) { noise_ = noise; }
 
-    // The new velocity of agent `slot`; its neighbours are
-    // ws.agent_neighbors[0 .. ws.agent_neighbor_count) and the obstacle edges
-    // ws.obstacle_neighbors (edges facing the agent within
-    // time_horizon_obst * max_speed + radius), nearest first.
+    // The new velocity of agent `slot`, from its neighbours in ws.
     virtual Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const = 0;
 
     // The same computation, recording what the method saw and decided. Not

@@ -285,18 +285,18 @@ std::int32_t ObstacleSet::build_node(std::vector<std::int32_t>& edges) {
     return node;
 }
 
-void ObstacleSet::query(Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out) const {
-    if (root_ >= 0) query_node(root_, p, range_sq, out);
+void ObstacleSet::query(Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out, std::size_t first) const {
+    if (root_ >= 0) query_node(root_, p, range_sq, out, first);
 }
 
-void ObstacleSet::query_node(std::int32_t node, Vec2 p, double range_sq,
-                             std::vector<ObstacleNeighbor>& out) const {
+void ObstacleSet::query_node(std::int32_t node, Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out,
+                             std::size_t first) const {
     const Node& n = nodes_[node];
     const Vec2 a = point_[n.vertex], b = point_[next_[n.vertex]];
     const double side = left_of(a, b, p);
     const std::int32_t near = side >= 0.0 ? n.left : n.right;
     const std::int32_t far = side >= 0.0 ? n.right : n.left;
-    if (near >= 0) query_node(near, p, range_sq, out);
+    if (near >= 0) query_node(near, p, range_sq, out, first);
     if (sqr(side) / abs_sq(b - a) >= range_sq) return;  // the far side is out of range
     if (side < 0.0) {
         // The agent is on the edge's open side.
@@ -304,14 +304,14 @@ void ObstacleSet::query_node(std::int32_t node, Vec2 p, double range_sq,
         if (d < range_sq) {
             out.push_back({d, this, n.vertex});
             std::size_t i = out.size() - 1;
-            while (i > 0 && d < out[i - 1].dist_sq) {
+            while (i > first && d < out[i - 1].dist_sq) {
                 out[i] = out[i - 1];
                 --i;
             }
             out[i] = {d, this, n.vertex};
         }
     }
-    if (far >= 0) query_node(far, p, range_sq, out);
+    if (far >= 0) query_node(far, p, range_sq, out, first);
 }
 
 bool ObstacleSet::inside_polygon(Vec2 p) const {

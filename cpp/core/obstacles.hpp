@@ -79,10 +79,10 @@ public:
     bool convex(int v) const { return convex_[v] != 0; }
     int obstacle_of(int v) const { return obstacle_of_[v]; }
 
-    // Appends to `out`, keeping it sorted by distance (stable: ties keep the
-    // order of discovery), every edge with the agent strictly on its right
-    // (the side it faces) and squared distance below range_sq.
-    void query(Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out) const;
+    // Appends to `out`, keeping out[first ..] sorted by distance (stable:
+    // ties keep the order of discovery), every edge with the agent strictly
+    // on its right (the side it faces) and squared distance below range_sq.
+    void query(Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out, std::size_t first = 0) const;
 
     // Whether p lies strictly inside one of the solid polygons.
     bool inside_polygon(Vec2 p) const;
@@ -111,7 +111,8 @@ private:
 
     void append_chain(const std::vector<Vec2>& chain, int obstacle);
     std::int32_t build_node(std::vector<std::int32_t>& edges);
-    void query_node(std::int32_t node, Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out) const;
+    void query_node(std::int32_t node, Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out,
+                    std::size_t first) const;
     int depth(std::int32_t node) const;
 
     std::vector<Source> sources_;

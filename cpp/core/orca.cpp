@@ -27,7 +27,7 @@ void append_agent_lines(const SceneView& scene, int slot, const Workspace& ws,
     const double inv_horizon = 1.0 / s.time_horizon[self];
     const double inv_time_step = 1.0 / scene.time_step;
 
-    for (int k = 0; k < ws.agent_neighbor_count; ++k) {
+    for (int k = 0; k < ws.agent_neighbors.size(); ++k) {
         const int other_slot = ws.agent_neighbors[k].slot;
         const std::size_t other = scene.index(other_slot);
         const Vec2 rel_position = s.position(other) - position;
@@ -115,6 +115,7 @@ OrcaDecision Orca::decide(const SceneView& scene, int slot, Workspace& ws) const
         decision.used_least_violation = true;
     }
     decision.velocity = result;
+    ws.used_fallback = decision.used_least_violation;
     return decision;
 }
 

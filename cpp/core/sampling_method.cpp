@@ -37,7 +37,7 @@ DetourResult SamplingMethod::solve(const SceneView& scene, int slot, Workspace& 
     agent.max_speed = s.max_speed[i];
 
     scratch.circles.clear();
-    for (int k = 0; k < ws.agent_neighbor_count; ++k) {
+    for (int k = 0; k < ws.agent_neighbors.size(); ++k) {
         const std::size_t j = scene.index(ws.agent_neighbors[k].slot);
         scratch.circles.push_back({s.position(j), s.velocity(j), s.pref_velocity(j), s.radius[j]});
     }

@@ -56,7 +56,7 @@ Vec2 VelocityObstacleMethod::solve(const SceneView& scene, int slot, Workspace& 
     agent.uncertainty_offset = s.uncertainty_offset[i];
 
     scratch.neighbors.clear();
-    for (int k = 0; k < ws.agent_neighbor_count; ++k) {
+    for (int k = 0; k < ws.agent_neighbors.size(); ++k) {
         const std::size_t j = scene.index(ws.agent_neighbors[k].slot);
         scratch.neighbors.push_back({s.position(j), s.velocity(j), s.pref_velocity(j), s.radius[j]});
     }
@@ -64,9 +64,12 @@ Vec2 VelocityObstacleMethod::solve(const SceneView& scene, int slot, Workspace& 
     for (const ObstacleNeighbor& edge : ws.obstacle_neighbors) {
         scratch.segments.push_back({edge.set->point(edge.vertex), edge.set->point(edge.set->next(edge.vertex))});
     }
-    return vo_new_velocity(config_, agent, scratch.neighbors.data(), static_cast<int>(scratch.neighbors.size()),
-                           scratch.segments.data(), static_cast<int>(scratch.segments.size()), scene.time_step,
-                           vo_sample_seed(config_.seed, s.ids[i], scene.step), scratch.kernel, diagnostics);
+    const Vec2 v = vo_new_velocity(config_, agent, scratch.neighbors.data(),
+                                   static_cast<int>(scratch.neighbors.size()), scratch.segments.data(),
+                                   static_cast<int>(scratch.segments.size()), scene.time_step,
+                                   vo_sample_seed(config_.seed, s.ids[i], scene.step), scratch.kernel, diagnostics);
+    ws.used_fallback = scratch.kernel.used_fallback;
+    return v;
 }
 
 Vec2 VelocityObstacleMethod::new_velocity(const SceneView& scene, int slot, Workspace& ws) const {

@@ -553,6 +553,7 @@ Vec2 select_geometric(const VoConfig& config, const VoAgent& agent, VoScratch& s
     }
     const bool used_fallback = chosen < 0;
     if (used_fallback) chosen = fallback;
+    scratch.used_fallback = used_fallback;
     const Vec2 velocity = candidates[chosen].velocity;
 
     if (diagnostics) {
@@ -744,7 +745,8 @@ Vec2 vo_new_velocity(const VoConfig& config, const VoAgent& agent, const VoNeigh
     const Vec2 velocity =
         config.selection == Selection::geometric
             ? select_geometric(config, agent, scratch, diagnostics)
-            : select_sampling(config, agent, time_step, sample_seed, scratch, diagnostics);
+            : (scratch.used_fallback = false,
+               select_sampling(config, agent, time_step, sample_seed, scratch, diagnostics));
     if (diagnostics) {
         diagnostics->cones = scratch.cones;
         diagnostics->velocity = velocity;

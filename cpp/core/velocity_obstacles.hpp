@@ -191,6 +191,7 @@ struct VoScratch {
     std::vector<int> piece_begin;  // pieces of cone k: [piece_begin[k], piece_begin[k + 1])
     std::vector<VoCandidate> candidates;
     std::vector<int> order;
+    bool used_fallback = false;  // the last call found no admissible candidate (geometric)
 };
 
 struct VoCandidateInfo {

@@ -20,6 +20,7 @@ from ._checks import (
     MAX_MAGNITUDE,
     MIN_TIME,
     boolean,
+    check_values,
     flags,
     ids_array,
     integer,
@@ -29,6 +30,7 @@ from ._checks import (
 )
 from ._obstacles import _ObstacleMethods
 from ._progress import make_progress
+from .metrics import from_engine as metrics_from_engine
 from .methods import ORCA, Method
 from .trajectory import Trajectory
 
@@ -250,10 +252,75 @@ class _Simulation(_ObstacleMethods):
 
     @property
     def arrived(self) -> np.ndarray:
-        """Whether each active goal-seeking agent is within its arrival radius, bool ``(..., N)``."""
+        """Whether each active goal-seeking agent is at its final goal (no waypoints left)
+        within its arrival radius, bool ``(..., N)``."""
         distance = np.linalg.norm(self.positions - self.goals, axis=-1)
+        final = self._engine.waypoints_remaining() == 0
         with np.errstate(invalid="ignore", over="ignore"):
-            return self.active & self.has_goal & (distance <= self.arrival_radius)
+            return self.active & self.has_goal & (distance <= self.arrival_radius) & (final if self._scene_axis
+                                                                                       else final[0])
+
+    @property
+    def waypoints_remaining(self) -> np.ndarray:
+        """Waypoints each agent still has after its current goal, int32 ``(..., N)`` (0 without waypoints)."""
+        left = self._engine.waypoints_remaining()
+        return left if self._scene_axis else left[0]
+
+    @staticmethod
+    def _waypoint_arrays(waypoints, expected: int) -> list[np.ndarray]:
+        """Checked (k_i, 2) arrays (empty for None entries), one per agent."""
+        if isinstance(waypoints, np.ndarray) and waypoints.ndim == 3:
+            waypoints = list(waypoints)
+        if not isinstance(waypoints, (list, tuple)):
+            raise TypeError(f"waypoints: expected a sequence of (k, 2) arrays, one per agent, "
+                            f"got {type(waypoints).__name__}")
+        if len(waypoints) != expected:
+            raise ValueError(f"waypoints: expected {expected} entries (one per agent), got {len(waypoints)}")
+        arrays = []
+        for k, item in enumerate(waypoints):
+            if item is None:
+                arrays.append(np.zeros((0, 2)))
+                continue
+            points = real_array(item, f"waypoints[{k}]")
+            if points.ndim != 2 or points.shape[1] != 2 or len(points) == 0:
+                raise ValueError(f"waypoints[{k}]: expected shape (k, 2) with k >= 1, got {points.shape}")
+            check_values(points, f"waypoints[{k}]", magnitude=MAX_MAGNITUDE)
+            arrays.append(points)
+        return arrays
+
+    def _send_waypoints(self, ids: np.ndarray, arrays: list[np.ndarray], radius: np.ndarray) -> None:
+        offsets = np.concatenate([[0], np.cumsum([len(a) for a in arrays])]).astype(np.int64)
+        points = np.concatenate(arrays) if arrays else np.zeros((0, 2))
+        self._engine.set_waypoints(ids, offsets, np.ascontiguousarray(points, dtype=np.float64),
+                                   np.ascontiguousarray(radius, dtype=np.float64))
+
+    def set_waypoints(self, ids, waypoints, *, radius=None) -> None:
+        """Give agents waypoints: each heads for its first, moves on to the next when
+        within ``radius`` of it, and keeps the last as its final goal.
+
+        Parameters
+        ----------
+        ids
+            Agent ids, ``(m,)``.
+        waypoints
+            A sequence of ``m`` arrays ``(k_i, 2)`` (k_i >= 1), in the order to
+            visit; None for an agent clears its waypoints (its goal stays).
+        radius
+            Distance at which a waypoint counts as reached, a scalar or ``(m,)``;
+            by default each agent's arrival radius.
+
+        The ``goals`` view shows each agent's current waypoint. An agent
+        counts as arrived only at its last waypoint.
+        """
+        ids = ids_array(ids)
+        arrays = self._waypoint_arrays(waypoints, len(ids))
+        if radius is None:
+            scene_slot = [self._engine.locate(int(i)) for i in ids] if len(ids) else []
+            reach = self._engine.view("arrival_radius")
+            radius = np.array([reach[b, j] for b, j in scene_slot], dtype=np.float64)
+        else:
+            radius = shaped(radius, "radius", [(), (len(ids),)], (len(ids),), minimum=0.0, maximum=MAX_MAGNITUDE)
+        self._send_waypoints(ids, arrays, radius)
 
     # ---------------------------------------------------------------- agents
     def _agent_shapes(self, n: int, width: int | None) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
@@ -322,6 +389,10 @@ class _Simulation(_ObstacleMethods):
             vector(name, np.zeros(2) if fields[name] is None else fields[name])
             for name in ("velocities", "pref_velocities")
         )
+        if fields.get("waypoints") is not None and fields["goals"] is not None:
+            raise ValueError("goals, waypoints: give one or the other (the last waypoint is the final goal)")
+        plan = None if fields.get("waypoints") is None else self._waypoint_plan(
+            fields["waypoints"], fields.get("waypoint_radius"), n, scalar_shapes, scalar_target)
         goals, has_goal = self._goals(fields["goals"], vector_shapes, vector_target)
         values = {name: per_agent(name, default if fields[name] is None else fields[name])
                   for name, default in _ADD_DEFAULTS.items()}
@@ -349,7 +420,27 @@ class _Simulation(_ObstacleMethods):
             max_acceleration=values["max_acceleration"],
             uncertainty_offset=values["uncertainty_offset"],
         )
+        if plan is not None:
+            arrays, radius = plan
+            self._send_waypoints(ids.reshape(-1), arrays, (arrival_radius if radius is None else radius).reshape(-1))
         return ids if self._scene_axis else ids[0]
+
+    def _waypoint_plan(self, waypoints, radius, n: int, shapes, target):
+        """add_agents' waypoints, checked: (one array per agent and scene, radius or None).
+
+        A list of n entries serves every scene; a Batch also takes one list
+        of n entries per scene.
+        """
+        scenes = self._engine.scenes
+        per_scene = (self._scene_axis and isinstance(waypoints, (list, tuple)) and len(waypoints) == scenes
+                     and scenes != n and all(isinstance(w, (list, tuple)) for w in waypoints))
+        if per_scene:
+            arrays = [a for scene in waypoints for a in self._waypoint_arrays(scene, n)]
+        else:
+            arrays = self._waypoint_arrays(waypoints, n) * scenes
+        if radius is not None:
+            radius = shaped(radius, "waypoint_radius", shapes, target, minimum=0.0, maximum=MAX_MAGNITUDE)
+        return arrays, radius
 
     def remove_agents(self, ids) -> None:
         """Remove agents by id. Unknown or repeated ids raise ValueError and remove nothing.
@@ -385,6 +476,7 @@ class _Simulation(_ObstacleMethods):
         record_every: int = 1,
         until_arrived: bool = False,
         progress: bool | Callable[[int, int], None] = False,
+        metrics: bool = True,
     ) -> Trajectory:
         """Advance up to ``steps`` steps inside the engine, recording as it goes.
 
@@ -401,6 +493,10 @@ class _Simulation(_ObstacleMethods):
         progress
             ``True`` shows a progress bar (tqdm when installed); a callable
             is called as ``progress(steps_done, steps)`` a few times a second.
+        metrics
+            Measure collisions, arrivals, paths, smoothness, stalls and time
+            per phase while running (``Trajectory.metrics``, see
+            :mod:`vosim.metrics`); False skips it (a few percent faster).
 
         Returns
         -------
@@ -427,6 +523,7 @@ class _Simulation(_ObstacleMethods):
         steps = integer(steps, "steps", minimum=0, maximum=_MAX_STEPS)
         record_every = integer(record_every, "record_every", minimum=1, maximum=_MAX_STEPS)
         until_arrived = boolean(until_arrived, "until_arrived")
+        metrics = boolean(metrics, "metrics")
         reporter = make_progress(progress, steps)
         if until_arrived and not np.any(self.has_goal & self.active):
             raise ValueError("until_arrived=True needs at least one active agent with a goal")
@@ -448,7 +545,7 @@ class _Simulation(_ObstacleMethods):
         started = _time.perf_counter()
         try:
             outcome = self._engine.run(
-                steps, record_every, bool(until_arrived), positions, velocities, times,
+                steps, record_every, bool(until_arrived), metrics, positions, velocities, times,
                 step_numbers, _TICK_SECONDS, callback,
             )
         finally:
@@ -475,6 +572,7 @@ class _Simulation(_ObstacleMethods):
             wall_time=wall_time,
             method=self._method.to_dict(),
             obstacles=self.obstacles,
+            metrics=metrics_from_engine(outcome["metrics"], step_numbers[:used], scenes, self._scene_axis),
         )
         if error is not None:
             error.trajectory = trajectory

@@ -58,6 +58,8 @@ class Batch(_Simulation):
         priority=1.0,
         max_acceleration=None,
         uncertainty_offset=0.0,
+        waypoints=None,
+        waypoint_radius=None,
         strict=True,
     ) -> np.ndarray:
         """Add ``n`` agents to every scene; returns their ids, shape ``(B, n)``.
@@ -72,5 +74,6 @@ class Batch(_Simulation):
             neighbor_dist=neighbor_dist, max_neighbors=max_neighbors, time_horizon=time_horizon,
             time_horizon_obst=time_horizon_obst, goals=goals, pref_speed=pref_speed,
             pref_velocities=pref_velocities, arrival_radius=arrival_radius, priority=priority,
-            max_acceleration=max_acceleration, uncertainty_offset=uncertainty_offset, strict=strict,
+            max_acceleration=max_acceleration, uncertainty_offset=uncertainty_offset, waypoints=waypoints,
+            waypoint_radius=waypoint_radius, strict=strict,
         )

@@ -59,6 +59,8 @@ class Simulator(_Simulation):
         priority=1.0,
         max_acceleration=None,
         uncertainty_offset=0.0,
+        waypoints=None,
+        waypoint_radius=None,
         strict=True,
     ) -> np.ndarray:
         """Add ``n`` agents and return their ids (int64, stable for the agents' lives).
@@ -98,6 +100,11 @@ class Simulator(_Simulation):
         uncertainty_offset
             Velocity-obstacle methods (VO, RVO, HRVO) widen every cone by
             this, as the HRVO library's agents do; 0 by default.
+        waypoints, waypoint_radius
+            Instead of goals: a sequence of ``n`` arrays ``(k_i, 2)`` of
+            points to visit in order (None: no waypoints for that agent),
+            and the distance at which one counts as reached (default: the
+            arrival radius). See :meth:`set_waypoints`.
         strict
             Refuse (ValueError) agents whose centre lies inside a solid
             obstacle or outside the boundary.
@@ -115,5 +122,6 @@ class Simulator(_Simulation):
             neighbor_dist=neighbor_dist, max_neighbors=max_neighbors, time_horizon=time_horizon,
             time_horizon_obst=time_horizon_obst, goals=goals, pref_speed=pref_speed,
             pref_velocities=pref_velocities, arrival_radius=arrival_radius, priority=priority,
-            max_acceleration=max_acceleration, uncertainty_offset=uncertainty_offset, strict=strict,
+            max_acceleration=max_acceleration, uncertainty_offset=uncertainty_offset, waypoints=waypoints,
+            waypoint_radius=waypoint_radius, strict=strict,
         )

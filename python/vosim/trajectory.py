@@ -38,6 +38,10 @@ class Trajectory:
         The method's configuration (``Method.to_dict()``).
     obstacles
         The obstacles at the end of the run (``Obstacle`` tuples).
+    metrics
+        What the engine measured while running (collisions, clearance,
+        arrivals, path lengths, smoothness, stalls, fallbacks, time per
+        phase): see :mod:`vosim.metrics` for every definition.
     """
 
     positions: np.ndarray
@@ -56,9 +60,16 @@ class Trajectory:
     obstacles: tuple = ()
     active: np.ndarray | None = None
     arrival_radius: np.ndarray | None = None
+    metrics: dict = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.times)
+
+    def metrics_table(self):
+        """The per-scene metrics as a pandas DataFrame, one row per scene."""
+        from .metrics import table
+
+        return table(self.metrics, self.is_batch)
 
     @property
     def is_batch(self) -> bool:
