@@ -7,6 +7,7 @@ copying, many steps and scenes run in C++ with the GIL released.
 
 from importlib.metadata import PackageNotFoundError, version as _version
 
+from ._io import load
 from ._threads import get_num_threads, have_openmp, set_num_threads, thread_limit
 from .batch import Batch
 from .methods import HRVO, ORCA, RVO, VO, AdaptiveSampling, ForceBased, GridSampling, Method
@@ -31,6 +32,7 @@ __all__ = [
     "Simulator",
     "Trajectory",
     "get_num_threads",
+    "load",
     "have_openmp",
     "set_num_threads",
     "thread_limit",
