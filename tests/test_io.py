@@ -152,3 +152,13 @@ def test_pedpy_export():
     assert data.frame_rate == pytest.approx(10.0)
     with pytest.raises(ValueError, match="scene is 3; must be <= 2"):
         traj.to_pedpy(scene=3)
+def test_save_stores_the_scenario(tmp_path):
+    from vosim import scenarios
+
+    scenario = scenarios.circle(6, radius=8.0)
+    traj = scenario.build().run(5)
+    loaded = vosim.load(traj.save(tmp_path / "c.npz", scenario=scenario))
+    again = scenarios.Scenario.from_dict(loaded.metadata["scenario"])
+    assert again.to_json() == scenario.to_json()
+
+
