@@ -152,6 +152,8 @@ def test_pedpy_export():
     assert data.frame_rate == pytest.approx(10.0)
     with pytest.raises(ValueError, match="scene is 3; must be <= 2"):
         traj.to_pedpy(scene=3)
+
+
 def test_save_stores_the_scenario(tmp_path):
     from vosim import scenarios
 
@@ -160,5 +162,3 @@ def test_save_stores_the_scenario(tmp_path):
     loaded = vosim.load(traj.save(tmp_path / "c.npz", scenario=scenario))
     again = scenarios.Scenario.from_dict(loaded.metadata["scenario"])
     assert again.to_json() == scenario.to_json()
-
-
