@@ -11,7 +11,8 @@ matplotlib is imported only when a function draws.
 
 from ._animate import animate
 from ._common import obstacles
+from ._compare import compare
 from ._trajectories import trajectories
 from ._velocity_space import velocity_space
 
-__all__ = ["animate", "obstacles", "trajectories", "velocity_space"]
+__all__ = ["animate", "compare", "obstacles", "trajectories", "velocity_space"]
