@@ -32,3 +32,67 @@ def test_bad_arguments_give_a_clean_error(tmp_path):
                             capture_output=True, text=True)
     assert result.returncode == 2
     assert "vosim: error: n is 0; must be >= 1" in result.stderr
+
+
+def _vosim(*args, timeout=300):
+    return subprocess.run([sys.executable, "-m", "vosim", *args], capture_output=True, text=True, timeout=timeout)
+
+
+def test_run_saves_plots_and_animates(tmp_path):
+    import vosim
+
+    out, picture, movie = tmp_path / "t.npz", tmp_path / "t.png", tmp_path / "t.gif"
+    result = _vosim("run", "--scenario", "headon_pair", "--method", "orca", "--out", str(out),
+                    "--plot", str(picture), "--animate", str(movie))
+    assert result.returncode == 0, result.stderr
+    assert "seed 0: 2 of 2 arrived" in result.stdout
+    assert "step" in result.stderr  # the progress bar
+    traj = vosim.load(out)
+    assert traj.all_arrived and traj.method["method"] == "ORCA"
+    assert traj.metadata["scenario"]["name"] == "headon_pair"
+    assert picture.stat().st_size > 10_000 and movie.stat().st_size > 10_000
+
+
+def test_run_several_seeds_as_a_batch(tmp_path):
+    import vosim
+
+    result = _vosim("run", "--scenario", "crossing", "--method", "HRVO", "--seeds", "3", "--steps", "30",
+                    "--quiet", "--out", str(tmp_path / "b.npz"))
+    assert result.returncode == 1  # 30 steps are not enough to arrive
+    assert [line.split(":")[0] for line in result.stdout.splitlines() if line.startswith("seed")] == \
+        ["seed 0", "seed 1", "seed 2"]
+    assert result.stderr == ""
+    assert vosim.load(tmp_path / "b.npz").positions.shape[1:3] == (3, 32)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["run", "--scenario", "nowhere"], "argument --scenario: unknown scenario 'nowhere'; choose from circle"),
+    (["run", "--scenario", "crossing", "--method", "boids"], "argument --method: unknown method 'boids'"),
+    (["run", "--scenario", "crossing", "--seeds", "0"], "argument --seeds: must be at least 1, got 0"),
+    (["run", "--scenario", "crossing", "--steps", "ten"], "argument --steps: expected a whole number, got 'ten'"),
+    (["run"], "the following arguments are required: --scenario"),
+    (["compare", "--scenario", "crossing", "--methods", "orca,,nope"], "argument --methods: unknown method 'nope'"),
+])
+def test_bad_options_are_named(args, message):
+    result = _vosim(*args)
+    assert result.returncode == 2
+    assert message in result.stderr
+
+
+def test_a_bad_output_path_is_a_clean_error(tmp_path):
+    result = _vosim("run", "--scenario", "headon_pair", "--quiet", "--animate", str(tmp_path / "x.avi"))
+    assert result.returncode == 2
+    assert "vosim: error: path: cannot tell the format" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("command", ["run", "compare"])
+def test_help_explains_every_option(command):
+    result = _vosim(command, "--help")
+    assert result.returncode == 0
+    options = {"run": ["--scenario", "--method", "--steps", "--seeds", "--out", "--plot", "--color-by", "--animate",
+                       "--dpi", "--quiet"],
+               "compare": ["--scenario", "--methods", "--seeds", "--steps", "--out", "--plot", "--dpi", "--quiet"]}
+    for option in options[command]:
+        assert option in result.stdout
+    assert "room_evacuation" in result.stdout

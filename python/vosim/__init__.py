@@ -7,8 +7,10 @@ copying, many steps and scenes run in C++ with the GIL released.
 
 from importlib.metadata import PackageNotFoundError, version as _version
 
+from ._io import load
 from ._threads import get_num_threads, have_openmp, set_num_threads, thread_limit
 from .batch import Batch
+from .comparison import compare
 from .methods import HRVO, ORCA, RVO, VO, AdaptiveSampling, ForceBased, GridSampling, Method
 from .simulator import Simulator
 from .trajectory import Trajectory
@@ -30,7 +32,9 @@ __all__ = [
     "VO",
     "Simulator",
     "Trajectory",
+    "compare",
     "get_num_threads",
+    "load",
     "have_openmp",
     "set_num_threads",
     "thread_limit",

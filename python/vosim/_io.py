@@ -20,6 +20,10 @@ FORMAT = "vosim-trajectory"
 FORMAT_VERSION = 1
 
 ARRAYS = ("positions", "velocities", "times", "steps", "ids", "radius", "goals", "has_goal")
+# Arrays a trajectory may lack (None): saved when present.
+OPTIONAL_ARRAYS = ("active", "arrival_radius")
+# Metric arrays are stored under this prefix, next to the frames (exact, unlike JSON).
+METRIC_PREFIX = "metrics."
 
 
 def _jsonable(value):
@@ -54,9 +58,15 @@ def save(traj, path, *, scenario=None) -> Path:
         "obstacles": [{"kind": kind, "vertices": vertices, "scene": scene}
                       for kind, vertices, scene in traj.obstacles],
         "scenario": None if scenario is None else json.loads(scenario.to_json()),
-        "metrics": getattr(traj, "metrics", None) if isinstance(getattr(traj, "metrics", None), dict) else None,
     }
     arrays = {name: np.asarray(getattr(traj, name)) for name in ARRAYS}
+    for name in OPTIONAL_ARRAYS:
+        if getattr(traj, name, None) is not None:
+            arrays[name] = np.asarray(getattr(traj, name))
+    metrics = getattr(traj, "metrics", None)
+    if isinstance(metrics, dict):
+        for name, value in metrics.items():
+            arrays[METRIC_PREFIX + str(name)] = np.asarray(value)
     arrays["metadata"] = np.array(json.dumps(_jsonable(metadata)))
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -88,16 +98,27 @@ def load(path):
         raise FileNotFoundError(f"path: no file {str(path)!r}") from None
     except (ValueError, OSError) as error:
         raise ValueError(f"path: {str(path)!r} is not a vosim trajectory ({error})") from None
+    if not hasattr(archive, "files"):  # a plain .npy array
+        raise ValueError(f"path: {str(path)!r} is not a vosim trajectory (a single array, not an archive)")
     with archive:
         if "metadata" not in archive.files:
             raise ValueError(f"path: {str(path)!r} is not a vosim trajectory (no metadata)")
-        metadata = json.loads(str(archive["metadata"]))
-        if metadata.get("format") != FORMAT:
+        try:
+            metadata = json.loads(str(archive["metadata"]))
+        except ValueError:
+            raise ValueError(f"path: {str(path)!r} is not a vosim trajectory (unreadable metadata)") from None
+        if not isinstance(metadata, dict) or metadata.get("format") != FORMAT:
             raise ValueError(f"path: {str(path)!r} is not a vosim trajectory")
         if metadata.get("format_version", 0) > FORMAT_VERSION:
             raise ValueError(f"path: {str(path)!r} was written by a newer vosim "
                              f"({metadata.get('vosim_version')}); upgrade to read it")
-        arrays = {name: archive[name] for name in ARRAYS}
+        missing = [name for name in ARRAYS if name not in archive.files]
+        if missing:
+            raise ValueError(f"path: {str(path)!r} is not a complete vosim trajectory "
+                             f"(no {', '.join(missing)})")
+        arrays = {name: archive[name] for name in ARRAYS + OPTIONAL_ARRAYS if name in archive.files}
+        metrics = {name[len(METRIC_PREFIX):]: archive[name] for name in archive.files
+                   if name.startswith(METRIC_PREFIX)}
     obstacles = tuple(Obstacle(o["kind"], np.array(o["vertices"], dtype=np.float64), o["scene"])
                       for o in metadata["obstacles"])
     for obstacle in obstacles:
@@ -105,6 +126,8 @@ def load(path):
     traj = Trajectory(**arrays, time_step=metadata["time_step"], steps_run=metadata["steps_run"],
                       all_arrived=metadata["all_arrived"], wall_time=metadata["wall_time"],
                       method=metadata["method"], obstacles=obstacles)
+    if metrics:
+        traj.metrics = metrics
     traj.metadata = metadata
     return traj
 

@@ -35,6 +35,107 @@ def _demo(args: argparse.Namespace) -> int:
     return 0 if traj.all_arrived else 1
 
 
+# Method names on the command line (lower case) and the aliases users type.
+METHOD_ALIASES = {"adaptive": "AdaptiveSampling", "grid": "GridSampling", "force": "ForceBased"}
+
+
+def _method(text: str):
+    """A method from its name, case-insensitive (orca, vo, rvo, hrvo, adaptive, grid, force, ...)."""
+    from .methods import METHODS
+
+    by_name = {name.lower(): cls for name, cls in METHODS.items()}
+    by_name.update({alias: METHODS[name] for alias, name in METHOD_ALIASES.items()})
+    cls = by_name.get(text.strip().lower())
+    if cls is None:
+        raise argparse.ArgumentTypeError(f"unknown method {text!r}; choose from {', '.join(sorted(by_name))}")
+    return cls()
+
+
+def _methods(text: str) -> list:
+    parts = [part for part in text.split(",") if part.strip()]
+    if not parts:
+        raise argparse.ArgumentTypeError("expected comma-separated method names, e.g. orca,rvo,hrvo")
+    return [_method(part) for part in parts]
+
+
+def _scenario(text: str) -> str:
+    from .scenarios import SCENARIOS
+
+    if text not in SCENARIOS:
+        raise argparse.ArgumentTypeError(f"unknown scenario {text!r}; choose from {', '.join(SCENARIOS)}")
+    return text
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _run(args: argparse.Namespace) -> int:
+    from . import scenarios
+
+    factory = scenarios.SCENARIOS[args.scenario]
+    seeds = list(range(args.seeds))
+    scenes = [factory(seed=seed) for seed in seeds]
+    method = scenes[0].method_for(args.method)
+    sim = scenes[0].build(args.method) if len(seeds) == 1 else scenarios.build_batch(scenes, method=args.method)
+    steps = args.steps if args.steps is not None else max(scene.max_steps for scene in scenes)
+    print(f"vosim run: {scenes[0].name}, {scenes[0].num_agents} agents, {len(seeds)} seed(s), {method.name}, "
+          f"time step {scenes[0].time_step} s, at most {steps} steps")
+    traj = sim.run(steps, until_arrived=True, progress=not args.quiet)
+    arrived = np.asarray(sim.arrived).reshape(len(seeds), -1).sum(axis=1)
+    clearance = np.asarray(traj.min_clearance()).reshape(len(traj.times), -1).min(axis=0)
+    print(f"steps:             {traj.steps_run} ({traj.times[-1]:.2f} s simulated, {traj.wall_time:.3f} s wall time)")
+    for k, seed in enumerate(seeds):
+        print(f"seed {seed}: {arrived[k]} of {scenes[k].num_agents} arrived, "
+              f"minimum clearance {clearance[k]:+.4f} m")
+    if args.out:
+        written = traj.save(args.out, scenario=scenes[0] if len(seeds) == 1 else None)
+        print(f"trajectory written to {written}")
+    if args.plot or args.animate:
+        from . import plot
+
+        title = f"{scenes[0].name}: {method.name}, seed {seeds[0]}"
+        if args.plot:
+            ax = plot.trajectories(traj, scene=0, color_by=args.color_by, title=title)
+            ax.figure.savefig(args.plot, dpi=args.dpi, bbox_inches="tight")
+            print(f"plot written to {args.plot}")
+        if args.animate:
+            plot.animate(traj, scene=0, path=args.animate, title=title)
+            print(f"animation written to {args.animate}")
+    return 0 if traj.all_arrived else 1
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from .comparison import compare
+
+    methods = {}
+    for method in args.methods:
+        methods.setdefault(method.name, method)
+    table = compare(methods, args.scenario, seeds=range(args.seeds), steps=args.steps, progress=not args.quiet)
+    if args.out:
+        table.to_csv(args.out, index=False)
+        print(f"results written to {args.out}")
+    summary = table.drop(columns=["seed"]).groupby(["scenario", "method"], sort=False).mean(numeric_only=True)
+    shown = [c for c in ("arrival_rate", "makespan", "collision_agent_steps", "max_penetration", "path_efficiency")
+             if c in summary.columns]
+    print(summary[shown].to_string(float_format=lambda x: f"{x:.4g}"))
+    if args.plot:
+        from . import plot
+
+        stem = args.plot.rsplit(".", 1)
+        for name, figure in plot.compare(table).items():
+            path = f"{stem[0]}_{name}.{stem[1]}" if len(stem) == 2 else f"{args.plot}_{name}.png"
+            figure.savefig(path, dpi=args.dpi, bbox_inches="tight")
+            print(f"figure written to {path}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="vosim", description="Multi-agent collision avoidance simulations.")
@@ -56,6 +157,56 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--dpi", type=int, default=150, help="plot resolution (default: %(default)s)")
     demo.add_argument("--quiet", action="store_true", help="no progress bar")
     demo.set_defaults(handler=_demo)
+
+    from .scenarios import SCENARIOS
+
+    names = ", ".join(SCENARIOS)
+    run = commands.add_parser(
+        "run", help="run a scenario with a method; save, plot or animate the result",
+        description="Runs a ready-made scenario with an avoidance method until every agent has arrived (or "
+                    "--steps have passed), prints a summary per seed, and optionally writes the trajectory "
+                    "(.npz, read back with vosim.load), a plot and an animation. Exit code 0 when every "
+                    "agent arrived, 1 otherwise, 2 for bad arguments.")
+    run.add_argument("--scenario", type=_scenario, required=True, metavar="NAME",
+                     help=f"the scenario: one of {names}")
+    run.add_argument("--method", type=_method, default=None, metavar="NAME",
+                     help="the avoidance method: orca, vo, rvo, hrvo, adaptive, grid or force, with default "
+                          "settings (default: the scenario's own, ORCA with whatever perturbation it needs)")
+    run.add_argument("--steps", type=_positive, default=None,
+                     help="give up after this many steps (default: the scenario's suggested limit)")
+    run.add_argument("--seeds", type=_positive, default=1, metavar="K",
+                     help="run seeds 0 to K-1 together as the scenes of one batch (default: %(default)s)")
+    run.add_argument("--out", default=None, metavar="PATH", help="write the trajectory to this .npz file")
+    run.add_argument("--plot", default=None, metavar="PATH", help="write the paths of seed 0 to this image")
+    run.add_argument("--color-by", choices=["agent", "speed", "time"], default="speed",
+                     help="colour of the paths in --plot (default: %(default)s)")
+    run.add_argument("--animate", default=None, metavar="PATH",
+                     help="write an animation of seed 0 (.gif with pillow, .mp4 when ffmpeg is installed)")
+    run.add_argument("--dpi", type=_positive, default=150, help="resolution of --plot (default: %(default)s)")
+    run.add_argument("--quiet", action="store_true", help="no progress bar")
+    run.set_defaults(handler=_run)
+
+    compare = commands.add_parser(
+        "compare", help="compare methods on scenarios over seeds; write a table of metrics",
+        description="Runs every method on every scenario for seeds 0 to K-1 (all seeds of a method in one "
+                    "batch) and writes one row per method, scenario and seed with the engine's metrics "
+                    "(collisions, arrivals, makespan, path efficiency, ...). Prints the mean per method.")
+    compare.add_argument("--scenario", type=_scenario, action="append", required=True, metavar="NAME",
+                         help=f"a scenario (repeat the option for several): one of {names}")
+    compare.add_argument("--methods", type=_methods, default=_methods("orca,rvo,hrvo,adaptive,force"),
+                         metavar="LIST", help="comma-separated methods: orca, vo, rvo, hrvo, adaptive, grid, "
+                                              "force (default: orca,rvo,hrvo,adaptive,force)")
+    compare.add_argument("--seeds", type=_positive, default=4, metavar="K",
+                         help="seeds 0 to K-1 per method and scenario (default: %(default)s)")
+    compare.add_argument("--steps", type=_positive, default=None,
+                         help="most steps per run (default: the scenario's suggested limit)")
+    compare.add_argument("--out", default=None, metavar="PATH", help="write the table to this .csv file")
+    compare.add_argument("--plot", default=None, metavar="PATH",
+                         help="write the standard figures next to this path (results.png gives "
+                              "results_metrics.png, results_collisions.png, results_arrivals.png)")
+    compare.add_argument("--dpi", type=_positive, default=120, help="resolution of --plot (default: %(default)s)")
+    compare.add_argument("--quiet", action="store_true", help="no progress bars")
+    compare.set_defaults(handler=_compare)
     return parser
 
 

@@ -8,7 +8,7 @@ agent parameters, so comparisons measure the algorithm alone.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 
 from . import _core
 from ._checks import INT32_MAX, MAX_MAGNITUDE, integer, scalar
@@ -358,3 +358,25 @@ class ForceBased(Method):
 
 
 METHODS = {cls.name: cls for cls in (ORCA, VO, RVO, HRVO, AdaptiveSampling, GridSampling, ForceBased)}
+
+
+def method_from_dict(data: dict) -> Method:
+    """The method that :meth:`Method.to_dict` described.
+
+    Raises
+    ------
+    ValueError
+        Unknown method names or settings, naming them.
+    """
+    if not isinstance(data, dict) or "method" not in data:
+        raise ValueError(f"method: expected a dict with a 'method' name, got {data!r}")
+    settings = dict(data)
+    name = settings.pop("method")
+    if name not in METHODS:
+        raise ValueError(f"method is {name!r}; must be one of {', '.join(METHODS)}")
+    cls = METHODS[name]
+    known = {f.name for f in fields(cls)}
+    unknown = sorted(set(settings) - known)
+    if unknown:
+        raise ValueError(f"method: {name} has no setting {unknown[0]!r}")
+    return cls(**settings)

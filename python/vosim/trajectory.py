@@ -132,3 +132,50 @@ class Trajectory:
                 clearance = engine.obstacle_distances(flat, b).reshape(frames, n) - radius[b]
                 result[:, b] = clearance.min(axis=1)
         return result if self.is_batch else result[:, 0]
+
+    # ------------------------------------------------------------- exports
+    def save(self, path, *, scenario=None):
+        """Write this trajectory to a ``.npz`` file (``.npz`` is appended when missing).
+
+        The file holds every array of the trajectory, its metrics, and JSON
+        metadata (vosim version, method settings, time step, obstacles, and
+        ``scenario`` when given). It is written to a temporary file in the
+        same folder and renamed into place, so an error never leaves a
+        half-written file behind. :func:`vosim.load` reads it back exactly.
+
+        Parameters
+        ----------
+        path
+            Where to write.
+        scenario
+            The :class:`vosim.scenarios.Scenario` that was run, stored so the
+            experiment can be repeated.
+
+        Returns
+        -------
+        pathlib.Path
+            The path written.
+        """
+        from ._io import save
+
+        return save(self, path, scenario=scenario)
+
+    def to_dataframe(self):
+        """A tidy pandas DataFrame, one row per (scene, frame, agent) (needs pandas).
+
+        Columns ``scene, frame, time, id, x, y, vx, vy``; ``frame`` is the
+        step count, so ``id, frame, x, y`` are what PedPy reads. Slots of
+        removed agents are left out.
+        """
+        from ._io import to_dataframe
+
+        return to_dataframe(self)
+
+    def to_pedpy(self, *, scene: int = 0):
+        """One scene as a ``pedpy.TrajectoryData`` (needs ``pip install pedpy``); frame rate ``1 / time_step``."""
+        from ._checks import integer
+        from ._io import to_pedpy
+
+        scenes = self.positions.shape[1] if self.is_batch else 1
+        scene = integer(scene, "scene", minimum=0, maximum=scenes - 1)
+        return to_pedpy(self, scene=scene)

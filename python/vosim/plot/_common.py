@@ -1,11 +1,11 @@
-"""Pictures of runs (needs matplotlib: ``pip install "vosim[plot]"``)."""
+"""What every plot shares: importing matplotlib lazily, drawing obstacles, picking a scene."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._checks import integer
-from .trajectory import Trajectory
+from .._checks import integer
+from ..trajectory import Trajectory
 
 
 def _pyplot():
@@ -59,46 +59,26 @@ def obstacles(items, *, ax, scene: int | None = None):
     return ax
 
 
-def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, title: str | None = None):
-    """Draw the obstacles and every agent's path, its start (dot) and its goal (cross).
-
-    Parameters
-    ----------
-    traj
-        A Trajectory from ``run()``.
-    ax
-        Matplotlib axes to draw into; a new figure when None.
-    scene
-        Which scene of a Batch trajectory to draw.
-    title
-        Axes title.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
-    """
+def scene_of(traj: Trajectory, scene: int) -> dict:
+    """One scene of a trajectory: positions ``(T, N, 2)``, velocities, goals, has_goal, radius, ids."""
     if not isinstance(traj, Trajectory):
         raise TypeError(f"traj: expected a vosim.Trajectory, got {type(traj).__name__}")
     if traj.is_batch:
         scene = integer(scene, "scene", minimum=0, maximum=traj.positions.shape[1] - 1)
-    plt = _pyplot()
-    if ax is None:
-        _, ax = plt.subplots(figsize=(7, 7))
-    positions = traj.positions[:, scene] if traj.is_batch else traj.positions
-    goals = traj.goals[scene] if traj.is_batch else traj.goals
-    has_goal = traj.has_goal[scene] if traj.is_batch else traj.has_goal
-    n = positions.shape[1]
-    obstacles(traj.obstacles, ax=ax, scene=scene if traj.is_batch else None)
-    colors = plt.get_cmap("hsv")(np.linspace(0.0, 1.0, max(n, 1), endpoint=False))
-    for k in range(n):
-        ax.plot(positions[:, k, 0], positions[:, k, 1], color=colors[k], linewidth=0.6, alpha=0.8)
-    ax.scatter(positions[0, :, 0], positions[0, :, 1], s=6, color=colors, zorder=3, label="start")
-    if has_goal.any():
-        ax.scatter(goals[has_goal, 0], goals[has_goal, 1], s=10, marker="x", color="black",
-                   linewidths=0.6, zorder=3, label="goal")
-    ax.set_aspect("equal")
-    ax.set_xlabel("x")
-    ax.set_ylabel("y")
-    if title:
-        ax.set_title(title)
-    return ax
+
+        def pick(a):
+            return None if a is None else np.asarray(a)[scene]
+
+        return dict(positions=traj.positions[:, scene], velocities=traj.velocities[:, scene],
+                    goals=pick(traj.goals), has_goal=pick(traj.has_goal), radius=pick(traj.radius),
+                    ids=pick(traj.ids), active=pick(traj.active), scene=scene)
+    return dict(positions=traj.positions, velocities=traj.velocities, goals=traj.goals, has_goal=traj.has_goal,
+                radius=traj.radius, ids=traj.ids, active=traj.active, scene=None)
+
+
+def frame_stride(frames: int, max_frames: int | None) -> int:
+    """Every how many recorded frames to draw so that at most ``max_frames`` are drawn."""
+    if max_frames is None:
+        return 1
+    max_frames = integer(max_frames, "max_frames", minimum=2)
+    return max(1, -(-(frames - 1) // (max_frames - 1)))

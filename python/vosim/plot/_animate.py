@@ -1,0 +1,113 @@
+"""Animations of runs, saved through matplotlib's writers (pillow for GIF, ffmpeg for MP4)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from .._checks import integer, scalar
+from ..trajectory import Trajectory
+from ._common import _pyplot, frame_stride, obstacles, scene_of
+
+WRITERS = {".gif": "pillow", ".mp4": "ffmpeg", ".webm": "ffmpeg", ".mkv": "ffmpeg"}
+
+
+def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, max_frames: int | None = 300,
+            trail: int = 10, dpi: int = 100, figsize=(6, 6), title: str | None = None):
+    """Animate a run: agents as discs of their radius, with short trails, over the obstacles.
+
+    Parameters
+    ----------
+    traj
+        A Trajectory from ``run()``.
+    scene
+        Which scene of a Batch trajectory.
+    path
+        Save the animation there (``.gif`` with pillow, ``.mp4`` with ffmpeg
+        when it is installed); None only returns it.
+    fps
+        Frames per second of the saved file.
+    max_frames
+        At most this many frames, evenly spaced over the run (None: every
+        recorded frame).
+    trail
+        Frames of trail drawn behind each agent.
+    dpi, figsize
+        Size of the figure.
+    title
+        Title; the simulated time is shown below it.
+
+    Returns
+    -------
+    matplotlib.animation.FuncAnimation
+
+    Raises
+    ------
+    ValueError
+        ``path`` with an unknown suffix, or for MP4 when matplotlib finds no
+        ffmpeg.
+    """
+    data = scene_of(traj, scene)
+    fps = scalar(fps, "fps", minimum=0.0, strict=True, maximum=1000.0)
+    trail = integer(trail, "trail", minimum=0)
+    writer = None
+    if path is not None:
+        path = Path(path)
+        writer = WRITERS.get(path.suffix.lower())
+        if writer is None:
+            raise ValueError(f"path: cannot tell the format of {str(path)!r}; use one of {', '.join(WRITERS)}")
+    plt = _pyplot()
+    from matplotlib import animation
+    from matplotlib.collections import EllipseCollection, LineCollection
+
+    if writer is not None and not animation.writers.is_available(writer):
+        raise ValueError(f"path: writing {path.suffix} needs {writer}, which matplotlib cannot find"
+                         + ("; install ffmpeg, or write a .gif" if writer == "ffmpeg" else ""))
+    stride = frame_stride(len(traj.times), max_frames)
+    frames = np.unique(np.r_[np.arange(0, len(traj.times), stride), len(traj.times) - 1])
+    live = data["ids"] >= 0
+    if data["active"] is not None:
+        live &= data["active"]
+    positions = data["positions"][:, live]
+    radius = np.asarray(data["radius"])[live]
+    n = positions.shape[1]
+
+    fig, ax = plt.subplots(figsize=figsize, dpi=dpi)
+    obstacles(traj.obstacles, ax=ax, scene=data["scene"])
+    every = positions.reshape(-1, 2)
+    lo, hi = np.nanmin(every, axis=0) - radius.max(initial=0) - 1, np.nanmax(every, axis=0) + radius.max(initial=0) + 1
+    for _, vertices, owner in traj.obstacles:
+        if data["scene"] is None or owner is None or owner == data["scene"]:
+            lo, hi = np.minimum(lo, vertices.min(axis=0)), np.maximum(hi, vertices.max(axis=0))
+    ax.set_xlim(lo[0], hi[0])
+    ax.set_ylim(lo[1], hi[1])
+    ax.set_aspect("equal")
+    ax.set_xlabel("x [m]")
+    ax.set_ylabel("y [m]")
+    colors = plt.get_cmap("hsv")(np.linspace(0.0, 1.0, max(n, 1), endpoint=False))
+    goals = data["goals"][live][data["has_goal"][live]]
+    if len(goals):
+        ax.scatter(goals[:, 0], goals[:, 1], s=10, marker="x", color="black", linewidths=0.6, zorder=2)
+    discs = EllipseCollection(2 * radius, 2 * radius, np.zeros(n), units="xy", offsets=positions[0],
+                              offset_transform=ax.transData, facecolors=colors, edgecolors="black",
+                              linewidths=0.3, zorder=3)
+    ax.add_collection(discs)
+    trails = LineCollection([], colors=colors, linewidths=0.8, alpha=0.6, zorder=2)
+    ax.add_collection(trails)
+    label = ax.set_title("")
+    heading = f"{title}\n" if title else ""
+
+    def draw(k: int):
+        t = frames[k]
+        discs.set_offsets(positions[t])
+        first = frames[max(0, k - trail)]
+        trails.set_segments([positions[first:t + 1, a] for a in range(n)] if trail else [])
+        label.set_text(f"{heading}t = {traj.times[t]:.1f} s")
+        return discs, trails, label
+
+    result = animation.FuncAnimation(fig, draw, frames=len(frames), interval=1000.0 / fps, blit=False)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        result.save(path, writer=writer, fps=fps, dpi=dpi)
+    return result

@@ -1,0 +1,148 @@
+"""The standard figures of a method comparison (a table from ``vosim.compare``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._common import _pyplot
+
+#: Metrics drawn by default, with their axis labels.
+METRICS = {
+    "collision_agent_steps": "colliding agent-steps",
+    "max_penetration": "deepest overlap [m]",
+    "arrival_rate": "arrived (fraction)",
+    "makespan": "makespan [s]",
+    "mean_travel_time": "mean travel time [s]",
+    "path_efficiency": "path efficiency",
+    "mean_speed": "mean speed [m/s]",
+    "sum_abs_da": "sum |Δa| (jerkiness)",
+}
+
+
+def _order(values) -> list:
+    seen = []
+    for v in values:
+        if v not in seen:
+            seen.append(v)
+    return seen
+
+
+def compare(table, *, metrics=None, figsize_per_panel=(3.4, 3.0)) -> dict:
+    """Draw the standard figures of a comparison.
+
+    Parameters
+    ----------
+    table
+        The DataFrame of :func:`vosim.compare` (one row per method, scenario
+        and seed).
+    metrics
+        Columns to draw in the first figure; by default those of
+        :data:`METRICS` that the table has.
+    figsize_per_panel
+        Size of one panel (inches).
+
+    Returns
+    -------
+    dict of matplotlib.figure.Figure
+        ``"metrics"``: each metric per method, one dot per seed and the mean
+        as a bar, grouped by scenario. With the per-step data of
+        ``table.attrs["series"]``: ``"collisions"``, colliding pairs over
+        time (mean over seeds, the range shaded), and ``"arrivals"``, the
+        fraction of agents arrived over time, one panel per scenario.
+    """
+    plt = _pyplot()
+    for column in ("method", "scenario", "seed"):
+        if column not in getattr(table, "columns", ()):
+            raise ValueError(f"table: expected a table from vosim.compare (no column {column!r})")
+    if metrics is None:
+        metrics = [m for m in METRICS if m in table.columns]
+    else:
+        for k, name in enumerate(metrics):
+            if name not in table.columns:
+                raise ValueError(f"metrics[{k}] is {name!r}; the table has no such column")
+    methods = _order(table["method"])
+    scenario_names = _order(table["scenario"])
+    colors = {m: plt.get_cmap("tab10")(k % 10) for k, m in enumerate(methods)}
+    figures = {}
+
+    columns = min(4, max(len(metrics), 1))
+    rows = -(-len(metrics) // columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(figsize_per_panel[0] * columns, figsize_per_panel[1] * rows),
+                             squeeze=False)
+    width = 0.8 / len(methods)
+    rng = np.random.default_rng(0)  # horizontal jitter of the dots only
+    for ax, name in zip(axes.flat, metrics):
+        for s, scenario in enumerate(scenario_names):
+            for k, method in enumerate(methods):
+                values = table[(table["scenario"] == scenario) & (table["method"] == method)][name].to_numpy(float)
+                x = s + (k - (len(methods) - 1) / 2) * width
+                finite = values[np.isfinite(values)]
+                if len(finite):
+                    ax.bar(x, finite.mean(), width=width * 0.9, color=colors[method], alpha=0.35)
+                ax.scatter(np.full(len(finite), x) + rng.uniform(-0.2, 0.2, len(finite)) * width, finite, s=10,
+                           color=colors[method], zorder=3)
+                missing = len(values) - len(finite)
+                if missing:  # NaN: e.g. no makespan where not everyone arrived
+                    ax.annotate(f"{missing}×–", (x, 0), ha="center", va="bottom", fontsize="x-small",
+                                color=colors[method])
+        ax.set_xticks(range(len(scenario_names)))
+        ax.set_xticklabels(scenario_names, fontsize="small")
+        ax.set_title(METRICS.get(name, name), fontsize="medium")
+    for ax in list(axes.flat)[len(metrics):]:
+        ax.set_visible(False)
+    handles = [plt.Rectangle((0, 0), 1, 1, color=colors[m]) for m in methods]
+    fig.legend(handles, methods, loc="upper center", ncol=min(len(methods), 6), frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 0.94))
+    figures["metrics"] = fig
+
+    series = table.attrs.get("series") if hasattr(table, "attrs") else None
+    if series:
+        figures["collisions"] = _over_time(plt, table, series, methods, scenario_names, colors, "collisions")
+        figures["arrivals"] = _over_time(plt, table, series, methods, scenario_names, colors, "arrivals")
+    return figures
+
+
+def _curve(run: dict, what: str) -> tuple[np.ndarray, np.ndarray] | None:
+    dt = run["time_step"]
+    if what == "collisions":
+        counts = run.get("collisions_series")
+        if counts is None:
+            return None
+        return np.arange(len(counts)) * dt, np.asarray(counts, dtype=float)
+    arrival = run.get("arrival_step")
+    if arrival is None:
+        return None
+    arrival = np.asarray(arrival)
+    last = int(arrival.max(initial=0))
+    steps = np.arange(last + 2)
+    arrived = np.searchsorted(np.sort(arrival[arrival >= 0]), steps, side="right") / max(len(arrival), 1)
+    return steps * dt, arrived
+
+
+def _over_time(plt, table, series, methods, scenario_names, colors, what: str):
+    fig, axes = plt.subplots(1, len(scenario_names), figsize=(4.2 * len(scenario_names), 3.4), squeeze=False)
+    for ax, scenario in zip(axes[0], scenario_names):
+        for method in methods:
+            seeds = table[(table["scenario"] == scenario) & (table["method"] == method)]["seed"]
+            curves = [_curve(series[(method, scenario, seed)], what) for seed in seeds
+                      if (method, scenario, seed) in series]
+            curves = [c for c in curves if c is not None]
+            if not curves:
+                continue
+            longest = max(len(c[0]) for c in curves)
+            time = max(curves, key=lambda c: len(c[0]))[0]
+            # a finished run keeps its last value (everyone arrived; no more collisions)
+            padded = np.array([np.r_[c[1], np.full(longest - len(c[1]), c[1][-1] if what == "arrivals" else 0.0)]
+                               for c in curves])
+            ax.plot(time, padded.mean(axis=0), color=colors[method], label=method, linewidth=1.2)
+            ax.fill_between(time, padded.min(axis=0), padded.max(axis=0), color=colors[method], alpha=0.15,
+                            linewidth=0)
+        ax.set_title(scenario, fontsize="medium")
+        ax.set_xlabel("time [s]")
+        ax.set_ylabel("colliding pairs" if what == "collisions" else "arrived (fraction)")
+        if what == "arrivals":
+            ax.set_ylim(-0.02, 1.02)
+    axes[0][0].legend(fontsize="small")
+    fig.suptitle("collisions over time" if what == "collisions" else "arrivals over time", fontsize="medium")
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,224 @@
+"""One agent's velocity space at the current step, drawn from ``sim.inspect``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._common import _pyplot
+
+# Colours of what is drawn.
+AGENT_CONE = "tab:orange"
+OBSTACLE_CONE = "0.45"
+FORBIDDEN = "tab:red"
+FEASIBLE = "tab:green"
+
+
+def _clip(polygon: np.ndarray, point: np.ndarray, normal: np.ndarray) -> np.ndarray:
+    """The part of a convex polygon where ``dot(normal, p - point) >= 0`` (Sutherland-Hodgman)."""
+    if len(polygon) == 0:
+        return polygon
+    side = (polygon - point) @ normal
+    result = []
+    for k in range(len(polygon)):
+        a, b = polygon[k], polygon[(k + 1) % len(polygon)]
+        sa, sb = side[k], side[(k + 1) % len(polygon)]
+        if sa >= 0:
+            result.append(a)
+        if (sa >= 0) != (sb >= 0):
+            result.append(a + (b - a) * (sa / (sa - sb)))
+    return np.array(result).reshape(-1, 2)
+
+
+def _cross(u: np.ndarray, v: np.ndarray) -> float:
+    return float(u[0] * v[1] - u[1] * v[0])
+
+
+def _hull(points: np.ndarray) -> np.ndarray:
+    """Convex hull, counter-clockwise (Andrew's monotone chain)."""
+    points = np.unique(np.asarray(points, dtype=np.float64), axis=0)
+    if len(points) < 3:
+        return points
+
+    def half(ordered):
+        chain = []
+        for p in ordered:
+            while len(chain) >= 2 and _cross(chain[-1] - chain[-2], p - chain[-2]) <= 0:
+                chain.pop()
+            chain.append(p)
+        return chain[:-1]
+
+    return np.array(half(points) + half(points[::-1]))
+
+
+def _capsule(a: np.ndarray, b: np.ndarray, radius: float, samples: int = 48) -> np.ndarray:
+    """Points around the capsule of segment a-b widened by radius (a disc when a == b)."""
+    angles = np.linspace(0.0, 2 * np.pi, samples, endpoint=False)
+    ring = radius * np.column_stack([np.cos(angles), np.sin(angles)])
+    return np.vstack([a + ring, b + ring])
+
+
+def _half_plane(box: np.ndarray, point, normal) -> np.ndarray:
+    return _clip(box, np.asarray(point, dtype=np.float64), np.asarray(normal, dtype=np.float64))
+
+
+def cone_polygon(apex, obstacle_a, obstacle_b, radius: float, scale: float, horizon: float, far: float) -> np.ndarray:
+    """A velocity obstacle as a polygon reaching ``far`` from the apex.
+
+    Velocities ``v`` whose ray ``scale * (v - apex) * t`` meets the capsule
+    (a-b widened by ``radius``) within ``t <= horizon``: the union of the
+    capsule scaled by ``s >= 1 / (scale * horizon)`` around the apex, which
+    is convex. Untruncated cones (horizon inf) start at the apex.
+    """
+    apex = np.asarray(apex, dtype=np.float64)
+    capsule = _capsule(np.asarray(obstacle_a, dtype=np.float64), np.asarray(obstacle_b, dtype=np.float64), radius)
+    reach = far / max(float(np.linalg.norm(capsule, axis=1).min()), 1e-12)
+    near = capsule / (scale * horizon) if np.isfinite(horizon) else np.zeros((1, 2))
+    return _hull(np.vstack([apex + near, apex + capsule * reach]))
+
+
+def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, title: str | None = None,
+                   legend: bool = True, colorbar: bool = True):
+    """Draw one agent's velocity space as the active method sees it at the next step.
+
+    Everything comes from ``sim.inspect(agent_id)``, in absolute velocities
+    (m/s):
+
+    - ORCA: each neighbour's and obstacle edge's half-plane, the forbidden
+      side shaded (obstacle ones darker), and the region left admissible
+      within the max speed (green). When no velocity satisfies every
+      half-plane, linear program 3 chose the least violating one: the title
+      says so.
+    - VO, RVO, HRVO: each velocity obstacle (agents orange, obstacle edges
+      grey), truncated cones with their caps, overlaps as half-planes.
+    - Sampling methods (VO family with sampling, AdaptiveSampling,
+      GridSampling): the candidates coloured by penalty, the chosen one ringed.
+    - ForceBased: the accelerations acting on the agent, drawn from its
+      current velocity (scaled to fit; the legend gives the scale).
+    - Always: the max-speed circle, the current, preferred and new velocity.
+
+    Parameters
+    ----------
+    sim
+        A Simulator or Batch (the agent's scene is found from its id).
+    agent_id
+        The agent's id.
+    ax
+        Matplotlib axes; a new figure when None.
+    extent
+        Half-width of the drawn square; 1.3 times the largest of max speed
+        and the drawn velocities by default.
+    title
+        Axes title; the method and agent by default.
+    legend, colorbar
+        Draw a legend, and a colour bar for penalties.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    info = sim.inspect(agent_id)
+    plt = _pyplot()
+    from matplotlib.patches import Circle, Polygon
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.5, 6))
+    velocity, pref, new = info["velocity"], info["pref_velocity"], info["new_velocity"]
+    max_speed = float(info["max_speed"])
+    if extent is None:
+        extent = 1.3 * max(max_speed, np.abs(np.r_[velocity, pref, new]).max(), 1e-3)
+    box = np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]]) * extent * 1.5
+    far = 4.0 * extent
+    notes = []
+
+    lines = info["lines"]
+    if len(lines["point"]):
+        disc = max_speed * np.column_stack([np.cos(np.linspace(0, 2 * np.pi, 180, endpoint=False)),
+                                            np.sin(np.linspace(0, 2 * np.pi, 180, endpoint=False))])
+        feasible = disc
+        for k, (point, direction) in enumerate(zip(lines["point"], lines["direction"])):
+            hard = bool(lines["obstacle"][k])
+            right = np.array([direction[1], -direction[0]])  # the forbidden side
+            ax.add_patch(Polygon(_half_plane(box, point, right), closed=True, facecolor=FORBIDDEN if not hard else "0.3",
+                                 alpha=0.07 if not hard else 0.25, edgecolor="none", zorder=1))
+            ends = np.array([point - far * direction, point + far * direction])
+            ax.plot(ends[:, 0], ends[:, 1], color="0.15" if hard else FORBIDDEN, linewidth=1.0, zorder=2)
+            ax.annotate("", xy=point + 0.25 * extent * direction, xytext=point,
+                        arrowprops=dict(arrowstyle="->", color="0.15" if hard else FORBIDDEN, lw=0.8), zorder=2)
+            feasible = _clip(feasible, point, -right)
+        if len(feasible) >= 3:
+            ax.add_patch(Polygon(feasible, closed=True, facecolor=FEASIBLE, alpha=0.35, edgecolor=FEASIBLE,
+                                 zorder=2, label="admissible velocities"))
+        n_agent = int((~lines["obstacle"]).sum())
+        notes.append(f"{n_agent} agent, {len(lines['point']) - n_agent} obstacle half-planes")
+        if info["used_fallback"]:
+            notes.append("infeasible: linear program 3 chose the least violation")
+
+    cones = info["cones"]
+    for k in range(len(cones["apex"])):
+        kind = cones["kind"][k]
+        color = AGENT_CONE if kind.startswith("agent") else OBSTACLE_CONE
+        if kind.endswith("overlap"):  # a half-plane: velocities towards the overlap
+            right = cones["right_leg"][k]
+            outline = _half_plane(box, cones["apex"][k], np.array([-right[1], right[0]]))
+        else:
+            outline = cone_polygon(cones["apex"][k], cones["obstacle_a"][k], cones["obstacle_b"][k],
+                                   cones["radius"][k], cones["scale"][k], cones["horizon"][k], far)
+        ax.add_patch(Polygon(outline, closed=True, facecolor=color, alpha=0.22, edgecolor=color, linewidth=1.0,
+                             zorder=1))
+        ax.plot(*cones["apex"][k], marker=".", color=color, markersize=4, zorder=3)
+    if len(cones["apex"]):
+        truncated = np.isfinite(cones["horizon"]).any()
+        notes.append(f"{len(cones['apex'])} velocity obstacles" + (" (truncated)" if truncated else ""))
+        if info["used_fallback"]:
+            notes.append("nothing admissible")
+
+    candidates, penalties = info["candidates"], info["penalties"]
+    if len(candidates):
+        finite = np.isfinite(penalties)
+        shown = np.where(finite, penalties, np.nan)
+        high = np.nanpercentile(shown, 95) if finite.any() else 1.0
+        points = ax.scatter(candidates[:, 0], candidates[:, 1], c=np.where(finite, penalties, high), cmap="viridis_r",
+                            vmin=np.nanmin(shown) if finite.any() else 0.0, vmax=high, s=12, zorder=4,
+                            edgecolors="none")
+        if colorbar:
+            ax.figure.colorbar(points, ax=ax, label="penalty (lower is better)", shrink=0.8)
+        if info["chosen"] >= 0:
+            chosen = candidates[info["chosen"]]
+            ax.plot(*chosen, marker="o", markersize=11, markerfacecolor="none", markeredgecolor="black",
+                    zorder=5, label="chosen candidate")
+        notes.append(f"{len(candidates)} candidates")
+
+    forces = {k: v for k, v in info["forces"].items() if k != "total" and np.any(v)}
+    if info["forces"]:
+        total = info["forces"].get("total", np.zeros(2))
+        biggest = max([np.linalg.norm(v) for v in info["forces"].values()] + [1e-12])
+        scale = 0.5 * max_speed / biggest if biggest > 1e-12 else 1.0
+        palette = plt.get_cmap("tab10")
+        for k, (name, value) in enumerate(list(forces.items()) + [("total", total)]):
+            if not np.any(value):
+                continue
+            ax.annotate("", xy=velocity + scale * np.asarray(value), xytext=velocity,
+                        arrowprops=dict(arrowstyle="-|>", color=palette(k), lw=2.0 if name == "total" else 1.2),
+                        zorder=5)
+            ax.plot([], [], color=palette(k), label=f"{name} acceleration")
+        notes.append(f"accelerations x {scale:.2g} s")
+
+    ax.add_patch(Circle((0, 0), max_speed, fill=False, linestyle="--", color="0.3", zorder=3,
+                        label=f"max speed {max_speed:g} m/s"))
+    ax.plot(*velocity, marker="o", color="tab:blue", markersize=7, zorder=6, linestyle="none", label="current velocity")
+    ax.plot(*pref, marker="*", color="tab:green", markersize=13, markeredgecolor="black", zorder=6, linestyle="none",
+            label="preferred velocity")
+    ax.plot(*new, marker="D", color="tab:red", markersize=7, markeredgecolor="black", zorder=7, linestyle="none",
+            label="new velocity")
+    ax.axhline(0, color="0.7", linewidth=0.5, zorder=0)
+    ax.axvline(0, color="0.7", linewidth=0.5, zorder=0)
+    ax.set_xlim(-extent, extent)
+    ax.set_ylim(-extent, extent)
+    ax.set_aspect("equal")
+    ax.set_xlabel("$v_x$ [m/s]")
+    ax.set_ylabel("$v_y$ [m/s]")
+    heading = title if title is not None else f"{info['method']}, agent {info['id']}"
+    ax.set_title(heading + ("\n" + "; ".join(notes) if notes else ""), fontsize="medium")
+    if legend:
+        ax.legend(loc="upper left", fontsize="x-small", framealpha=0.85)
+    return ax

@@ -1,0 +1,323 @@
+"""The Scenario data object: what a run starts from, as plain data that can be shared as JSON."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+
+from .._checks import MAX_MAGNITUDE, MIN_TIME, check_values, integer, real_array, scalar
+from ..batch import Batch
+from ..methods import ORCA, Method, method_from_dict
+from ..simulator import Simulator
+
+FORMAT = "vosim-scenario"
+FORMAT_VERSION = 1
+
+#: Keyword arguments of ``add_agents`` a scenario may set per agent.
+AGENT_PARAMETERS = (
+    "radius", "max_speed", "neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst",
+    "pref_speed", "arrival_radius", "waypoint_radius", "priority", "max_acceleration", "uncertainty_offset",
+)
+OBSTACLE_KINDS = ("polygon", "wall", "boundary")
+
+
+def _points(value, name: str, count: int | None = None) -> np.ndarray:
+    array = real_array(value, name)
+    if array.ndim != 2 or array.shape[1] != 2 or (count is not None and len(array) != count):
+        want = "(n, 2)" if count is None else f"({count}, 2)"
+        raise ValueError(f"{name}: expected shape {want}, got {array.shape}")
+    check_values(array, name, magnitude=MAX_MAGNITUDE)
+    return np.ascontiguousarray(array)
+
+
+@dataclass(eq=False)
+class Scenario:
+    """Agents with their parameters and goals, obstacles, a time step and a suggested length.
+
+    A scenario is plain data: build as many simulators from it as you like
+    (:meth:`build`), fill the scenes of a Batch with variants of it
+    (:func:`vosim.scenarios.batch`), and share it as JSON (:meth:`to_json`,
+    exact for every float).
+
+    Attributes
+    ----------
+    name
+        Short identifier.
+    positions, goals
+        ``(n, 2)`` start positions and final goals.
+    waypoints
+        None, or one ``(k_i, 2)`` array per agent: the points it heads for in
+        turn, the last being its goal (agents move on to the next within
+        their ``waypoint_radius``).
+    agent_params
+        Keyword arguments for ``add_agents`` (scalars or ``(n,)`` arrays);
+        names from :data:`AGENT_PARAMETERS`.
+    obstacles
+        ``(kind, vertices)`` pairs, kind one of ``"polygon"``, ``"wall"``,
+        ``"boundary"`` (as for ``add_obstacle``, ``add_wall``, ``add_boundary``).
+    time_step
+        Seconds per step.
+    max_steps
+        How many steps a run should be allowed before giving up: every
+        scenario of :mod:`vosim.scenarios` completes with its own method well
+        within it.
+    method
+        The method :meth:`build` uses when given none. Its perturbation, if
+        any, is what the scenario needs to break its symmetry (see
+        :meth:`build`).
+    seed
+        The seed the scenario was generated with (None for fixed layouts).
+    """
+
+    name: str
+    positions: np.ndarray
+    goals: np.ndarray
+    agent_params: dict = field(default_factory=dict)
+    obstacles: list = field(default_factory=list)
+    time_step: float = 0.25
+    max_steps: int = 10_000
+    method: Method = field(default_factory=ORCA)
+    waypoints: list | None = None
+    seed: int | None = None
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name:
+            raise TypeError(f"name: expected a non-empty string, got {self.name!r}")
+        self.positions = _points(self.positions, "positions")
+        n = len(self.positions)
+        self.goals = _points(self.goals, "goals", n)
+        if not isinstance(self.agent_params, dict):
+            raise TypeError(f"agent_params: expected a dict, got {type(self.agent_params).__name__}")
+        params = {}
+        for key, value in self.agent_params.items():
+            if key not in AGENT_PARAMETERS:
+                raise ValueError(f"agent_params: unknown parameter {key!r}; known: {', '.join(AGENT_PARAMETERS)}")
+            array = real_array(value, f"agent_params[{key!r}]")
+            if array.ndim > 1 or (array.ndim == 1 and len(array) != n):
+                raise ValueError(f"agent_params[{key!r}]: expected a scalar or shape ({n},), got {array.shape}")
+            params[key] = np.asarray(value).copy() if array.ndim else value
+        self.agent_params = params
+        obstacles = []
+        for k, item in enumerate(self.obstacles):
+            try:
+                kind, vertices = item
+            except (TypeError, ValueError):
+                raise ValueError(f"obstacles[{k}]: expected a (kind, vertices) pair, got {item!r}") from None
+            if kind not in OBSTACLE_KINDS:
+                raise ValueError(f"obstacles[{k}]: kind is {kind!r}; must be one of {', '.join(OBSTACLE_KINDS)}")
+            obstacles.append((kind, _points(vertices, f"obstacles[{k}]")))
+        self.obstacles = obstacles
+        self.time_step = scalar(self.time_step, "time_step", minimum=MIN_TIME, maximum=MAX_MAGNITUDE)
+        self.max_steps = integer(self.max_steps, "max_steps", minimum=1)
+        if not isinstance(self.method, Method):
+            raise TypeError(f"method: expected a vosim method such as vosim.ORCA(), got {type(self.method).__name__}")
+        if self.waypoints is not None:
+            if len(self.waypoints) != n:
+                raise ValueError(f"waypoints: expected one array per agent ({n}), got {len(self.waypoints)}")
+            self.waypoints = [_points(w, f"waypoints[{i}]") for i, w in enumerate(self.waypoints)]
+            for i, w in enumerate(self.waypoints):
+                if len(w) == 0 or not np.array_equal(w[-1], self.goals[i]):
+                    raise ValueError(f"waypoints[{i}]: the last waypoint must be the goal {self.goals[i].tolist()}, "
+                                     f"got {w[-1].tolist() if len(w) else 'none'}")
+        if self.seed is not None:
+            self.seed = integer(self.seed, "seed", minimum=0)
+
+    def __repr__(self) -> str:
+        return (f"Scenario(name={self.name!r}, agents={self.num_agents}, obstacles={len(self.obstacles)}, "
+                f"time_step={self.time_step}, max_steps={self.max_steps}, method={self.method!r})")
+
+    @property
+    def num_agents(self) -> int:
+        """Number of agents."""
+        return len(self.positions)
+
+    # --------------------------------------------------------------- building
+    def method_for(self, method: Method | None = None) -> Method:
+        """The method a run of this scenario uses when asked for ``method``.
+
+        None gives the scenario's own method. A method without a
+        perturbation gets the scenario's (and its seed, which then also seeds
+        the method's sampling), since the scenario needs it to break its
+        symmetry; a method with a perturbation of its own is used as given.
+        """
+        if method is None:
+            return self.method
+        if not isinstance(method, Method):
+            raise TypeError(f"method: expected a vosim method such as vosim.ORCA(), got {type(method).__name__}")
+        if method.perturbation == 0.0 and self.method.perturbation > 0.0:
+            return replace(method, perturbation=self.method.perturbation, seed=self.method.seed)
+        return method
+
+    def build(self, method: Method | None = None) -> Simulator:
+        """A new Simulator holding this scenario's obstacles and agents.
+
+        Parameters
+        ----------
+        method
+            The avoidance method; the scenario's own when None. A method
+            without a perturbation gets the scenario's (see :meth:`method_for`).
+        """
+        sim = Simulator(time_step=self.time_step, method=self.method_for(method))
+        adders = {"polygon": sim.add_obstacle, "wall": sim.add_wall, "boundary": sim.add_boundary}
+        for kind, vertices in self.obstacles:
+            adders[kind](vertices)
+        extra = {} if self.waypoints is None else {"waypoints": self.waypoints}
+        sim.add_agents(self.positions, goals=self.goals, **extra, **self.agent_params)
+        return sim
+
+    # ------------------------------------------------------------------ JSON
+    def to_dict(self) -> dict:
+        """The scenario as plain JSON types (floats kept exactly by ``json``)."""
+        def plain(value):
+            return value.tolist() if isinstance(value, np.ndarray) else (
+                value.item() if isinstance(value, np.generic) else value)
+
+        return {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "name": self.name,
+            "positions": self.positions.tolist(),
+            "goals": self.goals.tolist(),
+            "waypoints": None if self.waypoints is None else [w.tolist() for w in self.waypoints],
+            "agent_params": {k: plain(v) for k, v in self.agent_params.items()},
+            "obstacles": [{"kind": kind, "vertices": vertices.tolist()} for kind, vertices in self.obstacles],
+            "time_step": self.time_step,
+            "max_steps": self.max_steps,
+            "method": {k: plain(v) for k, v in self.method.to_dict().items()},
+            "seed": self.seed,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Scenario":
+        """The scenario :meth:`to_dict` described."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ValueError("data: not a vosim scenario (no 'format': 'vosim-scenario')")
+        if data.get("format_version", 0) > FORMAT_VERSION:
+            raise ValueError(f"data: scenario format {data.get('format_version')} is newer than this vosim's "
+                             f"({FORMAT_VERSION}); upgrade to read it")
+        try:
+            return cls(
+                name=data["name"],
+                positions=np.array(data["positions"], dtype=np.float64).reshape(-1, 2),
+                goals=np.array(data["goals"], dtype=np.float64).reshape(-1, 2),
+                waypoints=None if data["waypoints"] is None else [
+                    np.array(w, dtype=np.float64).reshape(-1, 2) for w in data["waypoints"]],
+                agent_params={k: np.array(v) if isinstance(v, list) else v for k, v in data["agent_params"].items()},
+                obstacles=[(o["kind"], np.array(o["vertices"], dtype=np.float64)) for o in data["obstacles"]],
+                time_step=data["time_step"],
+                max_steps=data["max_steps"],
+                method=method_from_dict(data["method"]),
+                seed=data["seed"],
+            )
+        except KeyError as error:
+            raise ValueError(f"data: the scenario lacks {error.args[0]!r}") from None
+
+    def to_json(self, **dump_options) -> str:
+        """The scenario as JSON text; :meth:`from_json` reads it back exactly.
+
+        ``dump_options`` go to :func:`json.dumps` (``indent=2`` for people).
+        """
+        return json.dumps(self.to_dict(), **dump_options)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Scenario":
+        """The scenario of :meth:`to_json`'s text."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"text: not JSON ({error})") from None
+        return cls.from_dict(data)
+
+
+# ------------------------------------------------------------------- batches
+def _same_obstacles(scenes: Sequence[Scenario]) -> bool:
+    first = scenes[0].obstacles
+    return all(len(s.obstacles) == len(first) and all(
+        a[0] == b[0] and np.array_equal(a[1], b[1]) for a, b in zip(s.obstacles, first)) for s in scenes[1:])
+
+
+def build_batch(scenes: Sequence[Scenario], *, method: Method | None = None) -> Batch:
+    """A Batch with one scene per scenario.
+
+    The scenarios must have the same number of agents, the same time step
+    and the same agent parameter names (values may differ: they become
+    ``(B, n)`` arrays). Obstacles that every scenario shares are added once
+    for all scenes; otherwise each scene gets its own.
+
+    Parameters
+    ----------
+    scenes
+        The scenarios, scene k from ``scenes[k]``.
+    method
+        As in :meth:`Scenario.build`, decided by the first scenario. Its
+        random draws depend on the agent ids, which differ between scenes,
+        so identical scenes still draw differently.
+    """
+    scenes = list(scenes)
+    if not scenes:
+        raise ValueError("scenes: expected at least one scenario")
+    for k, scene in enumerate(scenes):
+        if not isinstance(scene, Scenario):
+            raise TypeError(f"scenes[{k}]: expected a Scenario, got {type(scene).__name__}")
+    first = scenes[0]
+    for k, scene in enumerate(scenes[1:], start=1):
+        if scene.num_agents != first.num_agents:
+            raise ValueError(f"scenes[{k}] has {scene.num_agents} agents; every scene needs {first.num_agents} "
+                             "(as scenes[0])")
+        if scene.time_step != first.time_step:
+            raise ValueError(f"scenes[{k}].time_step is {scene.time_step}; every scene needs {first.time_step} "
+                             "(as scenes[0])")
+        if set(scene.agent_params) != set(first.agent_params):
+            raise ValueError(f"scenes[{k}] sets agent parameters {sorted(scene.agent_params)}; every scene needs "
+                             f"{sorted(first.agent_params)} (as scenes[0])")
+    n = first.num_agents
+    batch = Batch(len(scenes), time_step=first.time_step, method=first.method_for(method))
+    if _same_obstacles(scenes):
+        adders = {"polygon": batch.add_obstacle, "wall": batch.add_wall, "boundary": batch.add_boundary}
+        for kind, vertices in first.obstacles:
+            adders[kind](vertices)
+    else:
+        for k, scene in enumerate(scenes):
+            adders = {"polygon": batch.add_obstacle, "wall": batch.add_wall, "boundary": batch.add_boundary}
+            for kind, vertices in scene.obstacles:
+                adders[kind](vertices, scene=k)
+    params = {key: np.stack([np.broadcast_to(np.asarray(s.agent_params[key]), (n,)) for s in scenes])
+              for key in first.agent_params}
+    extra = {}
+    if any(s.waypoints is not None for s in scenes):
+        extra["waypoints"] = [s.waypoints if s.waypoints is not None else [g[None] for g in s.goals]
+                              for s in scenes]
+    batch.add_agents(np.stack([s.positions for s in scenes]), goals=np.stack([s.goals for s in scenes]),
+                     **extra, **params)
+    return batch
+
+
+def batch(factory: Callable[..., Scenario], seeds: Iterable[int], *, method: Method | None = None) -> Batch:
+    """A Batch whose scene k is ``factory(seed=seeds[k])``.
+
+    Parameters
+    ----------
+    factory
+        A scenario function taking ``seed=`` (``vosim.scenarios.crossing``,
+        or ``functools.partial(vosim.scenarios.bottleneck, 40, door_width=1.0)``).
+    seeds
+        One seed per scene.
+    method
+        As in :func:`build_batch`.
+
+    Examples
+    --------
+    >>> from vosim import scenarios
+    >>> b = scenarios.batch(scenarios.random_crowd, seeds=range(8))
+    >>> b.scenes, b.num_agents
+    (8, 50)
+    """
+    if not callable(factory):
+        raise TypeError(f"factory: expected a function returning a Scenario, got {type(factory).__name__}")
+    seeds = [integer(s, f"seeds[{k}]", minimum=0) for k, s in enumerate(seeds)]
+    if not seeds:
+        raise ValueError("seeds: expected at least one seed")
+    return build_batch([factory(seed=s) for s in seeds], method=method)

@@ -1,0 +1,170 @@
+"""Every picture renders to a file; the drawn data are what the run recorded."""
+
+import numpy as np
+import pytest
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+import vosim  # noqa: E402
+from vosim import plot, scenarios  # noqa: E402
+
+METHODS = [vosim.ORCA(), vosim.VO(), vosim.RVO(truncate=True), vosim.HRVO(), vosim.AdaptiveSampling(),
+           vosim.GridSampling(grid_size=9), vosim.ForceBased()]
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+@pytest.fixture(scope="module")
+def bottleneck_run():
+    scenario = scenarios.crossing(9, seed=2)
+    sim = scenario.build()
+    sim.add_obstacle([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]], strict=False)
+    return sim.run(300)
+
+
+def _saved(fig, path):
+    fig.savefig(path, dpi=60)
+    assert path.stat().st_size > 5_000
+    return path
+
+
+@pytest.mark.parametrize("color_by", ["agent", "speed", "time"])
+def test_trajectories_render(tmp_path, bottleneck_run, color_by):
+    ax = plot.trajectories(bottleneck_run, color_by=color_by, title=color_by)
+    _saved(ax.figure, tmp_path / f"traj_{color_by}.png")
+    lines = ax.collections[1] if color_by == "agent" else next(
+        c for c in ax.collections if c.get_array() is not None)
+    if color_by == "speed":
+        assert np.nanmax(lines.get_array()) == pytest.approx(
+            np.linalg.norm(bottleneck_run.velocities[1:], axis=-1).max())
+    if color_by == "time":
+        assert lines.get_array().max() == pytest.approx(bottleneck_run.times[-1])
+
+
+def test_trajectories_of_a_batch_scene_and_bad_arguments(tmp_path):
+    traj = scenarios.batch(scenarios.random_crowd, [0, 1]).run(50)
+    _saved(plot.trajectories(traj, scene=1, color_by="speed").figure, tmp_path / "scene1.png")
+    with pytest.raises(ValueError, match="scene is 2; must be <= 1"):
+        plot.trajectories(traj, scene=2)
+    with pytest.raises(ValueError, match="color_by is 'colour'; must be one of 'agent', 'speed', 'time'"):
+        plot.trajectories(traj, color_by="colour")
+    with pytest.raises(TypeError, match="traj: expected a vosim.Trajectory"):
+        plot.trajectories(traj.positions)
+
+
+def test_collision_markers_are_where_agents_overlap():
+    from vosim.plot._trajectories import collisions
+
+    positions = np.array([
+        [[0.0, 0.0], [3.0, 0.0], [9.0, 9.0]],
+        [[0.0, 0.0], [0.5, 0.0], [9.0, 9.0]],   # 0 and 1 start to overlap
+        [[0.0, 0.0], [0.6, 0.0], [9.0, 9.0]],   # still overlapping: no new mark
+        [[0.0, 0.0], [1.0, 0.0], [9.0, 9.0]],   # touching: not a collision
+        [[0.0, 0.0], [0.9, 0.0], [8.5, 9.0]],   # a new overlap of 0 and 1
+    ])
+    marks = collisions(positions, np.array([0.5, 0.5, 0.4]))
+    assert marks.tolist() == [[0.25, 0.0], [0.45, 0.0]]
+    assert len(collisions(positions, np.array([0.5, 0.5, 0.4]), np.array([True, False, True]))) == 0
+
+
+def test_trajectories_mark_the_collisions_of_a_force_based_crowd(tmp_path):
+    scenario = scenarios.headon_pair(seed=0)
+    sim = scenario.build(vosim.ForceBased(avoidance_stiffness=0.0, separation_stiffness=0.0))
+    traj = sim.run(150)
+    ax = plot.trajectories(traj)
+    assert "collisions (1)" in [t.get_text() for t in ax.get_legend().get_texts()]
+    _saved(ax.figure, tmp_path / "collision.png")
+
+
+@pytest.mark.parametrize("method", METHODS, ids=lambda m: m.name + ("_truncated" if getattr(m, "truncate", 0) else ""))
+def test_velocity_space_renders_for_every_method(tmp_path, method):
+    sim = scenarios.crossing(9, seed=1).build(method)
+    sim.add_wall([[-4.0, 3.0], [4.0, 3.0]])
+    sim.run(40)
+    agent = int(sim.ids[4])
+    ax = plot.velocity_space(sim, agent)
+    _saved(ax.figure, tmp_path / f"vs_{method.name}.png")
+    info = sim.inspect(agent)
+    # the new velocity drawn is the one the method chooses
+    drawn = [line for line in ax.get_lines() if line.get_label() == "new velocity"][0]
+    assert np.allclose(np.r_[drawn.get_xdata(), drawn.get_ydata()], info["new_velocity"])
+    assert method.name in ax.get_title()
+
+
+def test_velocity_space_shows_orca_infeasibility_and_the_admissible_region(tmp_path):
+    # two agents head-on and far apart: feasible; surrounded: linear program 3
+    sim = vosim.Simulator(time_step=0.1)
+    sim.add_agents([[-3.0, 0.0], [3.0, 0.0]], goals=[[3.0, 0.0], [-3.0, 0.0]], radius=0.5, max_speed=1.0,
+                   velocities=[[1.0, 0.0], [-1.0, 0.0]], time_horizon=5.0)
+    ax = plot.velocity_space(sim, 0)
+    assert "linear program 3" not in ax.get_title()
+    assert "admissible velocities" in [p.get_label() for p in ax.patches]
+    _saved(ax.figure, tmp_path / "orca_feasible.png")
+    ring = vosim.Simulator(time_step=0.1)
+    angles = np.linspace(0, 2 * np.pi, 7, endpoint=False)[:6]
+    ring.add_agents(np.vstack([[0.0, 0.0], 1.05 * np.column_stack([np.cos(angles), np.sin(angles)])]),
+                    velocities=np.vstack([[0.0, 0.0], -0.9 * np.column_stack([np.cos(angles), np.sin(angles)])]),
+                    radius=0.5, max_speed=1.0, pref_velocities=[0.0, 0.0])
+    assert ring.inspect(0)["used_fallback"]
+    ax = plot.velocity_space(ring, 0)
+    assert "linear program 3" in ax.get_title()
+    _saved(ax.figure, tmp_path / "orca_lp3.png")
+
+
+def test_truncated_cone_polygon_is_the_set_of_collision_velocities():
+    from vosim.plot._velocity_space import cone_polygon
+
+    rel, combined, horizon = np.array([4.0, 0.0]), 1.0, 2.0
+    polygon = cone_polygon([0.0, 0.0], rel, rel, combined, 1.0, horizon, far=20.0)
+    from matplotlib.path import Path
+
+    path = Path(polygon)
+    rng = np.random.default_rng(0)
+    samples = rng.uniform(-6, 6, (4000, 2))
+    # v collides within the horizon: the ray t * v meets the disc for some t <= horizon
+    b = samples @ rel
+    a = (samples**2).sum(1)
+    disc = b**2 - a * (rel @ rel - combined**2)
+    first = (b - np.sqrt(np.maximum(disc, 0))) / a
+    inside = (disc > 0) & (first > 0) & (first <= horizon) & (np.linalg.norm(samples, axis=1) < 10)
+    contained = path.contains_points(samples)
+    wrong = inside != contained
+    assert wrong.mean() < 0.01  # the polygon approximates the round cap with 48 points
+
+
+def test_animation_saves_a_gif(tmp_path):
+    pytest.importorskip("PIL")
+    traj = scenarios.headon_pair(seed=1).build().run(60)
+    path = tmp_path / "pair.gif"
+    animation = plot.animate(traj, path=path, max_frames=12, fps=10)
+    assert path.stat().st_size > 2_000
+    from PIL import Image
+
+    with Image.open(path) as image:
+        assert 10 <= image.n_frames <= 12  # evenly spaced, at most max_frames
+    assert animation is not None
+    assert [p.name for p in tmp_path.iterdir()] == ["pair.gif"]
+
+
+def test_animation_mp4_needs_ffmpeg(tmp_path):
+    from matplotlib import animation
+
+    traj = scenarios.headon_pair(seed=1).build().run(20)
+    if not animation.writers.is_available("ffmpeg"):
+        with pytest.raises(ValueError, match="path: writing .mp4 needs ffmpeg"):
+            plot.animate(traj, path=tmp_path / "pair.mp4")
+        pytest.skip("ffmpeg is not installed: only the clear error is checked")
+    plot.animate(traj, path=tmp_path / "pair.mp4", max_frames=10)
+    assert (tmp_path / "pair.mp4").stat().st_size > 1_000
+
+
+def test_animation_refuses_unknown_formats(tmp_path):
+    traj = scenarios.headon_pair().build().run(5)
+    with pytest.raises(ValueError, match=r"path: cannot tell the format of '.*pair\.avi'"):
+        plot.animate(traj, path=tmp_path / "pair.avi")
