@@ -32,7 +32,7 @@ def test_compare_rows_are_the_batch_runs_metrics():
     row = table[(table["method"] == "ORCA") & (table["scenario"] == "crossing") & (table["seed"] == 5)].iloc[0]
     for name, value in traj.metrics.items():
         value = np.asarray(value)
-        if value.ndim == 1:
+        if value.ndim == 1 and not name.startswith("time_"):  # wall times differ from run to run
             assert row[name] == pytest.approx(value[1], nan_ok=True), name
     assert ("RVO", "headon_pair", 2) in table.attrs["series"]
 

@@ -132,6 +132,42 @@ py::dict run_metrics_dict(const RunMetrics& m, const PhaseTimes& times) {
 }
 
 void bind_metrics(py::module_& m) {
+    m.def(
+        "overlaps",
+        [](const Doubles& positions, const Doubles& radius, const Bytes& active, double min_fraction) {
+            if (positions.ndim() != 3 || positions.shape(2) != 2) {
+                throw std::invalid_argument("positions: expected shape (T, N, 2)");
+            }
+            const py::ssize_t frames = positions.shape(0), n = positions.shape(1);
+            if (radius.size() != n || active.size() != n) {
+                throw std::invalid_argument("radius, active: expected (N,) matching positions");
+            }
+            std::vector<std::int64_t> frame_of;
+            std::vector<Overlap> found;
+            {
+                py::gil_scoped_release release;
+                NeighborGrid grid;
+                for (py::ssize_t t = 0; t < frames; ++t) {
+                    const std::size_t before = found.size();
+                    find_overlaps(positions.data() + t * n * 2, radius.data(), active.data(), static_cast<int>(n),
+                                  min_fraction, grid, found);
+                    frame_of.resize(found.size(), t);
+                    (void)before;
+                }
+            }
+            py::array_t<std::int64_t> table({static_cast<py::ssize_t>(found.size()), py::ssize_t{3}});
+            py::array_t<double> depth(static_cast<py::ssize_t>(found.size()));
+            for (std::size_t k = 0; k < found.size(); ++k) {
+                table.mutable_data()[3 * k] = frame_of[k];
+                table.mutable_data()[3 * k + 1] = found[k].a;
+                table.mutable_data()[3 * k + 2] = found[k].b;
+                depth.mutable_data()[k] = found[k].depth;
+            }
+            return py::make_tuple(table, depth);
+        },
+        py::arg("positions"), py::arg("radius"), py::arg("active"), py::arg("min_fraction"),
+        "Overlapping pairs per frame, deeper than min_fraction of their combined radius: "
+        "((k, 3) [frame, a, b] with a < b, (k,) depth). positions (T, N, 2), radius and active (N,).");
     m.def("min_clearance", &min_clearance_frames, py::arg("positions"), py::arg("radius"),
           py::arg("active") = py::none(),
           "Smallest dist - r_i - r_j per frame and scene among the active agents: "

@@ -56,4 +56,24 @@ double min_clearance(const double* positions, const double* radius, const std::u
     return best;
 }
 
+void find_overlaps(const double* positions, const double* radius, const std::uint8_t* active, int count,
+                   double min_fraction, NeighborGrid& grid, std::vector<Overlap>& out) {
+    double largest_radius = 0.0;
+    for (int k = 0; k < count; ++k) {
+        if (!active || active[k]) largest_radius = std::fmax(largest_radius, radius[k]);
+    }
+    if (count < 2) return;
+    grid.build(positions, active, count, largest_radius > 0.0 ? 2.0 * largest_radius : 1.0);
+    for (int k = 0; k < count; ++k) {
+        if (active && !active[k]) continue;
+        const Vec2 p(positions[2 * k], positions[2 * k + 1]);
+        grid.for_each_within(p, radius[k] + largest_radius, [&](std::int32_t j, double dist_sq) {
+            if (j <= k) return;  // each pair once
+            const double reach = radius[k] + radius[j];
+            const double depth = reach - std::sqrt(dist_sq);
+            if (depth > min_fraction * reach && depth > 0.0) out.push_back({k, j, depth});
+        });
+    }
+}
+
 }  // namespace vosim

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "neighbor_grid.hpp"
 
@@ -13,5 +14,15 @@ namespace vosim {
 // when `active` is null); +infinity with fewer than two. `grid` is scratch.
 double min_clearance(const double* positions, const double* radius, const std::uint8_t* active,
                      int count, NeighborGrid& grid);
+
+struct Overlap {
+    std::int32_t a, b;  // a < b
+    double depth;       // r_a + r_b - dist
+};
+
+// Every pair of the given agents (as for min_clearance) whose discs overlap
+// by more than `min_fraction` of their combined radius, appended to `out`.
+void find_overlaps(const double* positions, const double* radius, const std::uint8_t* active, int count,
+                   double min_fraction, NeighborGrid& grid, std::vector<Overlap>& out);
 
 }  // namespace vosim

@@ -101,8 +101,9 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
         limit = steps if steps is not None else max(scene.max_steps for scene in scenes)
         for label, method in named.items():
             batch = build_batch(scenes, method=method)
-            # Only the first and last frames: the metrics come from the engine.
-            traj = batch.run(limit, record_every=limit, until_arrived=True, progress=progress)
+            # The metrics come from the engine; about 200 frames are enough
+            # for the series drawn over time.
+            traj = batch.run(limit, record_every=max(1, limit // 200), until_arrived=True, progress=progress)
             metrics = getattr(traj, "metrics", None)
             if not metrics:
                 raise RuntimeError("compare: this vosim's engine returned no metrics with the trajectory")

@@ -108,7 +108,10 @@ def _curve(run: dict, what: str) -> tuple[np.ndarray, np.ndarray] | None:
         counts = run.get("collisions_series")
         if counts is None:
             return None
-        return np.arange(len(counts)) * dt, np.asarray(counts, dtype=float)
+        counts = np.asarray(counts, dtype=float)
+        counts[counts < 0] = np.nan  # a state the run did not observe (interrupted)
+        steps = np.asarray(run.get("record_steps", np.arange(len(counts))), dtype=float)
+        return steps * dt, counts
     arrival = run.get("arrival_step")
     if arrival is None:
         return None

@@ -10,35 +10,32 @@ from ._common import _pyplot, frame_stride, obstacles, scene_of
 COLOR_BY = ("agent", "speed", "time")
 
 
-def collisions(positions: np.ndarray, radius: np.ndarray, active=None, *, tolerance: float = 1e-6) -> np.ndarray:
-    """Where agents overlap: the midpoint of each pair at the first frame of each overlap, ``(k, 2)``.
+def collisions(positions: np.ndarray, radius: np.ndarray, active=None, *, min_fraction: float = 0.01) -> np.ndarray:
+    """Where agents overlapped: one point per overlap episode of a pair, ``(k, 2)``.
 
-    A pair overlaps when its clearance is below ``-tolerance`` (so agents in
-    contact up to round-off do not count). Only frames whose smallest
-    clearance (computed in the engine) is that low are searched pair by pair.
+    An episode is a run of consecutive frames in which the pair's discs
+    overlap by more than ``min_fraction`` of their combined radius (contact
+    jitter below that does not count); it is marked at the midpoint of the
+    pair in its deepest frame. The search uses the engine's spatial grid.
     """
     from .. import _core
 
-    positions = np.asarray(positions, dtype=np.float64)
-    radius = np.asarray(radius, dtype=np.float64)
-    live = np.ones(radius.shape, dtype=bool) if active is None else np.asarray(active, dtype=bool)
-    clearance = _core.min_clearance(np.ascontiguousarray(positions[:, None]), np.ascontiguousarray(radius[None]),
-                                    np.ascontiguousarray(live[None], dtype=np.uint8))[:, 0]
-    contact = radius[:, None] + radius[None]
-    upper = np.triu(np.ones(contact.shape, dtype=bool), k=1) & live[:, None] & live[None]
+    positions = np.ascontiguousarray(positions, dtype=np.float64)
+    radius = np.ascontiguousarray(radius, dtype=np.float64)
+    live = np.ones(radius.shape, dtype=np.uint8) if active is None else np.asarray(active, dtype=np.uint8)
+    table, depth = _core.overlaps(positions, radius, np.ascontiguousarray(live), float(min_fraction))
+    if not len(table):
+        return np.zeros((0, 2))
+    order = np.lexsort((table[:, 0], table[:, 2], table[:, 1]))  # by pair, then frame
+    table, depth = table[order], depth[order]
+    same_pair = (table[1:, 1] == table[:-1, 1]) & (table[1:, 2] == table[:-1, 2])
+    starts = np.flatnonzero(np.r_[True, ~(same_pair & (table[1:, 0] == table[:-1, 0] + 1))])
     marks = []
-    overlapping_before = np.zeros(contact.shape, dtype=bool)
-    for t in range(len(positions)):
-        if not clearance[t] < -tolerance:
-            overlapping_before[:] = False
-            continue
-        p = positions[t]
-        overlapping = (np.linalg.norm(p[:, None] - p[None], axis=2) < contact - tolerance) & upper
-        new = overlapping & ~overlapping_before
-        i, j = np.nonzero(new)
-        marks.append((p[i] + p[j]) / 2)
-        overlapping_before = overlapping
-    return np.vstack(marks) if marks else np.zeros((0, 2))
+    for start, stop in zip(starts, np.r_[starts[1:], len(table)]):
+        deepest = start + int(np.argmax(depth[start:stop]))
+        frame, a, b = table[deepest]
+        marks.append((positions[frame, a] + positions[frame, b]) / 2)
+    return np.array(marks)
 
 
 def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "agent", title: str | None = None,
@@ -61,7 +58,8 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
     title
         Axes title.
     show_collisions
-        Mark with a red x where two agents start to overlap.
+        Mark with a red x each overlap episode of two agents (deeper than 1 %
+        of their combined radius), where it was deepest.
     max_frames
         Draw at most this many frames, evenly spaced (None: all); long
         recordings otherwise make slow pictures.
@@ -117,8 +115,10 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
     if show_collisions:
         marks = collisions(data["positions"], data["radius"], live)
         if len(marks):
-            ax.scatter(marks[:, 0], marks[:, 1], s=40, marker="x", color="red", linewidths=1.5, zorder=4,
-                       label=f"collisions ({len(marks)})")
+            many = len(marks) > 50  # smaller, fainter markers when there are many, so that paths stay visible
+            ax.scatter(marks[:, 0], marks[:, 1], s=12 if many else 40, marker="x", color="red",
+                       linewidths=0.8 if many else 1.5, alpha=0.6 if many else 1.0, zorder=4,
+                       label=f"overlaps ({len(marks)})")
             ax.legend(loc="upper right", fontsize="small")
     ax.autoscale_view()
     ax.set_aspect("equal", adjustable="datalim")  # a narrow run (two agents on a line) keeps a visible height

@@ -164,8 +164,9 @@ class Scenario:
         adders = {"polygon": sim.add_obstacle, "wall": sim.add_wall, "boundary": sim.add_boundary}
         for kind, vertices in self.obstacles:
             adders[kind](vertices)
-        extra = {} if self.waypoints is None else {"waypoints": self.waypoints}
-        sim.add_agents(self.positions, goals=self.goals, **extra, **self.agent_params)
+        # With waypoints, the last one is the goal.
+        route = {"goals": self.goals} if self.waypoints is None else {"waypoints": self.waypoints}
+        sim.add_agents(self.positions, **route, **self.agent_params)
         return sim
 
     # ------------------------------------------------------------------ JSON
@@ -290,8 +291,9 @@ def build_batch(scenes: Sequence[Scenario], *, method: Method | None = None) -> 
     if any(s.waypoints is not None for s in scenes):
         extra["waypoints"] = [s.waypoints if s.waypoints is not None else [g[None] for g in s.goals]
                               for s in scenes]
-    batch.add_agents(np.stack([s.positions for s in scenes]), goals=np.stack([s.goals for s in scenes]),
-                     **extra, **params)
+    if not extra:
+        extra["goals"] = np.stack([s.goals for s in scenes])  # with waypoints, the last one is the goal
+    batch.add_agents(np.stack([s.positions for s in scenes]), **extra, **params)
     return batch
 
 
