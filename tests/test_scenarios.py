@@ -216,3 +216,19 @@ def test_batch_refuses_mismatched_scenes():
         scenarios.batch(scenarios.crossing, [0, -1])
     with pytest.raises(TypeError, match="factory: expected a function"):
         scenarios.batch(scenarios.crossing(4), [0])
+
+
+@pytest.mark.parametrize("method", [vosim.ORCA(), vosim.VO(samples=30), vosim.RVO(samples=30), vosim.HRVO(),
+                                    vosim.AdaptiveSampling(depth=2), vosim.GridSampling(grid_size=9),
+                                    vosim.ForceBased()], ids=lambda m: m.name)
+@pytest.mark.parametrize("name", NAMES)
+def test_every_scenario_runs_with_every_method(name, method):
+    """Every scenario with every method, a stretch of steps: finite, within
+    max_speed, metrics measured (the circle and blocks at their full size)."""
+    scenario = vosim.scenarios.SCENARIOS[name]()
+    sim = scenario.build(method)
+    traj = sim.run(40, record_every=40)
+    assert np.isfinite(traj.positions).all()
+    speeds = np.linalg.norm(sim.velocities, axis=1)
+    assert np.all(speeds <= sim.max_speed * (1 + 1e-9))
+    assert traj.metrics["mean_path_length"] > 0

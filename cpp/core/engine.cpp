@@ -249,7 +249,12 @@ void Engine::observe_agent(int scene, int slot, std::size_t i, Span<Neighbor> ag
     // beyond any possible overlap; otherwise a search of that reach does.
     const bool complete = s.neighbor_dist[i] >= reach && wanted > 0 &&
                           (agents.size() < wanted || agents[agents.size() - 1].dist_sq >= reach * reach);
+    // Neighbours come nearest first, and neighbour k's clearance is at least
+    // sqrt(d_k) - reach: once that cannot beat the best so far (nor overlap),
+    // the rest cannot either. Usually one or two square roots per agent.
     for (const Neighbor& n : agents) {
+        const double bound = clearance + reach;
+        if (n.dist_sq >= reach * reach && bound >= 0.0 && n.dist_sq >= bound * bound) break;
         if (complete) {
             consider(n.slot, n.dist_sq);
         } else {

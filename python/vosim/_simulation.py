@@ -496,7 +496,7 @@ class _Simulation(_ObstacleMethods):
         metrics
             Measure collisions, arrivals, paths, smoothness, stalls and time
             per phase while running (``Trajectory.metrics``, see
-            :mod:`vosim.metrics`); False skips it (a few percent faster).
+            :mod:`vosim.metrics`); False skips it (about 10 % faster).
 
         Returns
         -------
