@@ -10,33 +10,11 @@
 #include "orca.hpp"
 #include "sampling_method.hpp"
 #include "velocity_obstacle_method.hpp"
+#include "vo_names.hpp"
 
 namespace py = pybind11;
 
 namespace vosim::bindings {
-
-namespace {
-
-Cone parse_cone(const std::string& cone) {
-    if (cone == "vo") return Cone::vo;
-    if (cone == "rvo") return Cone::rvo;
-    if (cone == "hrvo") return Cone::hrvo;
-    throw std::invalid_argument("cone must be 'vo', 'rvo' or 'hrvo', got '" + cone + "'");
-}
-
-Selection parse_selection(const std::string& selection) {
-    if (selection == "sampling") return Selection::sampling;
-    if (selection == "geometric") return Selection::geometric;
-    throw std::invalid_argument("selection must be 'sampling' or 'geometric', got '" + selection + "'");
-}
-
-HrvoApex parse_apex(const std::string& apex) {
-    if (apex == "library") return HrvoApex::library;
-    if (apex == "symmetric") return HrvoApex::symmetric;
-    throw std::invalid_argument("hrvo_apex must be 'library' or 'symmetric', got '" + apex + "'");
-}
-
-}  // namespace
 
 void bind_methods(py::module_& m) {
     py::class_<Method, std::shared_ptr<Method>>(m, "Method")

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "velocity_obstacles.hpp"
+#include "vo_names.hpp"
 
 namespace py = pybind11;
 
@@ -52,24 +53,8 @@ const double* read_rows(const Doubles& a, py::ssize_t width, const char* name, i
     return a.data();
 }
 
-Cone parse_cone(const std::string& s) {
-    if (s == "vo") return Cone::vo;
-    if (s == "rvo") return Cone::rvo;
-    if (s == "hrvo") return Cone::hrvo;
-    throw std::invalid_argument("cone is '" + s + "'; must be 'vo', 'rvo' or 'hrvo'");
-}
 
-Selection parse_selection(const std::string& s) {
-    if (s == "sampling") return Selection::sampling;
-    if (s == "geometric") return Selection::geometric;
-    throw std::invalid_argument("selection is '" + s + "'; must be 'sampling' or 'geometric'");
-}
 
-HrvoApex parse_apex(const std::string& s) {
-    if (s == "library") return HrvoApex::library;
-    if (s == "symmetric") return HrvoApex::symmetric;
-    throw std::invalid_argument("hrvo_apex is '" + s + "'; must be 'library' or 'symmetric'");
-}
 
 const char* kind_name(VoConeKind kind) {
     switch (kind) {

@@ -621,8 +621,9 @@ Diagnostics Engine::inspect(int scene, int slot) {
     d.max_speed = state_.max_speed[i];
     for (const Neighbor& n : ws.agent_neighbors) d.agent_neighbors.push_back(n.slot);
     for (const ObstacleNeighbor& edge : ws.obstacle_neighbors) {
-        d.obstacle_edges.push_back(edge.set->point(edge.vertex));
-        d.obstacle_edges.push_back(edge.set->point(edge.set->next(edge.vertex)));
+        const auto [a, b] = edge.endpoints();
+        d.obstacle_edges.push_back(a);
+        d.obstacle_edges.push_back(b);
     }
     if (state_.active[i]) {
         method_->inspect(SceneView{state_, scene, time_step_, step_count_}, slot, ws, d);

@@ -144,7 +144,8 @@ Vec2 ForceBased::solve(const SceneView& scene, int slot, Workspace& ws, std::vec
     }
     scratch.segments.clear();
     for (const ObstacleNeighbor& edge : ws.obstacle_neighbors) {
-        scratch.segments.push_back({edge.set->point(edge.vertex), edge.set->point(edge.set->next(edge.vertex))});
+        const auto [a, b] = edge.endpoints();
+        scratch.segments.push_back({a, b});
     }
     return force_based_velocity(params_, agent, slot, scratch.neighbors.data(),
                                 static_cast<int>(scratch.neighbors.size()), scratch.segments.data(),

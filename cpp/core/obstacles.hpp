@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "vec2.hpp"
@@ -35,6 +36,9 @@ struct ObstacleNeighbor {
     double dist_sq;
     const ObstacleSet* set;
     std::int32_t vertex;
+
+    // The edge's ends, the solid on the left of first -> second.
+    inline std::pair<Vec2, Vec2> endpoints() const;
 };
 
 // Throws std::invalid_argument (naming `name`, the vertex index and the
@@ -125,5 +129,9 @@ private:
     std::vector<Node> nodes_;
     std::int32_t root_ = -1;
 };
+
+inline std::pair<Vec2, Vec2> ObstacleNeighbor::endpoints() const {
+    return {set->point(vertex), set->point(set->next(vertex))};
+}
 
 }  // namespace vosim

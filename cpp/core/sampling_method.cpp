@@ -50,8 +50,7 @@ DetourResult SamplingMethod::solve(const SceneView& scene, int slot, Workspace& 
     scratch.segments.clear();
     const double radius = s.radius[i];
     for (const ObstacleNeighbor& edge : ws.obstacle_neighbors) {
-        const Vec2 a = edge.set->point(edge.vertex);
-        const Vec2 b = edge.set->point(edge.set->next(edge.vertex));
+        const auto [a, b] = edge.endpoints();
         const Vec2 along = normalize(b - a) * radius;
         const Vec2 out(along.y, -along.x);  // right of a -> b: towards the agent
         scratch.segments.push_back({a + out - along, b + out + along});

@@ -62,7 +62,8 @@ Vec2 VelocityObstacleMethod::solve(const SceneView& scene, int slot, Workspace& 
     }
     scratch.segments.clear();
     for (const ObstacleNeighbor& edge : ws.obstacle_neighbors) {
-        scratch.segments.push_back({edge.set->point(edge.vertex), edge.set->point(edge.set->next(edge.vertex))});
+        const auto [a, b] = edge.endpoints();
+        scratch.segments.push_back({a, b});
     }
     const Vec2 v = vo_new_velocity(config_, agent, scratch.neighbors.data(),
                                    static_cast<int>(scratch.neighbors.size()), scratch.segments.data(),

@@ -1,0 +1,30 @@
+// The names Python uses for the velocity-obstacle options.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "velocity_obstacles.hpp"
+
+namespace vosim::bindings {
+
+inline Cone parse_cone(const std::string& name) {
+    if (name == "vo") return Cone::vo;
+    if (name == "rvo") return Cone::rvo;
+    if (name == "hrvo") return Cone::hrvo;
+    throw std::invalid_argument("cone is '" + name + "'; must be 'vo', 'rvo' or 'hrvo'");
+}
+
+inline Selection parse_selection(const std::string& name) {
+    if (name == "sampling") return Selection::sampling;
+    if (name == "geometric") return Selection::geometric;
+    throw std::invalid_argument("selection is '" + name + "'; must be 'sampling' or 'geometric'");
+}
+
+inline HrvoApex parse_apex(const std::string& name) {
+    if (name == "library") return HrvoApex::library;
+    if (name == "symmetric") return HrvoApex::symmetric;
+    throw std::invalid_argument("hrvo_apex is '" + name + "'; must be 'library' or 'symmetric'");
+}
+
+}  // namespace vosim::bindings
