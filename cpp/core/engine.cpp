@@ -37,16 +37,25 @@ double largest_active_radius(const AgentState& s) {
     return largest;
 }
 
-// Indexes the active agents of a scene, with cells as wide as the largest
-// neighbour distance so that most queries look at a 3 x 3 block.
-void build_grid(const AgentState& s, int scene, NeighborGrid& grid) {
-    double widest = 0.0;
-    for (int slot = 0; slot < s.count(); ++slot) {
-        const std::size_t i = s.index(scene, slot);
-        if (s.active[i]) widest = std::fmax(widest, s.neighbor_dist[i]);
-    }
+// Grid cells are this fraction of the largest neighbour distance: a query
+// then reads about 5 rows of cells, trimmed to the circle, which holds
+// fewer points outside the range than 3 x 3 cells as wide as the range.
+constexpr double kCellPerRange = 0.5;
+
+// Indexes the active agents of a scene on up to `threads` threads.
+void build_grid(const AgentState& s, int scene, NeighborGrid& grid, int threads = 1) {
     const std::size_t first = s.index(scene, 0);
-    grid.build(s.positions.data() + 2 * first, s.active.data() + first, s.count(), widest);
+    const double* range = s.neighbor_dist.data() + first;
+    const std::uint8_t* active = s.active.data() + first;
+    const int count = s.count();
+    double widest = 0.0;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(max : widest) \
+    if (threads > 1 && count >= kParallelMinValues)
+    for (int slot = 0; slot < count; ++slot) {
+        if (active[slot] && range[slot] > widest) widest = range[slot];
+    }
+    // Cells as wide as the range where finer cells would not fit a dense grid.
+    grid.build(s.positions.data() + 2 * first, active, count, widest * kCellPerRange, widest, threads);
 }
 
 // A method's velocity longer than max_speed times this is capped at
@@ -201,28 +210,43 @@ void Engine::append_obstacle_neighbors(int scene, std::size_t i, std::vector<Obs
     own.query(p, range * range, out, first);
 }
 
+int Engine::scene_of(std::int64_t k) const {
+    // The last scene starting at or before k (empty scenes start where the
+    // next one does, and are skipped).
+    const auto after = std::upper_bound(scene_starts_.begin(), scene_starts_.end(), k);
+    return static_cast<int>(after - scene_starts_.begin()) - 1;
+}
+
 void Engine::find_neighbors(std::int64_t begin, std::int64_t end, Workspace& ws) const {
-    const int width = ws.width;
     ws.obstacle_buffer.clear();
     ws.obstacle_starts.clear();
+    ws.agent_starts.clear();
+    // Never more neighbours than other agents in a scene.
+    const int others = std::max(0, state_.count() - 1);
+    std::size_t used = 0;
+    int scene = scene_of(begin);
     for (std::int64_t k = begin; k < end; ++k) {
-        const int scene = order_[k].first;
-        const int slot = order_[k].second;
+        while (k >= scene_starts_[scene + 1]) ++scene;
+        const int slot = slot_at(scene, k);
         const std::size_t i = state_.index(scene, slot);
-        const std::size_t row = static_cast<std::size_t>(k - begin);
-        ws.agent_counts[row] = grids_[scene].nearest(state_.position(i), state_.neighbor_dist[i],
-                                                     std::min(state_.max_neighbors[i], width), slot,
-                                                     ws.agent_buffer.data() + row * width);
+        const int wanted = std::min(state_.max_neighbors[i], others);
+        if (ws.agent_buffer.size() < used + wanted) {
+            ws.agent_buffer.resize(std::max(used + wanted, 2 * ws.agent_buffer.size()));
+        }
+        Neighbor* const found = ws.agent_buffer.data() + used;
+        const int count = grids_[scene].nearest(state_.position(i), state_.neighbor_dist[i], wanted, slot, found);
+        ws.agent_starts.push_back(used);
+        used += static_cast<std::size_t>(count);
         ws.obstacle_starts.push_back(ws.obstacle_buffer.size());
         append_obstacle_neighbors(scene, i, ws.obstacle_buffer);
         if (metrics_ && state_.active[i]) {
             const std::size_t first_edge = ws.obstacle_starts.back();
-            observe_agent(scene, slot, i, {ws.agent_buffer.data() + row * width, ws.agent_counts[row]},
-                          std::min(state_.max_neighbors[i], width),
+            observe_agent(scene, slot, i, {found, count}, wanted,
                           {ws.obstacle_buffer.data() + first_edge, static_cast<int>(ws.obstacle_buffer.size() - first_edge)},
                           metrics_->tally(thread_index()));
         }
     }
+    ws.agent_starts.push_back(used);
     ws.obstacle_starts.push_back(ws.obstacle_buffer.size());
 }
 
@@ -292,7 +316,7 @@ void Engine::observe_state() {
     prepare_workspaces(threads);
     metrics_largest_radius_ = largest_active_radius(state_);
     metrics_->begin_state(step_count_, threads);
-    const std::int64_t total = static_cast<std::int64_t>(order_.size());
+    const std::int64_t total = agents_in_order();
     const std::int64_t chunks = (total + kChunkAgents - 1) / kChunkAgents;
     FirstError failure;
 #pragma omp parallel for schedule(static, 4) num_threads(threads) if (total >= kParallelMinAgents)
@@ -385,43 +409,36 @@ void Engine::update_pref_velocities() {
 }
 
 void Engine::build_neighbor_index() {
-    order_.clear();
+    scene_starts_.clear();
     // Without agents there is nothing to index (and a batch of very many
     // empty scenes costs nothing).
     if (state_.count() == 0) return;
     const int scenes = state_.scenes();
+    const int threads = max_threads();
     if (static_cast<int>(grids_.size()) != scenes) grids_.resize(scenes);
     FirstError failure;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(max_threads()) \
-    if (scenes > 1 && static_cast<std::int64_t>(scenes) * state_.count() >= kParallelMinAgents)
-    for (int b = 0; b < scenes; ++b) {
-        try {
-            build_grid(state_, b, grids_[b]);
-        } catch (...) {
-            failure.keep(b, std::current_exception());
+    if (scenes == 1) {
+        // One scene: its grid is built by the whole team.
+        build_grid(state_, 0, grids_[0], threads);
+    } else {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) \
+    if (static_cast<std::int64_t>(scenes) * state_.count() >= kParallelMinAgents)
+        for (int b = 0; b < scenes; ++b) {
+            try {
+                build_grid(state_, b, grids_[b]);
+            } catch (...) {
+                failure.keep(b, std::current_exception());
+            }
         }
+        failure.rethrow();
     }
-    failure.rethrow();
-
-    for (int b = 0; b < scenes; ++b) {
-        for (std::int32_t slot : grids_[b].slots_in_cell_order()) order_.emplace_back(b, slot);
-    }
+    scene_starts_.resize(static_cast<std::size_t>(scenes) + 1);
+    scene_starts_[0] = 0;
+    for (int b = 0; b < scenes; ++b) scene_starts_[b + 1] = scene_starts_[b] + grids_[b].size();
 }
 
 void Engine::prepare_workspaces(int threads) {
-    int widest = 0;
-    for (const auto& entry : order_) {
-        widest = std::max(widest, state_.max_neighbors[state_.index(entry.first, entry.second)]);
-    }
-    // Never more neighbours than agents in a scene.
-    widest = std::min(widest, std::max(0, state_.count() - 1));
     if (static_cast<int>(workspaces_.size()) < threads) workspaces_.resize(threads);
-    for (Workspace& ws : workspaces_) {
-        ws.width = widest;
-        const std::size_t needed = static_cast<std::size_t>(kChunkAgents) * widest;
-        if (ws.agent_buffer.size() < needed) ws.agent_buffer.resize(needed);
-        if (ws.agent_counts.size() < static_cast<std::size_t>(kChunkAgents)) ws.agent_counts.resize(kChunkAgents);
-    }
 }
 
 bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
@@ -429,7 +446,7 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
     prepare_workspaces(threads);
 
     const Method& method = *method_;
-    const std::int64_t total = static_cast<std::int64_t>(order_.size());
+    const std::int64_t total = agents_in_order();
     // Per-scene counters only when there are agents: a batch of very many
     // empty scenes costs nothing.
     if (total > 0 && static_cast<int>(fallbacks_.size()) != state_.scenes()) fallbacks_.resize(state_.scenes(), 0);
@@ -464,12 +481,14 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
                     const auto t0 = std::chrono::steady_clock::now();
                     find_neighbors(begin, end, ws);
                     const auto t1 = std::chrono::steady_clock::now();
+                    int scene = scene_of(begin);
                     for (; k < end; ++k) {
-                        const int scene = order_[k].first;
-                        const int slot = order_[k].second;
+                        while (k >= scene_starts_[scene + 1]) ++scene;
+                        const int slot = slot_at(scene, k);
                         const std::size_t i = state_.index(scene, slot);
                         const std::size_t row = static_cast<std::size_t>(k - begin);
-                        ws.agent_neighbors = {ws.agent_buffer.data() + row * ws.width, ws.agent_counts[row]};
+                        ws.agent_neighbors = {ws.agent_buffer.data() + ws.agent_starts[row],
+                                              static_cast<int>(ws.agent_starts[row + 1] - ws.agent_starts[row])};
                         ws.obstacle_neighbors = {ws.obstacle_buffer.data() + ws.obstacle_starts[row],
                                                  static_cast<int>(ws.obstacle_starts[row + 1] - ws.obstacle_starts[row])};
                         ws.used_fallback = false;
@@ -513,10 +532,12 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
     phase_times_.velocities += method_seconds / threads;
     if (metrics_) metrics_->end_state();
     if (first_bad < total) {
-        const std::size_t i = state_.index(order_[first_bad].first, order_[first_bad].second);
+        const int bad_scene = scene_of(first_bad);
+        const int bad_slot = slot_at(bad_scene, first_bad);
+        const std::size_t i = state_.index(bad_scene, bad_slot);
         throw std::runtime_error(
             "internal error: " + method.name() + " produced a non-finite velocity for " +
-            describe_agent(state_, order_[first_bad].first, order_[first_bad].second) +
+            describe_agent(state_, bad_scene, bad_slot) +
             "; the state was not advanced. Please report this with the inputs that caused it (id " +
             std::to_string(state_.ids[i]) + ").");
     }
@@ -605,9 +626,9 @@ Diagnostics Engine::inspect(int scene, int slot) {
     build_grid(state_, scene, grid);
     const std::size_t i = state_.index(scene, slot);
     Workspace ws;
-    ws.width = std::max(0, std::min(state_.max_neighbors[i], state_.count() - 1));
-    ws.agent_buffer.resize(ws.width);
-    const int found = grid.nearest(state_.position(i), state_.neighbor_dist[i], ws.width, slot, ws.agent_buffer.data());
+    const int wanted = std::max(0, std::min(state_.max_neighbors[i], state_.count() - 1));
+    ws.agent_buffer.resize(wanted);
+    const int found = grid.nearest(state_.position(i), state_.neighbor_dist[i], wanted, slot, ws.agent_buffer.data());
     append_obstacle_neighbors(scene, i, ws.obstacle_buffer);
     ws.agent_neighbors = {ws.agent_buffer.data(), found};
     ws.obstacle_neighbors = {ws.obstacle_buffer.data(), static_cast<int>(ws.obstacle_buffer.size())};

@@ -176,7 +176,13 @@ private:
     void build_obstacles();
     // Appends the obstacle edges agent i of `scene` sees to out, nearest first.
     void append_obstacle_neighbors(int scene, std::size_t i, std::vector<ObstacleNeighbor>& out) const;
-    // Fills the neighbour buffers of ws for agents order_[begin .. end)
+    // The scene of the k-th agent in processing order.
+    int scene_of(std::int64_t k) const;
+    std::int32_t slot_at(int scene, std::int64_t k) const {
+        return grids_[scene].slots_in_cell_order()[static_cast<std::size_t>(k - scene_starts_[scene])];
+    }
+    std::int64_t agents_in_order() const { return scene_starts_.empty() ? 0 : scene_starts_.back(); }
+    // Fills the neighbour buffers of ws for agents [begin, end) in processing order
     // (and, during a run, observes them for the metrics).
     void find_neighbors(std::int64_t begin, std::int64_t end, Workspace& ws) const;
     // The metrics of one agent in the state being observed.
@@ -206,7 +212,11 @@ private:
     std::vector<NeighborGrid> grids_;                 // one per scene, made at the first step with agents
     ObstacleSet shared_obstacles_;                    // seen by every scene
     std::vector<std::unique_ptr<ObstacleSet>> scene_obstacles_;  // per scene, made on demand
-    std::vector<std::pair<int, int>> order_;          // (scene, slot) in cell order
+    // Agents are processed scene after scene, each scene's in its grid's
+    // cell order (neighbours close in memory): the k-th agent is slot
+    // grids_[b].slots_in_cell_order()[k - scene_starts_[b]] of the scene b
+    // with scene_starts_[b] <= k < scene_starts_[b + 1].
+    std::vector<std::int64_t> scene_starts_;
     std::vector<Workspace> workspaces_;               // one per thread
     std::atomic<bool> busy_{false};
     Waypoints waypoints_;

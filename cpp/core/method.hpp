@@ -53,12 +53,12 @@ struct Workspace {
     // (ORCA's linear program 3, geometric selection with nothing admissible).
     bool used_fallback = false;
 
-    // Where the engine keeps the neighbours of a chunk of agents.
-    std::vector<Neighbor> agent_buffer;        // chunk x width
-    std::vector<int> agent_counts;             // per agent of the chunk
+    // Where the engine keeps the neighbours of a chunk of agents, one run
+    // after the other (it grows to the largest chunk seen, then stays).
+    std::vector<Neighbor> agent_buffer;
+    std::vector<std::size_t> agent_starts;     // per agent of the chunk, and one past the last
     std::vector<ObstacleNeighbor> obstacle_buffer;
     std::vector<std::size_t> obstacle_starts;  // per agent of the chunk, and one past the last
-    int width = 0;                             // neighbour slots per agent in agent_buffer
 
     std::vector<Line> lines;
     std::vector<Line> projected_lines;

@@ -6,6 +6,11 @@
 // dense (one bucket per cell); otherwise cells are hashed into 2N buckets,
 // which keeps memory linear whatever the spread of positions.
 //
+// In a dense grid the buckets of one row of cells are contiguous, so a query
+// reads each row of cells it overlaps as one run of points, trimmed to the
+// chord of the query circle: no per-cell work, and with cells half the
+// query range few points outside the circle.
+//
 // The k-nearest query has RVO2's semantics: neighbours strictly closer than
 // the range, the `max_k` nearest of them, ties broken by the lower slot.
 //
@@ -41,8 +46,12 @@ class NeighborGrid {
 public:
     // Indexes the points positions[2k], positions[2k+1] for k < count whose
     // `active` flag is set (all when `active` is null). Cells are `cell_size`
-    // wide; a typical query range is a good choice.
-    void build(const double* positions, const std::uint8_t* active, int count, double cell_size);
+    // wide; a typical query range is a good choice. When that grid would not
+    // be dense, cells `coarse_cell_size` wide are used instead if they make
+    // it dense (default: cell_size, no second choice). Up to `threads`
+    // threads build it (the result does not depend on how many).
+    void build(const double* positions, const std::uint8_t* active, int count, double cell_size,
+               double coarse_cell_size = 0.0, int threads = 1);
 
     // The up to `max_k` nearest agents to `p` with dist_sq < range^2, other than
     // `self_slot`, sorted by `closer`. `out` must hold `max_k` entries.
@@ -74,6 +83,11 @@ private:
     };
 
     std::int64_t cell_coord(double v) const;
+    // nearest() in a dense grid without trees: rows of cells, nearest row first.
+    int nearest_in_rows(Vec2 p, double range, int max_k, std::int32_t self_slot, Neighbor* out) const;
+    // The counting sort of build(), on up to `threads` threads.
+    void sort_into_buckets(const double* positions, const std::uint8_t* active, int count,
+                           std::size_t buckets, int threads);
     // Calls f(slot, dist_sq) for the agents of the cells visit_cells visits,
     // skipping tree nodes that cannot hold an agent closer than limit()
     // (a Neighbor: the k-th found so far, or {range^2, INT32_MAX}).
@@ -109,17 +123,44 @@ private:
     std::vector<std::uint32_t> bucket_start_;  // size buckets + 1
     std::vector<std::int32_t> slots_;          // agents sorted by bucket
     std::vector<Vec2> points_;                 // their positions, same order
-    std::vector<std::size_t> scratch_bucket_;  // per indexed agent, during build
+    std::vector<std::uint32_t> cursors_;       // per thread and bucket, during a parallel build
     std::vector<TreeNode> nodes_;              // the trees of all crowded buckets
     std::vector<std::int32_t> bucket_root_;    // per bucket: its tree's root or -1 (empty: no trees)
     std::vector<Entry> scratch_entries_;       // during build
 };
 
+// max/min of values that are never NaN here (distances, coordinates):
+// inlined, where std::fmax/fmin are library calls without -ffast-math.
+inline double max_of(double a, double b) { return a > b ? a : b; }
+inline double min_of(double a, double b) { return a < b ? a : b; }
+
+// Cell coordinates stay below this magnitude (see build): exact in a double
+// and far from overflowing the integer conversion.
+constexpr double kMaxCellCoord = 1e15;
+
+inline std::int64_t NeighborGrid::cell_coord(double v) const {
+    const double c = std::floor(v * inv_cell_size_);
+    // Plain comparisons rather than fmin/fmax (library calls without
+    // -ffast-math), ordered so that NaN gives -kMaxCellCoord as fmax did.
+    return static_cast<std::int64_t>(c >= -kMaxCellCoord ? (c <= kMaxCellCoord ? c : kMaxCellCoord)
+                                                         : -kMaxCellCoord);
+}
+
+inline std::size_t NeighborGrid::bucket_of(std::int64_t cx, std::int64_t cy) const {
+    if (dense_) {
+        return static_cast<std::size_t>((cy - min_cy_) * width_ + (cx - min_cx_));
+    }
+    std::uint64_t h = static_cast<std::uint64_t>(cx) * 0x9E3779B97F4A7C15ull ^
+                      static_cast<std::uint64_t>(cy) * 0xC2B2AE3D27D4EB4Full;
+    h ^= h >> 29;
+    return static_cast<std::size_t>(h) & bucket_mask_;
+}
+
 inline double NeighborGrid::box_dist_sq(const TreeNode& node, Vec2 p) {
     // Computed with the same subtractions as abs_sq(q - p), which are
     // monotonic: never more than the computed distance of any point inside.
-    const double gx = std::fmax(0.0, std::fmax(node.lo_x - p.x, p.x - node.hi_x));
-    const double gy = std::fmax(0.0, std::fmax(node.lo_y - p.y, p.y - node.hi_y));
+    const double gx = max_of(0.0, max_of(node.lo_x - p.x, p.x - node.hi_x));
+    const double gy = max_of(0.0, max_of(node.lo_y - p.y, p.y - node.hi_y));
     return gx * gx + gy * gy;
 }
 
@@ -129,7 +170,7 @@ void NeighborGrid::visit_cells(Vec2 p, double range, Limit&& limit_sq, Visit&& v
         visit(std::int64_t{0}, std::int64_t{0}, true);
         return;
     }
-    const double reach_cells = std::fmin(range * inv_cell_size_, 4e15);
+    const double reach_cells = min_of(range * inv_cell_size_, 4e15);
     const std::int64_t cx = cell_coord(p.x);
     const std::int64_t cy = cell_coord(p.y);
     std::int64_t rings = static_cast<std::int64_t>(reach_cells) + 1;
@@ -153,11 +194,11 @@ void NeighborGrid::visit_cells(Vec2 p, double range, Limit&& limit_sq, Visit&& v
     // (r - 1) cells plus this far away.
     const double own_x = static_cast<double>(cx) * cell_size_;
     const double own_y = static_cast<double>(cy) * cell_size_;
-    const double inner = std::fmax(0.0, std::fmin(std::fmin(p.x - own_x, own_x + cell_size_ - p.x),
-                                                  std::fmin(p.y - own_y, own_y + cell_size_ - p.y)));
+    const double inner = max_of(0.0, min_of(min_of(p.x - own_x, own_x + cell_size_ - p.x),
+                                                  min_of(p.y - own_y, own_y + cell_size_ - p.y)));
     for (std::int64_t ring = 0; ring <= rings; ++ring) {
         if (ring > 0) {
-            const double bound = std::fmax(0.0, static_cast<double>(ring - 1) * cell_size_ + inner - slack_);
+            const double bound = max_of(0.0, static_cast<double>(ring - 1) * cell_size_ + inner - slack_);
             if (bound * bound >= range_sq || bound * bound > limit_sq()) return;
         }
         for (std::int64_t dy = -ring; dy <= ring; ++dy) {
@@ -172,8 +213,8 @@ void NeighborGrid::visit_cells(Vec2 p, double range, Limit&& limit_sq, Visit&& v
                 }
                 const double lo_x = static_cast<double>(x) * cell_size_;
                 const double lo_y = static_cast<double>(y) * cell_size_;
-                const double gx = std::fmax(0.0, std::fmax(lo_x - p.x, p.x - (lo_x + cell_size_)) - slack_);
-                const double gy = std::fmax(0.0, std::fmax(lo_y - p.y, p.y - (lo_y + cell_size_)) - slack_);
+                const double gx = max_of(0.0, max_of(lo_x - p.x, p.x - (lo_x + cell_size_)) - slack_);
+                const double gy = max_of(0.0, max_of(lo_y - p.y, p.y - (lo_y + cell_size_)) - slack_);
                 const double min_dist_sq = gx * gx + gy * gy;
                 if (min_dist_sq >= range_sq || min_dist_sq > limit_sq()) continue;
                 visit(x, y, false);

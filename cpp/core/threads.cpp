@@ -71,4 +71,12 @@ int thread_index() {
 #endif
 }
 
+int team_size() {
+#ifdef VOSIM_HAVE_OPENMP
+    return omp_get_num_threads();
+#else
+    return 1;
+#endif
+}
+
 }  // namespace vosim

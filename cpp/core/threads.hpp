@@ -25,5 +25,7 @@ int thread_limit();
 // 1 <= k <= thread_limit().
 void set_max_threads(int k);
 int thread_index();
+// Threads in the calling parallel region (1 outside one).
+int team_size();
 
 }  // namespace vosim
