@@ -9,6 +9,37 @@ namespace vosim {
 
 namespace {
 
+// A dense-grid query whose rows hold at most this many points gathers
+// those in range, then ranks them pairwise when there are at most kRankMax
+// (see select_nearest) or sorts them.
+constexpr std::uint32_t kGatherMax = 96;
+constexpr int kRankMax = 48;
+
+// The min(n, max_k) nearest of n candidates into out, sorted by `closer`.
+// Each candidate's place is the number of candidates closer than it,
+// counted without branches: for the few candidates of a typical query this
+// beats sorting, whose comparisons the branch predictor cannot guess.
+int select_nearest(const double* dist, const std::int32_t* slot, int n, int max_k, Neighbor* out) {
+    if (n > kRankMax) {
+        Neighbor all[kGatherMax];
+        for (int i = 0; i < n; ++i) all[i] = Neighbor{dist[i], slot[i]};
+        const int kept = std::min(n, max_k);
+        std::partial_sort(all, all + kept, all + n, closer);
+        std::copy(all, all + kept, out);
+        return kept;
+    }
+    for (int i = 0; i < n; ++i) {
+        const double d = dist[i];
+        const std::int32_t s = slot[i];
+        int place = 0;
+        for (int j = 0; j < n; ++j) {
+            place += static_cast<int>(dist[j] < d) | (static_cast<int>(dist[j] == d) & static_cast<int>(slot[j] < s));
+        }
+        if (place < max_k) out[place] = Neighbor{d, s};
+    }
+    return std::min(n, max_k);
+}
+
 // Below this many agents a plain scan beats any grid.
 constexpr int kPlainScanMax = 32;
 
@@ -262,6 +293,51 @@ int NeighborGrid::nearest_in_rows(Vec2 p, double range, int max_k, std::int32_t 
     const std::int64_t y_lo = std::max(min_cy_, cell_coord(p.y - range - pad));
     const std::int64_t y_hi = std::min(last_y, cell_coord(p.y + range + pad));
     if (y_lo > y_hi) return 0;
+
+    // The runs of points in the rows of cells the circle overlaps, each row
+    // trimmed to the circle's chord across it.
+    constexpr int kMaxRows = 16;
+    std::uint32_t run_begin[kMaxRows];
+    std::uint32_t run_end[kMaxRows];
+    int runs = 0;
+    std::uint32_t points_in_runs = 0;
+    const bool few_rows = y_hi - y_lo < kMaxRows;
+    if (few_rows) {
+        for (std::int64_t y = y_lo; y <= y_hi; ++y) {
+            const double band_lo = static_cast<double>(y) * cell_size_;
+            const double band_hi = band_lo + cell_size_;
+            const double gap = max_of(0.0, max_of(band_lo - p.y, p.y - band_hi) - pad);
+            const double gap_sq = gap * gap;
+            if (gap_sq > range_sq) continue;
+            const double half = std::sqrt(range_sq - gap_sq) + pad;
+            const std::int64_t x_lo = std::max(min_cx_, cell_coord(p.x - half));
+            const std::int64_t x_hi = std::min(last_x, cell_coord(p.x + half));
+            if (x_lo > x_hi) continue;
+            const std::size_t row = static_cast<std::size_t>((y - min_cy_) * width_ - min_cx_);
+            run_begin[runs] = bucket_start_[row + x_lo];
+            run_end[runs] = bucket_start_[row + x_hi + 1];
+            points_in_runs += run_end[runs] - run_begin[runs];
+            ++runs;
+        }
+    }
+    if (few_rows && points_in_runs <= kGatherMax) {
+        // Few points: keep every one in range without a data-dependent
+        // branch (the test would be a coin toss for the branch predictor),
+        // then rank them.
+        double dist[kGatherMax];
+        std::int32_t slot[kGatherMax];
+        int n = 0;
+        for (int r = 0; r < runs; ++r) {
+            for (std::uint32_t j = run_begin[r]; j < run_end[r]; ++j) {
+                const double d = abs_sq(points_[j] - p);
+                dist[n] = d;
+                slot[n] = slots_[j];
+                n += static_cast<int>(d < range_sq) & static_cast<int>(slots_[j] != self_slot);
+            }
+        }
+        return select_nearest(dist, slot, n, max_k, out);
+    }
+
     int count = 0;
     // A candidate must be at most this far (squared): the range, or the k-th
     // nearest so far once there are k (ties then go by slot).
