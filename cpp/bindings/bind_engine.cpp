@@ -65,51 +65,64 @@ py::array view(Engine& e, const std::string& name) {
     throw std::invalid_argument("no per-agent field named '" + name + "'");
 }
 
-py::array_t<std::int64_t> add_agents(Engine& e, int n, const Doubles& positions,
-                                     const Doubles& velocities, const Doubles& pref_velocities,
-                                     const Doubles& goals, const Bytes& has_goal,
-                                     const Doubles& radius, const Doubles& max_speed,
-                                     const Doubles& pref_speed, const Doubles& neighbor_dist,
-                                     const Int32s& max_neighbors, const Doubles& time_horizon,
-                                     const Doubles& time_horizon_obst,
-                                     const Doubles& arrival_radius, const Doubles& priority,
-                                     const Doubles& max_acceleration,
-                                     const Doubles& uncertainty_offset) {
+template <typename T>
+using Strided = py::array_t<T, py::array::forcecast>;
+
+// One field of add_agents, shaped (scenes, n) or, with width 2,
+// (scenes, n, 2), read where it lies: broadcast arrays (zero strides) are
+// not copied, which keeps adding a million agents from doubling the memory.
+template <typename T>
+AgentSource<T> agent_source(const Strided<T>& a, int scenes, int n, int width, const char* name) {
+    const py::ssize_t ndim = width == 1 ? 2 : 3;
+    if (a.ndim() != ndim || a.shape(0) != scenes || a.shape(1) != n || (ndim == 3 && a.shape(2) != width)) {
+        std::string want = "(" + std::to_string(scenes) + ", " + std::to_string(n);
+        if (ndim == 3) want += ", " + std::to_string(width);
+        throw std::invalid_argument(std::string(name) + ": expected shape " + want + "), got " +
+                                    std::to_string(a.ndim()) + " dimensions");
+    }
+    const auto itemsize = static_cast<py::ssize_t>(sizeof(T));
+    if (a.size() == 0) return {a.data(), 0, 0};  // (strides of empty arrays are arbitrary)
+    for (py::ssize_t axis = 0; axis < ndim; ++axis) {
+        if (a.strides(axis) % itemsize != 0) {
+            throw std::invalid_argument(std::string(name) + ": strides must be whole elements");
+        }
+    }
+    if (ndim == 3 && a.strides(2) != itemsize) {
+        throw std::invalid_argument(std::string(name) + ": the components of each agent must be adjacent");
+    }
+    return {a.data(), a.strides(0) / itemsize, a.strides(1) / itemsize};
+}
+
+py::array_t<std::int64_t> add_agents(Engine& e, int n, const Strided<double>& positions,
+                                     const Strided<double>& velocities, const Strided<double>& pref_velocities,
+                                     const Strided<double>& goals, const Strided<std::uint8_t>& has_goal,
+                                     const Strided<double>& radius, const Strided<double>& max_speed,
+                                     const Strided<double>& pref_speed, const Strided<double>& neighbor_dist,
+                                     const Strided<std::int32_t>& max_neighbors,
+                                     const Strided<double>& time_horizon,
+                                     const Strided<double>& time_horizon_obst,
+                                     const Strided<double>& arrival_radius, const Strided<double>& priority,
+                                     const Strided<double>& max_acceleration,
+                                     const Strided<double>& uncertainty_offset) {
     if (n < 0) throw std::invalid_argument("n must be >= 0");
-    const py::ssize_t total = static_cast<py::ssize_t>(e.state().scenes()) * n;
-    require_size(positions, 2 * total, "positions");
-    require_size(velocities, 2 * total, "velocities");
-    require_size(pref_velocities, 2 * total, "pref_velocities");
-    require_size(goals, 2 * total, "goals");
-    require_size(has_goal, total, "has_goal");
-    require_size(radius, total, "radius");
-    require_size(max_speed, total, "max_speed");
-    require_size(pref_speed, total, "pref_speed");
-    require_size(neighbor_dist, total, "neighbor_dist");
-    require_size(max_neighbors, total, "max_neighbors");
-    require_size(time_horizon, total, "time_horizon");
-    require_size(time_horizon_obst, total, "time_horizon_obst");
-    require_size(arrival_radius, total, "arrival_radius");
-    require_size(priority, total, "priority");
-    require_size(max_acceleration, total, "max_acceleration");
-    require_size(uncertainty_offset, total, "uncertainty_offset");
+    const int scenes = e.state().scenes();
     AgentInput in;
-    in.positions = positions.data();
-    in.velocities = velocities.data();
-    in.pref_velocities = pref_velocities.data();
-    in.goals = goals.data();
-    in.has_goal = has_goal.data();
-    in.radius = radius.data();
-    in.max_speed = max_speed.data();
-    in.pref_speed = pref_speed.data();
-    in.neighbor_dist = neighbor_dist.data();
-    in.max_neighbors = max_neighbors.data();
-    in.time_horizon = time_horizon.data();
-    in.time_horizon_obst = time_horizon_obst.data();
-    in.arrival_radius = arrival_radius.data();
-    in.priority = priority.data();
-    in.max_acceleration = max_acceleration.data();
-    in.uncertainty_offset = uncertainty_offset.data();
+    in.positions = agent_source(positions, scenes, n, 2, "positions");
+    in.velocities = agent_source(velocities, scenes, n, 2, "velocities");
+    in.pref_velocities = agent_source(pref_velocities, scenes, n, 2, "pref_velocities");
+    in.goals = agent_source(goals, scenes, n, 2, "goals");
+    in.has_goal = agent_source(has_goal, scenes, n, 1, "has_goal");
+    in.radius = agent_source(radius, scenes, n, 1, "radius");
+    in.max_speed = agent_source(max_speed, scenes, n, 1, "max_speed");
+    in.pref_speed = agent_source(pref_speed, scenes, n, 1, "pref_speed");
+    in.neighbor_dist = agent_source(neighbor_dist, scenes, n, 1, "neighbor_dist");
+    in.max_neighbors = agent_source(max_neighbors, scenes, n, 1, "max_neighbors");
+    in.time_horizon = agent_source(time_horizon, scenes, n, 1, "time_horizon");
+    in.time_horizon_obst = agent_source(time_horizon_obst, scenes, n, 1, "time_horizon_obst");
+    in.arrival_radius = agent_source(arrival_radius, scenes, n, 1, "arrival_radius");
+    in.priority = agent_source(priority, scenes, n, 1, "priority");
+    in.max_acceleration = agent_source(max_acceleration, scenes, n, 1, "max_acceleration");
+    in.uncertainty_offset = agent_source(uncertainty_offset, scenes, n, 1, "uncertainty_offset");
     const std::vector<std::int64_t> ids = e.add_agents(n, in);
     py::array_t<std::int64_t> out({static_cast<py::ssize_t>(e.state().scenes()),
                                    static_cast<py::ssize_t>(n)});

@@ -60,24 +60,24 @@ std::vector<std::int64_t> AgentState::append(int n, const AgentInput& in) {
             const std::size_t src = static_cast<std::size_t>(b) * n + k;
             const std::size_t dst = index(b, count_ + k);
             for (int d = 0; d < 2; ++d) {
-                positions[2 * dst + d] = in.positions[2 * src + d];
-                velocities[2 * dst + d] = in.velocities[2 * src + d];
-                pref_velocities[2 * dst + d] = in.pref_velocities[2 * src + d];
-                goals[2 * dst + d] = in.goals[2 * src + d];
-                new_velocities[2 * dst + d] = in.velocities[2 * src + d];
+                positions[2 * dst + d] = in.positions.at(b, k, d);
+                velocities[2 * dst + d] = in.velocities.at(b, k, d);
+                pref_velocities[2 * dst + d] = in.pref_velocities.at(b, k, d);
+                goals[2 * dst + d] = in.goals.at(b, k, d);
+                new_velocities[2 * dst + d] = in.velocities.at(b, k, d);
             }
-            has_goal[dst] = in.has_goal[src] ? 1 : 0;
-            radius[dst] = in.radius[src];
-            max_speed[dst] = in.max_speed[src];
-            pref_speed[dst] = in.pref_speed[src];
-            neighbor_dist[dst] = in.neighbor_dist[src];
-            max_neighbors[dst] = in.max_neighbors[src];
-            time_horizon[dst] = in.time_horizon[src];
-            time_horizon_obst[dst] = in.time_horizon_obst[src];
-            arrival_radius[dst] = in.arrival_radius[src];
-            priority[dst] = in.priority[src];
-            max_acceleration[dst] = in.max_acceleration[src];
-            uncertainty_offset[dst] = in.uncertainty_offset[src];
+            has_goal[dst] = in.has_goal.at(b, k) ? 1 : 0;
+            radius[dst] = in.radius.at(b, k);
+            max_speed[dst] = in.max_speed.at(b, k);
+            pref_speed[dst] = in.pref_speed.at(b, k);
+            neighbor_dist[dst] = in.neighbor_dist.at(b, k);
+            max_neighbors[dst] = in.max_neighbors.at(b, k);
+            time_horizon[dst] = in.time_horizon.at(b, k);
+            time_horizon_obst[dst] = in.time_horizon_obst.at(b, k);
+            arrival_radius[dst] = in.arrival_radius.at(b, k);
+            priority[dst] = in.priority.at(b, k);
+            max_acceleration[dst] = in.max_acceleration.at(b, k);
+            uncertainty_offset[dst] = in.uncertainty_offset.at(b, k);
             active[dst] = 1;
             // Scene-major ids: within a scene, ids grow with the slot, which
             // `locate` relies on.

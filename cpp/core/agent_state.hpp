@@ -5,6 +5,7 @@
 // reallocate every time. Slot k of scene b lives at `index(b, k)`.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -15,23 +16,37 @@ namespace vosim {
 
 // Values for `n` new agents in every scene, scene-major ([scene][agent][width]),
 // already broadcast to full size by the caller. Every pointer is required.
+// Where AgentState::append reads one field: for agent k of scene b (and
+// component d of a vector field) data[b * scene_step + k * agent_step + d].
+// Steps of 0 repeat values (one value for every agent, or the same agents
+// in every scene) without copying them.
+template <typename T>
+struct AgentSource {
+    const T* data = nullptr;
+    std::ptrdiff_t scene_step = 0;
+    std::ptrdiff_t agent_step = 0;
+    T at(int scene, int agent, int component = 0) const {
+        return data[scene * scene_step + agent * agent_step + component];
+    }
+};
+
 struct AgentInput {
-    const double* positions = nullptr;        // 2 per agent
-    const double* velocities = nullptr;       // 2
-    const double* pref_velocities = nullptr;  // 2
-    const double* goals = nullptr;            // 2
-    const std::uint8_t* has_goal = nullptr;
-    const double* radius = nullptr;
-    const double* max_speed = nullptr;
-    const double* pref_speed = nullptr;
-    const double* neighbor_dist = nullptr;
-    const std::int32_t* max_neighbors = nullptr;
-    const double* time_horizon = nullptr;
-    const double* time_horizon_obst = nullptr;
-    const double* arrival_radius = nullptr;
-    const double* priority = nullptr;
-    const double* max_acceleration = nullptr;    // +inf: unlimited
-    const double* uncertainty_offset = nullptr;
+    AgentSource<double> positions;        // 2 per agent
+    AgentSource<double> velocities;       // 2
+    AgentSource<double> pref_velocities;  // 2
+    AgentSource<double> goals;            // 2
+    AgentSource<std::uint8_t> has_goal;
+    AgentSource<double> radius;
+    AgentSource<double> max_speed;
+    AgentSource<double> pref_speed;
+    AgentSource<double> neighbor_dist;
+    AgentSource<std::int32_t> max_neighbors;
+    AgentSource<double> time_horizon;
+    AgentSource<double> time_horizon_obst;
+    AgentSource<double> arrival_radius;
+    AgentSource<double> priority;
+    AgentSource<double> max_acceleration;  // +inf: unlimited
+    AgentSource<double> uncertainty_offset;
 };
 
 class AgentState {

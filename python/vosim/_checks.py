@@ -158,18 +158,23 @@ def shaped(
     name: str,
     shapes: Sequence[tuple[int, ...]],
     target: tuple[int, ...],
+    broadcast_view: bool = False,
     **checks,
 ) -> np.ndarray:
     """``value`` as a float64 array of one of ``shapes``, broadcast to ``target``.
 
     The values are checked with :func:`check_values` (keyword ``checks``)
     before broadcasting, so errors give indices into what the caller passed.
-    The returned array is C-contiguous.
+    The returned array is C-contiguous, or with ``broadcast_view`` a
+    read-only view that repeats the values without copying them (its last
+    axis contiguous).
     """
     array = real_array(value, name)
     if array.shape not in [tuple(s) for s in shapes]:
         raise ValueError(f"{name}: expected {shape_text(shapes)}, got shape {array.shape}")
     check_values(array, name, **checks)
+    if broadcast_view:
+        return np.broadcast_to(np.ascontiguousarray(array), target)
     return np.ascontiguousarray(np.broadcast_to(array, target))
 
 

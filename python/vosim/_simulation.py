@@ -136,8 +136,9 @@ _TICK_SECONDS = 0.05
 # Refuse recordings bigger than this with advice instead of a MemoryError.
 _MAX_RECORDING_BYTES = 8 * 1024**3
 
-# Memory per agent slot: the engine's columns, and add_agents' checked and
-# broadcast copies of its arguments.
+# Memory per agent slot: the engine's columns, and at most what add_agents
+# copies of its arguments (they are passed as broadcast views; the checks
+# make temporary masks, and per-agent arrays of other dtypes are converted).
 _ENGINE_BYTES_PER_AGENT = 5 * 16 + 10 * 8 + 4 + 8 + 2
 _INPUT_BYTES_PER_AGENT = 4 * 16 + 12 * 8 + 1
 
@@ -336,11 +337,14 @@ class _Simulation(_ObstacleMethods):
             shapes.append((scenes, n, *tail))
         return shapes, (scenes, n, *tail)
 
-    def _goals(self, value, shapes, target) -> tuple[np.ndarray, np.ndarray]:
+    def _goals(self, value, shapes, target, broadcast_view=False) -> tuple[np.ndarray, np.ndarray]:
         """Goals broadcast to ``target`` and whether each agent has one (NaN rows: no goal)."""
         if value is None:
+            if broadcast_view:
+                return np.broadcast_to(np.full(2, np.nan), target), np.zeros(target[:-1], dtype=bool)
             return np.full(target, np.nan), np.zeros(target[:-1], dtype=bool)
-        goals = shaped(value, "goals", shapes, target, finite=False, magnitude=MAX_MAGNITUDE)
+        goals = shaped(value, "goals", shapes, target, finite=False, magnitude=MAX_MAGNITUDE,
+                       broadcast_view=broadcast_view)
         raw = real_array(value, "goals")
         missing = np.isnan(raw)
         half = missing.any(axis=-1) & ~missing.all(axis=-1) if raw.ndim else np.zeros((), bool)
@@ -376,12 +380,16 @@ class _Simulation(_ObstacleMethods):
         scalar_shapes, scalar_target = self._agent_shapes(n, None)
 
         def vector(name, value):
-            return shaped(value, name, vector_shapes, vector_target, **_CHECKS[_FIELDS[name].kind])
+            return shaped(value, name, vector_shapes, vector_target, broadcast_view=True,
+                          **_CHECKS[_FIELDS[name].kind])
 
+        # Inputs are broadcast views, not copies: the engine reads them where
+        # they lie, so that one value for a million agents costs nothing.
         def per_agent(name, value):
-            return shaped(value, name, scalar_shapes, scalar_target, **_CHECKS[_FIELDS[name].kind])
+            return shaped(value, name, scalar_shapes, scalar_target, broadcast_view=True,
+                          **_CHECKS[_FIELDS[name].kind])
 
-        positions = shaped(positions, "positions", [np.shape(positions)], vector_target,
+        positions = shaped(positions, "positions", [np.shape(positions)], vector_target, broadcast_view=True,
                            **_CHECKS["coordinate"])
         if fields["strict"]:
             self._refuse_blocked_positions(positions)
@@ -393,7 +401,7 @@ class _Simulation(_ObstacleMethods):
             raise ValueError("goals, waypoints: give one or the other (the last waypoint is the final goal)")
         plan = None if fields.get("waypoints") is None else self._waypoint_plan(
             fields["waypoints"], fields.get("waypoint_radius"), n, scalar_shapes, scalar_target)
-        goals, has_goal = self._goals(fields["goals"], vector_shapes, vector_target)
+        goals, has_goal = self._goals(fields["goals"], vector_shapes, vector_target, broadcast_view=True)
         values = {name: per_agent(name, default if fields[name] is None else fields[name])
                   for name, default in _ADD_DEFAULTS.items()}
         pref_speed = values["max_speed"] if fields["pref_speed"] is None else per_agent(
