@@ -166,7 +166,7 @@ def main() -> None:
     header = (f"{'library':>14} | {'peak B/agent':>12} | {'stepping B/agent':>16} | {'held B/agent':>12} | "
               f"{'build':>8} | {'step':>8}")
     print(header)
-    print("-" * len(header))
+    print("-" * len(header), flush=True)
     rows = []
     for library in libraries:
         row = measure(library, args.n, args.steps)
@@ -175,7 +175,7 @@ def main() -> None:
         stepping = row["stepping_bytes_per_agent"]
         print(f"{name:>14} | {row['peak_bytes_per_agent']:12.1f} | "
               f"{'n/a' if stepping is None else f'{stepping:.1f}':>16} | {row['held_bytes_per_agent']:12.1f} | "
-              f"{row['build_seconds']:7.2f}s | {row['step_seconds']:7.3f}s")
+              f"{row['build_seconds']:7.2f}s | {row['step_seconds']:7.3f}s", flush=True)
     vosim_peak = rows[0]["peak_bytes_per_agent"]
     print(f"vosim peak {vosim_peak:.1f} bytes/agent; target <= {TARGET_BYTES_PER_AGENT:.0f}: "
           f"{vosim_peak / TARGET_BYTES_PER_AGENT:.2f}x the target")

@@ -45,7 +45,7 @@ def main() -> None:
     cells = [f"{t} thread{'s' if t > 1 else ''}" for t in thread_counts]
     header = f"{'N':>7} | {'method':>16} | " + " | ".join(f"{c:>30}" for c in cells)
     print(header)
-    print("-" * len(header))
+    print("-" * len(header), flush=True)
     rows = []
     for n in args.sizes:
         orca = {}
@@ -58,7 +58,7 @@ def main() -> None:
                 orca = seconds
             text = " | ".join(f"{s * 1e3:8.2f} ms {n / s / 1e6:6.3f} M/s {s / orca[t]:5.1f}x"
                               for t, s in seconds.items())
-            print(f"{n:>7} | {name:>16} | {text}")
+            print(f"{n:>7} | {name:>16} | {text}", flush=True)
             for threads, s in seconds.items():
                 rows.append({"n": n, "method": name, "threads": threads, "step_s": s,
                              "agent_steps_per_s": n / s, "relative_to_orca": s / orca[threads]})
