@@ -13,7 +13,7 @@ neighbour index, per-thread workspaces, and for vosim the checked copies
 ``add_agents`` makes of its arguments while adding them. The table gives
 
 - peak: (peak over building and stepping - baseline) / N, the figure the
-  target is about (vosim <= 250 bytes per agent; RVO2 needs about 800);
+  target is about (vosim: at most 250 bytes per agent);
 - stepping: the peak while stepping alone (the high-water mark is reset after
   building where Linux allows it), over the same baseline;
 - held: resident memory after the steps, over the baseline.
