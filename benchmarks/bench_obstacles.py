@@ -1,0 +1,122 @@
+"""What obstacles cost: RVO2's Blocks with its four blocks against the same agents without them.
+
+    python benchmarks/bench_obstacles.py [--copies 1 16] [--advance 300] [--inner 20] [--threads 1] [--json out.json]
+
+``vosim.scenarios.blocks()`` (100 agents of radius 2 between four square
+obstacles, ORCA as in the example) runs --advance steps, to a state in
+which every agent has obstacle edges within range (at step 300 all 100 have;
+at the start none has). From that state two simulators are made: one with
+the obstacles, one without, with the same agents (positions, velocities,
+goals, parameters, method). With ``--copies C`` both hold C copies of that
+state side by side, 400 m apart (100 C agents, 4 C obstacles).
+
+A sample restores the state (not timed) and times --inner calls of
+``step()``; the step time is the median over 20 samples after 10 warm-up
+samples, divided by --inner. The ratio is the time with obstacles over the
+time without; target: at most 1.5.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_orca import machine, median_step_seconds  # noqa: E402
+
+TARGET_RATIO = 1.5
+SPACING = 400.0  # between copies; the scenario spans about 190 m
+
+
+def blocks_state(advance: int):
+    """The Blocks scenario and its agents' positions and velocities after ``advance`` steps."""
+    from vosim import scenarios
+
+    scenario = scenarios.blocks()
+    sim = scenario.build()
+    if advance:
+        sim.run(advance, record_every=advance, metrics=False)
+    return scenario, np.array(sim.positions), np.array(sim.velocities)
+
+
+def tiled(scenario, positions, velocities, copies: int, obstacles: bool):
+    """A Simulator with ``copies`` copies of the state, with or without the obstacles."""
+    import vosim
+
+    side = int(np.ceil(np.sqrt(copies)))
+    offsets = SPACING * np.array([(c % side, c // side) for c in range(copies)], dtype=float)
+    sim = vosim.Simulator(time_step=scenario.time_step, method=scenario.method)
+    if obstacles:
+        for offset in offsets:
+            for kind, vertices in scenario.obstacles:
+                assert kind == "polygon"
+                sim.add_obstacle(vertices + offset)
+    shift = np.repeat(offsets, len(positions), axis=0)
+    sim.add_agents(np.tile(positions, (copies, 1)) + shift, velocities=np.tile(velocities, (copies, 1)),
+                   goals=np.tile(scenario.goals, (copies, 1)) + shift, **scenario.agent_params)
+    return sim
+
+
+def bench(sim, inner: int, steps: int, warmup: int) -> float:
+    positions, velocities = np.array(sim.positions), np.array(sim.velocities)
+
+    def restore():
+        sim.positions[...] = positions
+        sim.velocities[...] = velocities
+
+    def sample():
+        for _ in range(inner):
+            sim.step()
+
+    return median_step_seconds(sample, restore, steps=steps, warmup=warmup) / inner
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--copies", type=int, nargs="+", default=[1, 16])
+    parser.add_argument("--advance", type=int, default=300, help="steps of Blocks before the timed state")
+    parser.add_argument("--inner", type=int, default=20, help="steps per timed sample")
+    parser.add_argument("--steps", type=int, default=20, help="timed samples")
+    parser.add_argument("--warmup", type=int, default=10, help="warm-up samples")
+    parser.add_argument("--threads", type=int, default=1, help="threads to use (default 1)")
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args()
+
+    import vosim
+
+    description = machine()
+    vosim.set_num_threads(args.threads)
+    scenario, positions, velocities = blocks_state(args.advance)
+    print(f"Blocks after {args.advance} steps, ORCA, {vosim.get_num_threads()} thread(s), "
+          f"{args.inner} steps per sample; {description}")
+    header = (f"{'copies':>6} | {'agents':>7} | {'obstacles':>9} | {'with obstacles':>14} | "
+              f"{'without':>10} | {'ratio':>6}")
+    print(header)
+    print("-" * len(header))
+    rows = []
+    for copies in args.copies:
+        timings = {}
+        for with_obstacles in (True, False):
+            sim = tiled(scenario, positions, velocities, copies, with_obstacles)
+            timings[with_obstacles] = bench(sim, args.inner, args.steps, args.warmup)
+        ratio = timings[True] / timings[False]
+        agents = copies * len(positions)
+        print(f"{copies:>6} | {agents:>7} | {copies * len(scenario.obstacles):>9} | "
+              f"{timings[True] * 1e6:11.1f} us | {timings[False] * 1e6:7.1f} us | {ratio:5.2f}x")
+        rows.append({"copies": copies, "agents": agents, "with_obstacles_s": timings[True],
+                     "without_obstacles_s": timings[False], "ratio": ratio})
+    worst = max(row["ratio"] for row in rows)
+    print(f"largest ratio {worst:.2f} (target <= {TARGET_RATIO}: {worst / TARGET_RATIO:.2f}x the target)")
+    if args.json:
+        args.json.write_text(json.dumps({"machine": description, "advance": args.advance, "inner": args.inner,
+                                         "threads": args.threads, "rows": rows, "target_ratio": TARGET_RATIO},
+                                        indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""The benchmark scripts run end to end (tiny sizes), so that they cannot rot."""
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+HAVE_PYRVO = importlib.util.find_spec("pyrvo") is not None
+
+# script, tiny arguments, whether it compares with pyrvo, text its output must hold
+CASES = [
+    ("bench_orca.py", ["--sizes", "64", "--steps", "2", "--warmup", "1"], True, "1 thread / pyrvo"),
+    ("bench_metrics.py", ["--sizes", "64", "--steps", "5", "--repeats", "1"], False, "overhead"),
+    ("bench_memory.py", ["--n", "2000", "--steps", "1"], True, "bytes/agent; target"),
+    ("bench_python_overhead.py", ["--n", "64", "--steps", "10", "--repeats", "1"], False, "overhead of run()"),
+    ("bench_batch.py", ["--scenes", "6", "--agents", "4", "--steps", "2", "--warmup", "1"], True,
+     "per batched step"),
+    ("bench_obstacles.py", ["--copies", "1", "2", "--advance", "5", "--inner", "2", "--steps", "2",
+                            "--warmup", "1"], False, "target <= 1.5"),
+    ("bench_methods.py", ["--sizes", "64", "--steps", "1", "--warmup", "0"], False, "GridSampling"),
+]
+
+JSON_OPTION = {"bench_metrics.py": False}
+
+
+def run_script(script: str, args: list[str], env: dict | None = None) -> str:
+    done = subprocess.run([sys.executable, str(BENCHMARKS / script), *args], capture_output=True, text=True,
+                          timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def cases(with_pyrvo: bool) -> list:
+    return [pytest.param(script, args, compares, expected, id=script.removesuffix(".py"))
+            for script, args, compares, expected in CASES if compares or not with_pyrvo]
+
+
+@pytest.mark.parametrize("script, args, compares, expected", cases(with_pyrvo=False))
+def test_script_runs_without_pyrvo(script, args, compares, expected, tmp_path):
+    json_path = tmp_path / "out.json"
+    writes_json = JSON_OPTION.get(script, True)
+    extra = (["--no-pyrvo"] if compares else []) + (["--json", str(json_path)] if writes_json else [])
+    out = run_script(script, args + extra)
+    assert expected in out
+    if writes_json:
+        assert "machine" in json.loads(json_path.read_text())
+
+
+@pytest.mark.skipif(not HAVE_PYRVO, reason="pyrvo is not installed")
+@pytest.mark.parametrize("script, args, compares, expected", cases(with_pyrvo=True))
+def test_script_runs_with_pyrvo(script, args, compares, expected):
+    out = run_script(script, args)
+    assert expected in out
+    assert "pyrvo is not installed" not in out
+    assert "n/a" not in out.splitlines()[-1]
+
+
+@pytest.mark.parametrize("script, args, compares, expected", cases(with_pyrvo=True))
+def test_script_says_when_pyrvo_is_missing(script, args, compares, expected, tmp_path):
+    (tmp_path / "pyrvo.py").write_text("raise ImportError('pyrvo is hidden from this test')\n")
+    path = os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, "PYTHONPATH": path}
+    out = run_script(script, args, env=env)
+    assert "pyrvo is not installed" in out
+    assert expected in out
