@@ -453,7 +453,10 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
     // With a ticker, agents are processed in blocks of a few milliseconds'
     // work and the ticker is polled between blocks; the results do not depend
     // on the blocks (every agent's velocity depends on the frozen state only).
-    const std::int64_t smallest_block = std::max<std::int64_t>(kParallelMinAgents, 64 * threads);
+    // Blocks never shrink below the first size: on a machine busy with other
+    // work a block's wall time is mostly waiting for a core, and ever smaller
+    // blocks would then mean ever more waits at their ends.
+    const std::int64_t smallest_block = kFirstBlockAgentsPerThread * threads;
     std::int64_t block = ticker ? kFirstBlockAgentsPerThread * threads : total;
     std::int64_t first_bad = total;
     FirstError failure;

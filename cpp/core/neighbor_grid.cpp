@@ -396,6 +396,20 @@ int NeighborGrid::nearest(Vec2 p, double range, int max_k, std::int32_t self_slo
     if (max_k <= 0 || !(range > 0.0)) return 0;
     if (dense_ && !single_cell_ && bucket_root_.empty()) return nearest_in_rows(p, range, max_k, self_slot, out);
     const double range_sq = range * range;
+    if (single_cell_) {
+        // A handful of agents (a small scene of a batch): every one is a
+        // candidate, gathered and ranked as in nearest_in_rows.
+        double dist[kPlainScanMax];
+        std::int32_t slot[kPlainScanMax];
+        int n = 0;
+        for (std::size_t j = 0; j < points_.size(); ++j) {
+            const double d = abs_sq(points_[j] - p);
+            dist[n] = d;
+            slot[n] = slots_[j];
+            n += static_cast<int>(d < range_sq) & static_cast<int>(slots_[j] != self_slot);
+        }
+        return select_nearest(dist, slot, n, max_k, out);
+    }
     int count = 0;
     const Neighbor open{range_sq, INT32_MAX};
     auto limit = [&] { return count == max_k ? out[max_k - 1] : open; };
