@@ -115,7 +115,7 @@ def test_batch_shapes_and_time_per_phase():
     assert m["collision_agent_steps"].shape == (3,) and m["arrival_step"].shape == (3, 20)
     assert m["min_clearance_series"].shape == (len(traj), 3)
     spent = m["time_neighbors"][0] + m["time_velocities"][0] + m["time_integration"][0]
-    assert 0 < spent <= traj.wall_time
+    assert 0 < spent <= traj.step_time <= traj.wall_time
     table = traj.metrics_table()
     assert list(table["scene"]) == [0, 1, 2] and "makespan" in table.columns
 

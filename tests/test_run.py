@@ -261,3 +261,11 @@ def test_circle_scenario_arrives():
     sim = scenarios.circle(100, radius=100.0).build()
     traj = sim.run(3000, until_arrived=True)
     assert traj.all_arrived and sim.arrived.all()
+
+
+def test_step_time_is_the_part_of_the_wall_time_spent_stepping():
+    sim = vosim.Simulator(time_step=0.1)
+    sim.add_agents(np.random.default_rng(1).uniform(-5, 5, (50, 2)), radius=0.2)
+    traj = sim.run(20, metrics=False)
+    assert 0 < traj.step_time <= traj.wall_time
+    assert sim.run(0).step_time == 0.0

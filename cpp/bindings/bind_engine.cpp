@@ -218,6 +218,7 @@ py::dict run(Engine& e, std::int64_t steps, std::int64_t record_every, bool unti
     out["frames"] = result.frames;
     out["all_arrived"] = result.all_arrived;
     out["stopped"] = result.stopped;
+    out["step_seconds"] = result.step_seconds;
     out["metrics"] = result.metrics ? py::object(run_metrics_dict(*result.metrics, result.times))
                                     : py::object(py::none());
     out["error"] = error                ? py::object(error->value())

@@ -64,6 +64,7 @@ struct RunResult {
     bool stopped = false;  // `tick` asked to stop
     std::shared_ptr<RunMetrics> metrics;  // null when the run had no agents
     PhaseTimes times;                     // spent in this run
+    double step_seconds = 0.0;            // wall time inside the steps (checks included)
     // What stopped the run when a step failed after the first (a bad value
     // written into the state during the run, a method's failure); the state
     // is then the one after the last completed step, and it is recorded.

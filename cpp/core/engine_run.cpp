@@ -1,4 +1,5 @@
 // Engine::run: many steps in one call, recording into caller-owned arrays.
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -61,8 +62,12 @@ RunResult Engine::run(const RunOptions& options, const Recording& recording, con
             // The views may have been written since the last step (by a
             // progress callback, or by another thread): check again. The
             // check is a few comparisons per agent.
+            const auto step_started = std::chrono::steady_clock::now();
             if (k > 1) validate();
-            if (!advance(&ticker, k - 1)) {
+            const bool done = advance(&ticker, k - 1);
+            result.step_seconds +=
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - step_started).count();
+            if (!done) {
                 result.stopped = true;
                 break;
             }

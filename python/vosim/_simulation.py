@@ -578,6 +578,7 @@ class _Simulation(_ObstacleMethods):
             steps_run=int(outcome["steps_done"]),
             all_arrived=bool(outcome["all_arrived"]),
             wall_time=wall_time,
+            step_time=float(outcome["step_seconds"]),
             method=self._method.to_dict(),
             obstacles=self.obstacles,
             metrics=metrics_from_engine(outcome["metrics"], step_numbers[:used], scenes, self._scene_axis),

@@ -34,6 +34,10 @@ class Trajectory:
         Whether every goal-seeking agent was within its arrival radius at the end.
     wall_time
         Seconds the run took.
+    step_time
+        Seconds of ``wall_time`` spent inside the engine's steps; the rest
+        went to checking the arguments, recording frames, progress reports
+        and Python (NaN for trajectories loaded from files).
     method
         The method's configuration (``Method.to_dict()``).
     obstacles
@@ -61,6 +65,7 @@ class Trajectory:
     active: np.ndarray | None = None
     arrival_radius: np.ndarray | None = None
     metrics: dict = field(default_factory=dict)
+    step_time: float = float("nan")
 
     def __len__(self) -> int:
         return len(self.times)
