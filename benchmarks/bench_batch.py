@@ -32,7 +32,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_orca import machine, median_step_seconds  # noqa: E402
+from bench_orca import add_timing_arguments, machine, median_step_seconds  # noqa: E402
 
 TARGET_RATIO = 30.0
 DENSITY = 0.16  # one lattice cell per 2.5 m x 2.5 m: 16 agents in a 10 m square
@@ -107,10 +107,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scenes", type=int, default=1024)
     parser.add_argument("--agents", type=int, default=16, help="agents per scene")
-    parser.add_argument("--steps", type=int, default=100)
-    parser.add_argument("--warmup", type=int, default=10)
-    parser.add_argument("--no-pyrvo", action="store_true", help="skip the pyrvo comparison")
-    parser.add_argument("--json", type=Path, help="also write the results here")
+    add_timing_arguments(parser, steps=100)
     args = parser.parse_args()
 
     import vosim

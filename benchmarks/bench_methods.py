@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_orca import bench_vosim, machine  # noqa: E402
+from bench_orca import add_timing_arguments, bench_vosim, machine  # noqa: E402
 
 
 def main() -> None:
@@ -30,9 +30,7 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000])
     parser.add_argument("--methods", nargs="+", choices=list(METHODS), default=list(METHODS),
                         help="methods to time (default: all); ORCA is always timed, as the reference")
-    parser.add_argument("--steps", type=int, default=20)
-    parser.add_argument("--warmup", type=int, default=10)
-    parser.add_argument("--json", type=Path, help="also write the results here")
+    add_timing_arguments(parser, pyrvo=False)
     args = parser.parse_args()
 
     import vosim

@@ -61,6 +61,15 @@ def bench_pyrvo(n: int, steps: int, warmup: int) -> float | None:
     return median_step_seconds(crowd.do_step, crowd.set_preferred_velocities, steps=steps, warmup=warmup)
 
 
+def add_timing_arguments(parser: argparse.ArgumentParser, steps: int = 20, pyrvo: bool = True) -> None:
+    """--steps, --warmup, --no-pyrvo (when pyrvo is compared) and --json."""
+    parser.add_argument("--steps", type=int, default=steps)
+    parser.add_argument("--warmup", type=int, default=10)
+    if pyrvo:
+        parser.add_argument("--no-pyrvo", action="store_true", help="skip the pyrvo comparison")
+    parser.add_argument("--json", type=Path, help="also write the results here")
+
+
 def machine() -> str:
     import vosim
 
@@ -78,10 +87,7 @@ def machine() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000, 100_000])
-    parser.add_argument("--steps", type=int, default=20)
-    parser.add_argument("--warmup", type=int, default=10)
-    parser.add_argument("--no-pyrvo", action="store_true", help="skip the pyrvo comparison")
-    parser.add_argument("--json", type=Path, help="also write the results here")
+    add_timing_arguments(parser)
     args = parser.parse_args()
 
     import vosim

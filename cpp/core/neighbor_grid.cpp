@@ -15,6 +15,25 @@ namespace {
 constexpr std::uint32_t kGatherMax = 96;
 constexpr int kRankMax = 48;
 
+// Puts `candidate` into out[0, count), kept sorted by `closer` and at most
+// max_k long (the farthest drops out); false when it is not among them.
+inline bool insert_nearest(const Neighbor& candidate, Neighbor* out, int& count, int max_k) {
+    int at;
+    if (count < max_k) {
+        at = count++;
+    } else if (closer(candidate, out[max_k - 1])) {
+        at = max_k - 1;
+    } else {
+        return false;
+    }
+    while (at > 0 && closer(candidate, out[at - 1])) {
+        out[at] = out[at - 1];
+        --at;
+    }
+    out[at] = candidate;
+    return true;
+}
+
 // The min(n, max_k) nearest of n candidates into out, sorted by `closer`.
 // Each candidate's place is the number of candidates closer than it,
 // counted without branches: for the few candidates of a typical query this
@@ -360,22 +379,10 @@ int NeighborGrid::nearest_in_rows(Vec2 p, double range, int max_k, std::int32_t 
             if (d > limit) continue;
             const std::int32_t slot = slots_[j];
             if (slot == self_slot) continue;
-            const Neighbor candidate{d, slot};
-            int at;
-            if (count < max_k) {
-                if (!(d < range_sq)) continue;
-                at = count++;
-            } else if (closer(candidate, out[max_k - 1])) {
-                at = max_k - 1;
-            } else {
-                continue;
+            if (count < max_k && !(d < range_sq)) continue;
+            if (insert_nearest(Neighbor{d, slot}, out, count, max_k) && count == max_k) {
+                limit = out[max_k - 1].dist_sq;
             }
-            while (at > 0 && closer(candidate, out[at - 1])) {
-                out[at] = out[at - 1];
-                --at;
-            }
-            out[at] = candidate;
-            if (count == max_k) limit = out[max_k - 1].dist_sq;
         }
     };
     // Nearest rows first, so that once k are found the farther rows shrink.
@@ -415,20 +422,7 @@ int NeighborGrid::nearest(Vec2 p, double range, int max_k, std::int32_t self_slo
     auto limit = [&] { return count == max_k ? out[max_k - 1] : open; };
     scan(p, range, limit, [&](std::int32_t slot, double d) {
         if (slot == self_slot || d >= range_sq) return;
-        const Neighbor candidate{d, slot};
-        int at;
-        if (count < max_k) {
-            at = count++;
-        } else if (closer(candidate, out[max_k - 1])) {
-            at = max_k - 1;
-        } else {
-            return;
-        }
-        while (at > 0 && closer(candidate, out[at - 1])) {
-            out[at] = out[at - 1];
-            --at;
-        }
-        out[at] = candidate;
+        insert_nearest(Neighbor{d, slot}, out, count, max_k);
     });
     return count;
 }
