@@ -32,7 +32,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_orca import add_timing_arguments, machine, median_step_seconds  # noqa: E402
+from bench_orca import add_timing_arguments, machine, median_step_seconds, pyrvo_wanted_and_installed  # noqa: E402
 
 TARGET_RATIO = 30.0
 DENSITY = 0.16  # one lattice cell per 2.5 m x 2.5 m: 16 agents in a 10 m square
@@ -116,13 +116,7 @@ def main() -> None:
     description = machine()
     print(f"{args.scenes} random crowds of {args.agents} agents, ORCA, preferred velocities from NumPy every step; "
           f"{description}")
-    have_pyrvo = not args.no_pyrvo
-    if have_pyrvo:
-        try:
-            import pyrvo  # noqa: F401
-        except ImportError:
-            have_pyrvo = False
-            print("pyrvo is not installed (pip install pyrvo): no RVO2 comparison in this run")
+    have_pyrvo = pyrvo_wanted_and_installed(args)
     starts, targets, params, time_step = scenes(args.scenes, args.agents)
     agent_steps = args.scenes * args.agents
     results = {}

@@ -70,6 +70,18 @@ def add_timing_arguments(parser: argparse.ArgumentParser, steps: int = 20, pyrvo
     parser.add_argument("--json", type=Path, help="also write the results here")
 
 
+def pyrvo_wanted_and_installed(args: argparse.Namespace) -> bool:
+    """Whether to compare with pyrvo: not with --no-pyrvo, nor (said once) when it is missing."""
+    if args.no_pyrvo:
+        return False
+    try:
+        import pyrvo  # noqa: F401
+    except ImportError:
+        print("pyrvo is not installed (pip install pyrvo): no RVO2 comparison in this run")
+        return False
+    return True
+
+
 def machine() -> str:
     import vosim
 
@@ -94,13 +106,7 @@ def main() -> None:
 
     all_threads = vosim.get_num_threads()
     print(f"grid crowd, ORCA; {machine()}")
-    have_pyrvo = not args.no_pyrvo
-    if have_pyrvo:
-        try:
-            import pyrvo  # noqa: F401
-        except ImportError:
-            have_pyrvo = False
-            print("pyrvo is not installed (pip install pyrvo): no RVO2 comparison in this run")
+    have_pyrvo = pyrvo_wanted_and_installed(args)
     header = (f"{'N':>9} | {'vosim 1 thread':>22} | {f'vosim {all_threads} threads':>22} | "
               f"{'pyrvo (RVO2)':>22} | {'1 thread / pyrvo':>16}")
     print(header)

@@ -301,13 +301,30 @@ void NeighborGrid::build_tree(Entry* entries, std::uint32_t offset, std::uint32_
     }
 }
 
+bool NeighborGrid::row_run(Vec2 p, std::int64_t y, double limit_sq, double pad, std::uint32_t& begin,
+                           std::uint32_t& end) const {
+    const double band_lo = static_cast<double>(y) * cell_size_;
+    const double band_hi = band_lo + cell_size_;
+    const double gap = max_of(0.0, max_of(band_lo - p.y, p.y - band_hi) - pad);
+    const double gap_sq = gap * gap;
+    if (gap_sq > limit_sq) return false;
+    // The chord of the circle of radius sqrt(limit_sq) across this row.
+    const double half = std::sqrt(limit_sq - gap_sq) + pad;
+    const std::int64_t x_lo = std::max(min_cx_, cell_coord(p.x - half));
+    const std::int64_t x_hi = std::min(min_cx_ + width_ - 1, cell_coord(p.x + half));
+    if (x_lo > x_hi) return false;
+    const std::size_t row = static_cast<std::size_t>((y - min_cy_) * width_ - min_cx_);
+    begin = bucket_start_[row + x_lo];
+    end = bucket_start_[row + x_hi + 1];
+    return true;
+}
+
 int NeighborGrid::nearest_in_rows(Vec2 p, double range, int max_k, std::int32_t self_slot,
                                   Neighbor* out) const {
     const double range_sq = range * range;
     // Widens every bound a little: cells are assigned by rounded products and
     // distances are rounded, so an exact bound could miss a point on its edge.
     const double pad = slack_ + range * 1e-9;
-    const std::int64_t last_x = min_cx_ + width_ - 1;
     const std::int64_t last_y = min_cy_ + height_ - 1;
     const std::int64_t y_lo = std::max(min_cy_, cell_coord(p.y - range - pad));
     const std::int64_t y_hi = std::min(last_y, cell_coord(p.y + range + pad));
@@ -323,18 +340,7 @@ int NeighborGrid::nearest_in_rows(Vec2 p, double range, int max_k, std::int32_t 
     const bool few_rows = y_hi - y_lo < kMaxRows;
     if (few_rows) {
         for (std::int64_t y = y_lo; y <= y_hi; ++y) {
-            const double band_lo = static_cast<double>(y) * cell_size_;
-            const double band_hi = band_lo + cell_size_;
-            const double gap = max_of(0.0, max_of(band_lo - p.y, p.y - band_hi) - pad);
-            const double gap_sq = gap * gap;
-            if (gap_sq > range_sq) continue;
-            const double half = std::sqrt(range_sq - gap_sq) + pad;
-            const std::int64_t x_lo = std::max(min_cx_, cell_coord(p.x - half));
-            const std::int64_t x_hi = std::min(last_x, cell_coord(p.x + half));
-            if (x_lo > x_hi) continue;
-            const std::size_t row = static_cast<std::size_t>((y - min_cy_) * width_ - min_cx_);
-            run_begin[runs] = bucket_start_[row + x_lo];
-            run_end[runs] = bucket_start_[row + x_hi + 1];
+            if (!row_run(p, y, range_sq, pad, run_begin[runs], run_end[runs])) continue;
             points_in_runs += run_end[runs] - run_begin[runs];
             ++runs;
         }
@@ -362,19 +368,9 @@ int NeighborGrid::nearest_in_rows(Vec2 p, double range, int max_k, std::int32_t 
     // nearest so far once there are k (ties then go by slot).
     double limit = range_sq;
     auto visit_row = [&](std::int64_t y) {
-        const double band_lo = static_cast<double>(y) * cell_size_;
-        const double band_hi = band_lo + cell_size_;
-        const double gap = max_of(0.0, max_of(band_lo - p.y, p.y - band_hi) - pad);
-        const double gap_sq = gap * gap;
-        if (gap_sq > limit) return;
-        // The chord of the circle of radius sqrt(limit) across this row.
-        const double half = std::sqrt(limit - gap_sq) + pad;
-        const std::int64_t x_lo = std::max(min_cx_, cell_coord(p.x - half));
-        const std::int64_t x_hi = std::min(last_x, cell_coord(p.x + half));
-        if (x_lo > x_hi) return;
-        const std::size_t row = static_cast<std::size_t>((y - min_cy_) * width_ - min_cx_);
-        const std::uint32_t end = bucket_start_[row + x_hi + 1];
-        for (std::uint32_t j = bucket_start_[row + x_lo]; j < end; ++j) {
+        std::uint32_t begin, end;
+        if (!row_run(p, y, limit, pad, begin, end)) return;
+        for (std::uint32_t j = begin; j < end; ++j) {
             const double d = abs_sq(points_[j] - p);
             if (d > limit) continue;
             const std::int32_t slot = slots_[j];
