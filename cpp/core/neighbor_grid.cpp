@@ -34,6 +34,21 @@ inline bool insert_nearest(const Neighbor& candidate, Neighbor* out, int& count,
     return true;
 }
 
+// Appends the points [begin, end) strictly within range of p (other than
+// self_slot) to dist and slot from index n on, and returns the new count.
+// Every point is written and the count advances by the test's outcome: no
+// branch on the distance, which would be a coin toss for the predictor.
+inline int gather_in_range(const Vec2* points, const std::int32_t* slots, std::uint32_t begin, std::uint32_t end,
+                           Vec2 p, double range_sq, std::int32_t self_slot, double* dist, std::int32_t* slot, int n) {
+    for (std::uint32_t j = begin; j < end; ++j) {
+        const double d = abs_sq(points[j] - p);
+        dist[n] = d;
+        slot[n] = slots[j];
+        n += static_cast<int>(d < range_sq) & static_cast<int>(slots[j] != self_slot);
+    }
+    return n;
+}
+
 // The min(n, max_k) nearest of n candidates into out, sorted by `closer`.
 // Each candidate's place is the number of candidates closer than it,
 // counted without branches: for the few candidates of a typical query this
@@ -346,19 +361,13 @@ int NeighborGrid::nearest_in_rows(Vec2 p, double range, int max_k, std::int32_t 
         }
     }
     if (few_rows && points_in_runs <= kGatherMax) {
-        // Few points: keep every one in range without a data-dependent
-        // branch (the test would be a coin toss for the branch predictor),
-        // then rank them.
+        // Few points: gather those in range, then rank them.
         double dist[kGatherMax];
         std::int32_t slot[kGatherMax];
         int n = 0;
         for (int r = 0; r < runs; ++r) {
-            for (std::uint32_t j = run_begin[r]; j < run_end[r]; ++j) {
-                const double d = abs_sq(points_[j] - p);
-                dist[n] = d;
-                slot[n] = slots_[j];
-                n += static_cast<int>(d < range_sq) & static_cast<int>(slots_[j] != self_slot);
-            }
+            n = gather_in_range(points_.data(), slots_.data(), run_begin[r], run_end[r], p, range_sq, self_slot,
+                                dist, slot, n);
         }
         return select_nearest(dist, slot, n, max_k, out);
     }
@@ -404,13 +413,8 @@ int NeighborGrid::nearest(Vec2 p, double range, int max_k, std::int32_t self_slo
         // candidate, gathered and ranked as in nearest_in_rows.
         double dist[kPlainScanMax];
         std::int32_t slot[kPlainScanMax];
-        int n = 0;
-        for (std::size_t j = 0; j < points_.size(); ++j) {
-            const double d = abs_sq(points_[j] - p);
-            dist[n] = d;
-            slot[n] = slots_[j];
-            n += static_cast<int>(d < range_sq) & static_cast<int>(slots_[j] != self_slot);
-        }
+        const auto all = static_cast<std::uint32_t>(points_.size());
+        const int n = gather_in_range(points_.data(), slots_.data(), 0, all, p, range_sq, self_slot, dist, slot, 0);
         return select_nearest(dist, slot, n, max_k, out);
     }
     int count = 0;
