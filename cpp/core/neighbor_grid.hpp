@@ -9,7 +9,10 @@
 // In a dense grid the buckets of one row of cells are contiguous, so a query
 // reads each row of cells it overlaps as one run of points, trimmed to the
 // chord of the query circle: no per-cell work, and with cells half the
-// query range few points outside the circle.
+// query range few points outside the circle. When those rows hold few
+// points, every point in range is gathered without branching on its
+// distance and the candidates are ranked pairwise (a loop the compiler
+// vectorises); crowded rows fall back to insertion with a shrinking bound.
 //
 // The k-nearest query has RVO2's semantics: neighbours strictly closer than
 // the range, the `max_k` nearest of them, ties broken by the lower slot.
