@@ -91,3 +91,49 @@ def test_neighbors_are_nearest_first():
     table = sim.neighbors()
     np.testing.assert_array_equal(table[0], [2, 1])
     np.testing.assert_array_equal(table[3], [-1, -1])  # nobody within 10
+
+
+FIELDS = ("positions", "velocities", "goals", "radius", "max_speed", "neighbor_dist", "max_neighbors",
+          "time_horizon", "priority")
+
+
+def state_of(sim):
+    return {name: np.array(getattr(sim, name)) for name in FIELDS}
+
+
+def test_strided_and_broadcast_inputs_are_read_as_given():
+    """add_agents hands strided and broadcast arrays to the engine without
+    copying them first: any memory layout gives the same agents."""
+    rng = np.random.default_rng(3)
+    positions = rng.uniform(-5, 5, (6, 2))
+    goals = rng.uniform(-5, 5, (6, 2))
+    radius = rng.uniform(0.1, 0.5, 6)
+    plain = vosim.Simulator()
+    plain.add_agents(positions, goals=goals, radius=radius, velocities=[0.5, -0.25], max_neighbors=7)
+    strided = vosim.Simulator()
+    strided.add_agents(np.asfortranarray(positions), goals=np.ascontiguousarray(goals[::-1])[::-1],
+                       radius=np.repeat(radius, 2)[::2], velocities=np.array([0.5, -0.25]),
+                       max_neighbors=np.int64(7))
+    for name, value in state_of(plain).items():
+        np.testing.assert_array_equal(state_of(strided)[name], value, err_msg=name)
+
+
+def test_batch_reads_one_scene_layout_for_every_scene():
+    rng = np.random.default_rng(4)
+    positions = rng.uniform(-5, 5, (5, 2))
+    batch = vosim.Batch(scenes=3)
+    batch.add_agents(positions, radius=np.linspace(0.1, 0.5, 5), priority=2.0)
+    for b in range(3):
+        np.testing.assert_array_equal(batch.positions[b], positions)
+        np.testing.assert_array_equal(batch.radius[b], np.linspace(0.1, 0.5, 5))
+    assert (batch.priority == 2.0).all()
+
+
+def test_inputs_are_copied_into_the_state():
+    positions = np.zeros((3, 2))
+    radius = np.full(3, 0.4)
+    sim = vosim.Simulator()
+    sim.add_agents(positions, radius=radius)
+    positions[:] = 9.0
+    radius[:] = 1.0
+    assert (sim.positions == 0.0).all() and (sim.radius == 0.4).all()
