@@ -183,12 +183,12 @@ class Roadmap:
         Raises
         ------
         ValueError
-            When a goal cannot be reached (naming its index).
+            When a goal cannot be reached (naming the path's index).
         """
         starts, goals = points_array(starts, "starts"), points_array(goals, "goals")
         if len(goals) != len(starts):
             raise ValueError(f"goals: expected {len(starts)} goals (one per start), got {len(goals)}")
-        offsets, points = self.plan_flat(starts, goals, lambda i: f"goals[{i}]")
+        offsets, points = self.plan_flat(starts, goals, lambda i: f"path {i}")
         return np.split(points, offsets[1:-1]) if len(starts) else []
 
     def plan_flat(self, starts: np.ndarray, goals: np.ndarray, label) -> tuple[np.ndarray, np.ndarray]:
