@@ -130,7 +130,7 @@ FLOOR = Polygon(
 
 def test_navmesh_paths_stay_in_the_shrunk_area_and_are_shortest():
     mesh = NavMesh.from_polygon(FLOOR, radius=0.5)
-    assert mesh.area.equals(FLOOR.buffer(-0.5, quad_segs=4))
+    assert mesh.area.equals(FLOOR.buffer(-0.5, join_style="mitre", mitre_limit=4.0))
     assert np.isclose(mesh.vertices[mesh.triangles].shape[0], len(mesh.triangles))
     starts = np.array([[2.0, 2.0], [2.0, 18.0], [25.0, 2.0]])
     goals = np.array([[28.0, 2.0], [28.0, 18.0], [26.0, 3.0]])

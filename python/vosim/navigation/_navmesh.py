@@ -7,8 +7,9 @@ import numpy as np
 from .. import _core
 from ._geometry import distance_argument, points_array, require_shapely, segment_ids
 
-# Rounded corners of the inflated obstacles: segments per quarter circle.
-_QUAD_SEGMENTS = 4
+# Inflated obstacles get mitred corners (as a roadmap's points): a path
+# bends at one point per corner, at least the inflation from both edges.
+_INFLATE = dict(join_style="mitre", mitre_limit=4.0)
 
 
 class NavMesh:
@@ -24,7 +25,7 @@ class NavMesh:
     Attributes
     ----------
     area
-        The shrunk walkable area (a shapely Polygon or MultiPolygon).
+        The shrunk walkable area (a shapely Polygon or MultiPolygon), corners mitred.
     vertices
         ``(v, 2)`` corners of the triangles.
     triangles
@@ -91,7 +92,7 @@ class NavMesh:
         if not walkable.is_valid:
             raise ValueError(f"walkable: not a valid polygon ({shapely.is_valid_reason(walkable)})")
         inflation = distance_argument(radius, "radius") + distance_argument(clearance, "clearance")
-        return cls._shrunk(walkable.buffer(-inflation, quad_segs=_QUAD_SEGMENTS) if inflation > 0 else walkable,
+        return cls._shrunk(walkable.buffer(-inflation, **_INFLATE) if inflation > 0 else walkable,
                            inflation, "walkable")
 
     @classmethod
@@ -140,9 +141,9 @@ class NavMesh:
                 raise ValueError("sim: without a boundary, obstacles or agents the free space has no extent")
             lo, hi = known.min(axis=0) - margin - inflation, known.max(axis=0) + margin + inflation
             walkable = shapely.box(lo[0], lo[1], hi[0], hi[1])
-        free = walkable.buffer(-inflation, quad_segs=_QUAD_SEGMENTS)
+        free = walkable.buffer(-inflation, **_INFLATE)
         if solids:
-            free = free.difference(shapely.union_all(solids).buffer(inflation, quad_segs=_QUAD_SEGMENTS))
+            free = free.difference(shapely.union_all(solids).buffer(inflation, cap_style="square", **_INFLATE))
         return cls._shrunk(free, inflation, "sim")
 
     @classmethod
