@@ -244,3 +244,23 @@ def test_plot_draws_planners_and_paths(tmp_path):
         plt.close("all")
     with pytest.raises(TypeError, match="planner"):
         plot.navigation(sim)
+
+
+def test_no_agents_change_nothing_and_a_wall_without_a_boundary_is_walked_round():
+    sim = vosim.Simulator()
+    sim.add_wall([[0.0, -5.0], [0.0, 5.0]])
+    ids = sim.add_agents([[-3.0, 0.0]], radius=0.3)
+    for plan in (None, "roadmap", "navmesh"):
+        sim.set_goals(ids[:0], np.zeros((0, 2)), plan=plan)
+    assert not sim.has_goal.any()
+    for plan in ("roadmap", "navmesh"):
+        sim.set_goals(ids, [[3.0, 0.0]], plan=plan)
+        route = np.vstack([sim.positions, sim.goals])  # the first waypoint is past an end of the wall
+        assert abs(sim.goals[0, 1]) > 5.0
+        assert sim.waypoints_remaining[0] >= 1
+        assert route.shape == (2, 2)
+    # a roadmap without points can only go straight
+    lonely = Roadmap(np.zeros((0, 2)), [("wall", np.array([[0.0, -5.0], [0.0, 5.0]]))], radius=0.3)
+    assert lonely.plan([[-3.0, 6.0]], [[3.0, 6.0]])[0].tolist() == [[3.0, 6.0]]
+    with pytest.raises(ValueError, match="path 0: .*cannot be reached"):
+        lonely.plan([[-3.0, 0.0]], [[3.0, 0.0]])

@@ -57,6 +57,12 @@ class GoalMethods:
         from ._navmesh import NavMesh
         from ._roadmap import Roadmap
 
+        if isinstance(plan, str) and plan not in PLANNERS:
+            raise ValueError(f"plan is {plan!r}; must be None, {', '.join(map(repr, PLANNERS))}, "
+                             "a vosim.navigation.Roadmap or a NavMesh")
+        if not (plan is None or isinstance(plan, (str, Roadmap, NavMesh))):
+            raise TypeError(f"plan: expected None, 'roadmap', 'navmesh', a Roadmap or a NavMesh, "
+                            f"got {type(plan).__name__}")
         ids = ids_array(ids)
         goals = points_array(goals, "goals")
         if len(goals) != len(ids):
@@ -66,19 +72,15 @@ class GoalMethods:
             waypoint_radius = np.asarray(self.arrival_radius)[slots]
         waypoint_radius = shaped(waypoint_radius, "waypoint_radius", [(), (len(ids),)], (len(ids),),
                                  minimum=0.0, maximum=MAX_MAGNITUDE)
+        if len(ids) == 0:
+            return
         if plan is None:
             offsets, points = np.arange(len(ids) + 1, dtype=np.int64), goals
         else:
             if isinstance(plan, str):
-                if plan not in PLANNERS:
-                    raise ValueError(f"plan is {plan!r}; must be None, {', '.join(map(repr, PLANNERS))}, "
-                                     "a vosim.navigation.Roadmap or a NavMesh")
-                radius = float(np.asarray(self.radius)[slots].max()) if len(ids) else 0.0
+                radius = float(np.asarray(self.radius)[slots].max())
                 builder = Roadmap if plan == "roadmap" else NavMesh
                 plan = builder.from_simulator(self, radius=radius, clearance=clearance)
-            elif not isinstance(plan, (Roadmap, NavMesh)):
-                raise TypeError(f"plan: expected None, 'roadmap', 'navmesh', a Roadmap or a NavMesh, "
-                                f"got {type(plan).__name__}")
             starts = np.ascontiguousarray(np.asarray(self.positions)[slots])
             offsets, points = plan.plan_flat(starts, goals, lambda i: f"agent {int(ids[i])}")
         self._engine.set_waypoints(ids, np.ascontiguousarray(offsets, dtype=np.int64),
