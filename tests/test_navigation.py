@@ -113,6 +113,10 @@ def test_bad_arguments_are_refused():
         sim.set_goals(ids, bad)
     with pytest.raises(ValueError, match="radius"):
         Roadmap.from_simulator(sim, radius=-1.0)
+    with pytest.raises(ValueError, match=r"obstacles\[0\]: kind is 'hole'"):
+        Roadmap([[0.0, 0.0]], [("hole", [[0, 0], [1, 0], [1, 1]])], radius=0.1)
+    with pytest.raises(ValueError, match=r"points\[0, 1\]"):
+        Roadmap([[0.0, np.inf]], radius=0.1)
     with pytest.raises(TypeError, match="walkable"):
         NavMesh.from_polygon(LineString([(0, 0), (1, 1)]))
     with pytest.raises(ValueError, match="no walkable area is left"):

@@ -94,11 +94,6 @@ def visible(p, q, edges: np.ndarray, clearance: float) -> np.ndarray:
     return Sight(np.asarray(edges, dtype=np.float64).reshape(-1, 2, 2)).clear(p, q, clearance)
 
 
-def flat_split(offsets: np.ndarray, points: np.ndarray) -> list[np.ndarray]:
-    """Flat ``points`` cut at ``offsets`` into one array per item."""
-    return np.split(points, offsets[1:-1]) if len(offsets) > 1 else []
-
-
 def segment_ids(offsets: np.ndarray) -> np.ndarray:
     """For flat items cut at ``offsets``, the index of the group each item belongs to."""
     return np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))

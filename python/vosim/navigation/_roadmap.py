@@ -11,6 +11,7 @@ from ._geometry import (Sight, distance_argument, is_closed, obstacle_edges, poi
 # Roadmap points sit this much (relative) beyond radius + clearance, so the
 # segment between two corners of one edge still keeps the radius.
 _MARGIN = 1e-3
+_KINDS = ("polygon", "segment", "wall", "boundary")
 
 
 def corner_points(obstacles, offset: float) -> np.ndarray:
@@ -103,7 +104,11 @@ class Roadmap:
 
     def __init__(self, points, obstacles=(), *, radius: float, links: int = 16):
         self.points = points_array(points, "points")
-        self.obstacles = [(kind, np.asarray(vertices, dtype=np.float64)) for kind, vertices in obstacles]
+        self.obstacles = []
+        for k, (kind, vertices) in enumerate(obstacles):
+            if kind not in _KINDS:
+                raise ValueError(f"obstacles[{k}]: kind is {kind!r}; must be one of {', '.join(_KINDS)}")
+            self.obstacles.append((kind, points_array(vertices, f"obstacles[{k}]")))
         self.radius = distance_argument(radius, "radius")
         self.links = integer(links, "links", minimum=1)
         self._sight = Sight(obstacle_edges(self.obstacles))
@@ -144,8 +149,6 @@ class Roadmap:
             raise TypeError(f"sim: expected a vosim.Simulator, got {type(sim).__name__}")
         if radius is None:
             radius = float(sim.radius.max()) if sim.num_agents else 0.0
-        radius = distance_argument(radius, "radius")
-        clearance = distance_argument(clearance, "clearance")
         obstacles = [(kind, vertices) for kind, vertices, _ in sim.obstacles]
         return cls.from_obstacles(obstacles, radius=radius, clearance=clearance, links=links, free=sim)
 
@@ -193,7 +196,7 @@ class Roadmap:
 
     def plan_flat(self, starts: np.ndarray, goals: np.ndarray, label) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`plan` as flat ``points`` cut at ``offsets``; ``label(i)`` names item i in errors."""
-        n, m = len(starts), len(self.points)
+        n = len(starts)
         # A start or goal nearer than the radius to a wall may still leave it.
         reach = np.minimum(self.radius, 0.999 * self._sight.distances(np.vstack([starts, goals])))
         direct = self._sight.clear(starts, goals, np.minimum(reach[:n], reach[n:]))
