@@ -135,7 +135,12 @@ FLOOR = Polygon(
 def test_navmesh_paths_stay_in_the_shrunk_area_and_are_shortest():
     mesh = NavMesh.from_polygon(FLOOR, radius=0.5)
     assert mesh.area.equals(FLOOR.buffer(-0.5, join_style="mitre", mitre_limit=4.0))
-    assert np.isclose(mesh.vertices[mesh.triangles].shape[0], len(mesh.triangles))
+    corners = mesh.vertices[mesh.triangles]
+    u, v = corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0]
+    areas = (u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]) / 2
+    assert (areas > 0).all()  # counter-clockwise
+    assert areas.sum() == pytest.approx(mesh.area.area)  # the triangles tile the shrunk area
+    assert ((mesh.neighbors >= 0).sum()) % 2 == 0  # neighbours come in pairs
     starts = np.array([[2.0, 2.0], [2.0, 18.0], [25.0, 2.0]])
     goals = np.array([[28.0, 2.0], [28.0, 18.0], [26.0, 3.0]])
     paths = mesh.plan(starts, goals)
@@ -259,10 +264,8 @@ def test_no_agents_change_nothing_and_a_wall_without_a_boundary_is_walked_round(
     assert not sim.has_goal.any()
     for plan in ("roadmap", "navmesh"):
         sim.set_goals(ids, [[3.0, 0.0]], plan=plan)
-        route = np.vstack([sim.positions, sim.goals])  # the first waypoint is past an end of the wall
-        assert abs(sim.goals[0, 1]) > 5.0
+        assert abs(sim.goals[0, 1]) > 5.0  # the first waypoint is past an end of the wall
         assert sim.waypoints_remaining[0] >= 1
-        assert route.shape == (2, 2)
     # a roadmap without points can only go straight
     lonely = Roadmap(np.zeros((0, 2)), [("wall", np.array([[0.0, -5.0], [0.0, 5.0]]))], radius=0.3)
     assert lonely.plan([[-3.0, 6.0]], [[3.0, 6.0]])[0].tolist() == [[3.0, 6.0]]
