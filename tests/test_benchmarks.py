@@ -23,6 +23,7 @@ CASES = [
     ("bench_obstacles.py", ["--copies", "1", "2", "--advance", "5", "--inner", "2", "--steps", "2",
                             "--warmup", "1"], False, "target <= 1.5"),
     ("bench_methods.py", ["--sizes", "64", "--steps", "1", "--warmup", "0"], False, "GridSampling"),
+    ("bench_navigation.py", ["--pillars", "5", "--agents", "20"], False, "us/agent"),
 ]
 
 JSON_OPTION = {"bench_metrics.py": False}

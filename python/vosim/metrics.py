@@ -64,6 +64,14 @@ Per frame (``(T, ...)``, aligned with the trajectory's frames)
 
 A run stopped by Ctrl-C (or by an error) does not observe its last state:
 its last frame's series values are NaN (clearance) and -1 (collisions).
+
+SteerBench
+----------
+:func:`steerbench` scores a trajectory as SteerSuite does: per agent,
+collisions (each counted once), seconds until arrival, the sum over frames
+of ``0.5 |v|^2`` and of ``|dv/dt|``; ``composite01 = 50 collisions + time +
+kinetic energy`` and ``composite02 = composite01 + acceleration``, averaged
+over the agents.
 """
 
 from __future__ import annotations
@@ -115,3 +123,8 @@ def table(metrics: dict, scene_axis: bool):
     scenes = len(columns[PER_SCENE[0]])
     frame = pd.DataFrame({"scene": np.arange(scenes), **columns})
     return frame
+
+
+# SteerBench's composite scores, computed from a trajectory after the run
+# (their definitions are in the function's documentation).
+from ._steerbench import steerbench  # noqa: E402

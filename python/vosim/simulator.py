@@ -6,9 +6,10 @@ import numpy as np
 
 from ._simulation import _Simulation
 from .methods import Method
+from .navigation._goals import GoalMethods
 
 
-class Simulator(_Simulation):
+class Simulator(GoalMethods, _Simulation):
     """Agents in one scene, stepped by one avoidance method.
 
     All per-agent state lives in the C++ engine and is shown as NumPy views

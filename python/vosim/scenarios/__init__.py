@@ -10,7 +10,8 @@ Scenarios: :func:`circle`, :func:`blocks` and :func:`roadmap` (RVO2's
 examples), :func:`headon_pair`, :func:`crossing`, :func:`bottleneck`,
 :func:`corridor`, :func:`random_crowd` and :func:`room_evacuation`
 (pedestrians: 0.3 m radius, 1.2 m/s, time step 0.1 s). :data:`SCENARIOS`
-maps their names to them.
+maps their names to them. :func:`from_steersuite` reads a SteerSuite XML
+test case.
 """
 
 from ._library import (
@@ -26,6 +27,7 @@ from ._library import (
     room_evacuation,
 )
 from ._scenario import AGENT_PARAMETERS, Scenario, batch, build_batch
+from ._steersuite import from_steersuite
 
 __all__ = [
     "AGENT_PARAMETERS",
@@ -42,4 +44,5 @@ __all__ = [
     "random_crowd",
     "roadmap",
     "room_evacuation",
+    "from_steersuite",
 ]

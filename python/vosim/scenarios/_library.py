@@ -16,7 +16,6 @@ import numpy as np
 
 from .._checks import MAX_AGENTS, MAX_MAGNITUDE, integer, scalar
 from ..methods import ORCA
-from ._roadmap import shortest_paths
 from ._scenario import Scenario
 
 # Pedestrians: 0.3 m radius, 1.2 m/s preferred, 1.5 m/s at most, reacting to
@@ -156,7 +155,8 @@ def roadmap(*, seed: int = 1, waypoint_radius: float = 6.0) -> Scenario:
     roadmap has the example's 16 points, 2 m off the corners of the blocks;
     each agent's waypoints are its shortest path from its start over the
     points it can see (with a clearance of its radius from every obstacle)
-    to its goal. The example re-plans towards the best visible point every
+    to its goal, planned by :class:`vosim.navigation.Roadmap` (which needs
+    shapely: ``pip install "vosim[navigation]"``). The example re-plans towards the best visible point every
     step; here the path is planned once, and an agent moves on to its next
     waypoint within ``waypoint_radius``.
 
@@ -171,7 +171,9 @@ def roadmap(*, seed: int = 1, waypoint_radius: float = 6.0) -> Scenario:
     waypoint_radius = scalar(waypoint_radius, "waypoint_radius", minimum=0.0, strict=True, maximum=MAX_MAGNITUDE)
     positions, goals = _blocks_agents()
     obstacles = [("polygon", np.array(square)) for square in _BLOCK_SQUARES]
-    waypoints = shortest_paths(positions, goals, ROADMAP_POINTS, obstacles, clearance=_BLOCKS_PARAMS["radius"])
+    from ..navigation import Roadmap
+
+    waypoints = Roadmap(ROADMAP_POINTS, obstacles, radius=_BLOCKS_PARAMS["radius"]).plan(positions, goals)
     return Scenario(
         name="roadmap",
         positions=positions,

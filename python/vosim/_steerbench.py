@@ -1,0 +1,112 @@
+"""SteerBench's composite scores of a run (Singh et al. 2009, as computed by SteerSuite)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._checks import integer
+
+COLLISION_WEIGHT = 50.0
+
+
+def steerbench(traj, *, scene: int | None = None) -> dict:
+    """SteerBench's per-agent measures and composite scores of a trajectory.
+
+    SteerSuite follows each agent while it is enabled (until it reaches its
+    goal) and scores, per agent:
+
+    - ``collisions``: collisions it took part in, each counted once however
+      long it lasts (an overlap of its disc with another agent's, or its disc
+      reaching past an obstacle edge);
+    - ``time``: seconds it was enabled (to its arrival, or the whole run);
+    - ``kinetic_energy``: the sum over frames of ``0.5 |v|^2`` (unit mass);
+    - ``acceleration``: the sum over frames of ``|v_k - v_{k-1}| / (t_k - t_{k-1})``.
+
+    The scores average these over the agents:
+
+    - ``composite01 = 50 collisions + time + kinetic_energy`` (SteerBench's
+      first composite, of the original paper);
+    - ``composite02 = composite01 + acceleration`` (its second, adding
+      "second-order" effort).
+
+    Like SteerSuite's, the sums run over frames, so they grow with the frame
+    rate: record every step (``run(..., record_every=1)``, the default) and
+    compare runs with the same time step. Lower is better.
+
+    Parameters
+    ----------
+    traj
+        A :class:`vosim.Trajectory`.
+    scene
+        Which scene of a Batch trajectory to score (required for those).
+
+    Returns
+    -------
+    dict
+        ``composite01``, ``composite02`` (floats) and the per-agent
+        ``(N,)`` arrays ``collisions``, ``time``, ``kinetic_energy``,
+        ``acceleration``.
+    """
+    from . import _core
+    from .trajectory import Trajectory
+
+    if not isinstance(traj, Trajectory):
+        raise TypeError(f"traj: expected a vosim.Trajectory, got {type(traj).__name__}")
+    positions, velocities, radius = traj.positions, traj.velocities, np.asarray(traj.radius, dtype=np.float64)
+    arrived = traj.arrived()
+    active = None if traj.active is None else np.asarray(traj.active, dtype=bool)
+    if traj.is_batch:
+        if scene is None:
+            raise TypeError("scene: a Batch trajectory needs scene= (which scene to score)")
+        scene = integer(scene, "scene", minimum=0, maximum=positions.shape[1] - 1)
+        positions, velocities, radius = positions[:, scene], velocities[:, scene], radius[scene]
+        arrived = arrived[:, scene]
+        active = None if active is None else active[scene]
+    elif scene is not None:
+        raise TypeError("scene: a Simulator's trajectory has one scene; scene= is for Batch trajectories")
+    frames, n = positions.shape[:2]
+    if active is not None:  # inactive agents take no part
+        positions, velocities, radius = positions[:, active], velocities[:, active], radius[active]
+        arrived = arrived[:, active]
+        n = int(active.sum())
+    if frames == 0 or n == 0:
+        zeros = np.zeros(n)
+        return dict(composite01=0.0, composite02=0.0, collisions=zeros, time=zeros.copy(),
+                    kinetic_energy=zeros.copy(), acceleration=zeros.copy())
+    times = np.asarray(traj.times, dtype=np.float64)
+    # The last frame each agent is enabled in: its arrival, or the run's end.
+    last = np.where(arrived.any(axis=0), np.argmax(arrived, axis=0), frames - 1)
+    enabled = np.arange(frames)[:, None] <= last[None, :]
+    time = times[last] - times[0]
+    kinetic_energy = np.where(enabled, 0.5 * np.einsum("tni,tni->tn", velocities, velocities), 0.0).sum(axis=0)
+    if frames > 1:
+        change = np.linalg.norm(np.diff(velocities, axis=0), axis=2) / np.diff(times)[:, None]
+        acceleration = np.where(enabled[1:], change, 0.0).sum(axis=0)
+    else:
+        acceleration = np.zeros(n)
+
+    collisions = np.zeros(n)
+    # Agent pairs: one collision per run of consecutive overlapping frames.
+    table, _ = _core.overlaps(np.ascontiguousarray(positions, dtype=np.float64), np.ascontiguousarray(radius),
+                              np.ones(n, dtype=np.uint8), 0.0)
+    if len(table):
+        table = table[np.lexsort((table[:, 0], table[:, 2], table[:, 1]))]
+        continues = ((table[1:, 1] == table[:-1, 1]) & (table[1:, 2] == table[:-1, 2])
+                     & (table[1:, 0] == table[:-1, 0] + 1))
+        onsets = table[np.r_[True, ~continues]]
+        for side in (1, 2):
+            counted = onsets[:, 0] <= last[onsets[:, side]]
+            np.add.at(collisions, onsets[counted, side], 1.0)
+    # Obstacles: one collision per run of frames with the disc past an edge.
+    if traj.obstacles:
+        engine = _core.Engine(1, 1.0)
+        for kind, vertices, owner in traj.obstacles:
+            if owner is None or owner == scene:
+                engine.add_obstacle(np.ascontiguousarray(vertices), kind, -1 if owner is None else 0)
+        distance = engine.obstacle_distances(np.ascontiguousarray(positions.reshape(-1, 2)), 0).reshape(frames, n)
+        inside = (distance < radius[None, :]) & enabled
+        collisions += (inside & ~np.vstack([np.zeros((1, n), bool), inside[:-1]])).sum(axis=0)
+
+    composite01 = float(COLLISION_WEIGHT * collisions.mean() + time.mean() + kinetic_energy.mean())
+    return dict(composite01=composite01, composite02=composite01 + float(acceleration.mean()),
+                collisions=collisions, time=time, kinetic_energy=kinetic_energy, acceleration=acceleration)

@@ -1,0 +1,18 @@
+"""Global planning: paths around obstacles, followed by the local methods as waypoints.
+
+- :class:`Roadmap`: a visibility roadmap, points off the obstacles' corners
+  joined where they see each other, with A* shortest paths;
+- :class:`NavMesh`: a navigation mesh, the walkable area shrunk by the
+  agents' radius and triangulated, with A* over the triangles and the funnel
+  algorithm for the path;
+- ``sim.set_goals(ids, goals, plan="navmesh")`` plans and sets waypoints for
+  many agents in one call.
+
+Both need shapely >= 2.1 (``pip install "vosim[navigation]"``), imported
+when a planner is built; the searches run in C++ for all agents at once.
+"""
+
+from ._navmesh import NavMesh
+from ._roadmap import Roadmap
+
+__all__ = ["NavMesh", "Roadmap"]

@@ -1,0 +1,87 @@
+"""``Simulator.set_goals``: goals for many agents, optionally turned into planned waypoints."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._checks import MAX_MAGNITUDE, ids_array, shaped
+from ._geometry import points_array
+
+PLANNERS = ("roadmap", "navmesh")
+
+
+class GoalMethods:
+    """Mixed into Simulator: set goals, planning the way to them."""
+
+    def _slots_of(self, ids: np.ndarray) -> np.ndarray:
+        """Each id's slot; ValueError naming the first unknown id."""
+        known = np.asarray(self.ids)
+        order = np.argsort(known, kind="stable")
+        at = np.minimum(np.searchsorted(known[order], ids), max(len(known) - 1, 0))
+        missing = (known[order][at] != ids) if len(known) else np.ones(len(ids), dtype=bool)
+        if missing.any():
+            k = int(np.argmax(missing))
+            raise ValueError(f"ids[{k}]: no agent with id {int(ids[k])}")
+        return order[at]
+
+    def set_goals(self, ids, goals, *, plan=None, waypoint_radius=None, clearance: float = 0.0) -> None:
+        """Send agents to new goals, planning the way round obstacles if asked.
+
+        Parameters
+        ----------
+        ids
+            Agent ids, ``(m,)``.
+        goals
+            ``(m, 2)`` goals.
+        plan
+            None: head straight for the goal. ``"roadmap"`` or
+            ``"navmesh"``: plan each agent's path from where it is now with a
+            :class:`~vosim.navigation.Roadmap` or
+            :class:`~vosim.navigation.NavMesh` built from this simulator's
+            obstacles for the largest radius among these agents; or such a
+            planner, built before (reuse one for many calls). The path's
+            corners become the agents' waypoints, the goal the last.
+        waypoint_radius
+            Distance at which a waypoint counts as reached, a scalar or
+            ``(m,)``; by default each agent's arrival radius.
+        clearance
+            With ``plan="roadmap"`` or ``"navmesh"``: extra distance the
+            paths keep from obstacles.
+
+        Raises
+        ------
+        ValueError
+            Unknown ids, bad goals, or a goal that cannot be reached (naming
+            the agent); no agent is changed then.
+        """
+        from ._navmesh import NavMesh
+        from ._roadmap import Roadmap
+
+        if isinstance(plan, str) and plan not in PLANNERS:
+            raise ValueError(f"plan is {plan!r}; must be None, {', '.join(map(repr, PLANNERS))}, "
+                             "a vosim.navigation.Roadmap or a NavMesh")
+        if not (plan is None or isinstance(plan, (str, Roadmap, NavMesh))):
+            raise TypeError(f"plan: expected None, 'roadmap', 'navmesh', a Roadmap or a NavMesh, "
+                            f"got {type(plan).__name__}")
+        ids = ids_array(ids)
+        goals = points_array(goals, "goals")
+        if len(goals) != len(ids):
+            raise ValueError(f"goals: expected {len(ids)} goals (one per id), got {len(goals)}")
+        slots = self._slots_of(ids)
+        if waypoint_radius is None:
+            waypoint_radius = np.asarray(self.arrival_radius)[slots]
+        waypoint_radius = shaped(waypoint_radius, "waypoint_radius", [(), (len(ids),)], (len(ids),),
+                                 minimum=0.0, maximum=MAX_MAGNITUDE)
+        if len(ids) == 0:
+            return
+        if plan is None:
+            offsets, points = np.arange(len(ids) + 1, dtype=np.int64), goals
+        else:
+            if isinstance(plan, str):
+                radius = float(np.asarray(self.radius)[slots].max())
+                builder = Roadmap if plan == "roadmap" else NavMesh
+                plan = builder.from_simulator(self, radius=radius, clearance=clearance)
+            starts = np.ascontiguousarray(np.asarray(self.positions)[slots])
+            offsets, points = plan.plan_flat(starts, goals, lambda i: f"agent {int(ids[i])}")
+        self._engine.set_waypoints(ids, np.ascontiguousarray(offsets, dtype=np.int64),
+                                   np.ascontiguousarray(points, dtype=np.float64), waypoint_radius)

@@ -1,0 +1,131 @@
+"""SteerSuite test cases read into Scenarios, and SteerBench's scores."""
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import vosim
+from vosim import scenarios
+
+DATA = Path(__file__).parent / "data" / "steersuite"
+
+
+def test_a_test_case_with_every_obstacle_kind_reads_and_runs():
+    scenario = scenarios.from_steersuite(DATA / "two_rooms.xml", seed=1)
+    assert scenario.name == "two-rooms-test"
+    assert scenario.num_agents == 8
+    # SteerSuite's (x, z) is vosim's (x, y)
+    assert scenario.positions[:2].tolist() == [[-15.0, 0.0], [15.0, 2.0]]
+    assert scenario.goals[:2].tolist() == [[15.0, 0.0], [-15.0, 2.0]]
+    assert scenario.agent_params["radius"].tolist() == [0.5, 0.4] + [0.3] * 6
+    assert scenario.agent_params["pref_speed"].tolist() == [1.2, 1.4] + [1.3] * 6
+    assert np.allclose(scenario.agent_params["max_speed"], 1.5 * scenario.agent_params["pref_speed"])
+    # the region's agents lie in its bounds, apart from each other
+    region = scenario.positions[2:]
+    assert ((region >= [10, -18]) & (region <= [18, -10])).all()
+    gaps = np.linalg.norm(region[:, None] - region[None], axis=2) + 10 * np.eye(6)
+    assert gaps.min() >= 0.6
+    kinds = [kind for kind, _ in scenario.obstacles]
+    assert kinds == ["polygon"] * 4
+    box, turned, circle, triangle = (v for _, v in scenario.obstacles)
+    assert box.tolist() == [[-1, 4], [1, 4], [1, 6], [-1, 6]]
+    # 4 x 1 turned by 90 degrees about y: 1 wide in x, 4 long in z
+    assert np.allclose(turned.min(axis=0), [-0.5, -8.0]) and np.allclose(turned.max(axis=0), [0.5, -4.0])
+    assert len(circle) == 16 and np.linalg.norm(circle - [8, 8], axis=1).min() >= 1.5
+    assert len(triangle) == 3
+    sim = scenario.build()
+    sim.run(scenario.max_steps, until_arrived=True)
+    assert sim.arrived.all()
+
+
+def test_random_placement_follows_the_seed():
+    a = scenarios.from_steersuite(DATA / "two_rooms.xml", seed=3)
+    b = scenarios.from_steersuite(DATA / "two_rooms.xml", seed=3)
+    c = scenarios.from_steersuite(DATA / "two_rooms.xml", seed=4)
+    assert a.to_json() == b.to_json()
+    assert not np.array_equal(a.positions, c.positions)
+
+
+def test_doors_regions_waypoints_and_lenient_reading():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        scenario = scenarios.from_steersuite(DATA / "door_and_errands.xml", seed=0)
+    assert any("<idle>" in str(w.message) and "idle[2]" in str(w.message) for w in caught)
+    # two targets become waypoints; the random target lies in the (swapped) world bounds
+    assert scenario.waypoints[0].tolist() == [[-2.0, 2.0], [8.0, 2.0]]
+    assert np.all(np.abs(scenario.goals[1]) <= 15)
+    wall = [v for _, v in scenario.obstacles[:2]]
+    # the wall along z with a 3 m door from z = 0.5 to 3.5
+    assert wall[0][:, 1].max() == pytest.approx(0.5) and wall[1][:, 1].min() == pytest.approx(3.5)
+    boxes = [v for _, v in scenario.obstacles[2:]]
+    assert len(boxes) == 3
+    for b in boxes:
+        assert np.allclose(b.max(axis=0) - b.min(axis=0), 1.0)
+        assert (b.min(axis=0) >= [4.5, -12.5]).all() and (b.max(axis=0) <= [12.5, -3.5]).all()
+    sim = scenario.build()
+    sim.run(scenario.max_steps, until_arrived=True)
+    assert sim.arrived.all()
+
+
+CASE = """<SteerBenchTestCase><header><name>x</name>
+<worldBounds><xmin>-5</xmin><xmax>5</xmax><ymin>0</ymin><ymax>0</ymax><zmin>-5</zmin><zmax>5</zmax></worldBounds>
+</header>{body}</SteerBenchTestCase>"""
+AGENT = ("<agent><initialConditions><radius>{radius}</radius><position><x>0</x><y>0</y><z>0</z></position>"
+         "</initialConditions><goalSequence><seekStaticTarget><targetLocation><x>3</x><y>0</y><z>1</z>"
+         "</targetLocation></seekStaticTarget></goalSequence></agent>")
+
+
+@pytest.mark.parametrize("text, message", [
+    (CASE.format(body=AGENT.format(radius="half")), r"<agent\[0\]/initialConditions/radius> is 'half'"),
+    (CASE.format(body=AGENT.format(radius="-1")), r"<agent\[0\]/initialConditions/radius> is -1"),
+    (CASE.format(body="<agent><goalSequence/></agent>"), r"<agent\[0\]> has no <initialConditions>"),
+    (CASE.format(body="<obstacle><xmin>0</xmin><xmax>1</xmax></obstacle>"), r"<obstacle\[0\]> has no <zmin>"),
+    (CASE.format(body="<circleObstacle><position><x>0</x><y>0</y><z>0</z></position><radius>0</radius>"
+                 "</circleObstacle>"), r"<circleObstacle\[0\]/radius> is 0"),
+    (CASE.format(body="<polygonObstacle><vertex><x>0</x><y>0</y><z>0</z></vertex></polygonObstacle>"),
+     r"<polygonObstacle\[0\]> has 1 vertices"),
+    (CASE.format(body="<agentRegion><numAgents>2.5</numAgents></agentRegion>"), r"<agentRegion\[0\]/numAgents>"),
+    (CASE.format(body="<agentRegion><numAgents>400</numAgents><regionBounds><xmin>0</xmin><xmax>1</xmax>"
+                 "<ymin>0</ymin><ymax>0</ymax><zmin>0</zmin><zmax>1</zmax></regionBounds><initialConditions>"
+                 "<radius>0.5</radius></initialConditions></agentRegion>"), r"<agentRegion\[0\]>: found no free spot"),
+    ("<SteerBenchTestCase><header>", r"not well-formed XML \(line 1"),
+    ("<scene/>", r"<scene> is the root element"),
+])
+def test_malformed_files_name_the_file_and_the_element(tmp_path, text, message):
+    path = tmp_path / "case.xml"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=message) as error:
+        scenarios.from_steersuite(path)
+    assert str(path) in str(error.value)
+
+
+def test_steerbench_scores_follow_their_definitions():
+    sim = vosim.Simulator(time_step=1.0)
+    ids = sim.add_agents([[0.0, 0.0], [0.0, 5.0]], radius=0.5, max_speed=1.0, pref_speed=1.0, arrival_radius=0.01)
+    sim.goals = [[2.0, 0.0], [np.nan, np.nan]]  # agent 1 stays put
+    traj = sim.run(10)
+    scores = vosim.metrics.steerbench(traj)
+    # agent 0 walks 1 m/s for 2 s: arrives at frame 2 (t = 2 s); agent 1 is scored for the whole run
+    assert scores["time"].tolist() == [2.0, 10.0]
+    assert scores["kinetic_energy"][0] == pytest.approx(2 * 0.5)  # two frames at 1 m/s
+    assert scores["kinetic_energy"][1] == 0.0
+    assert scores["acceleration"][0] == pytest.approx(1.0)  # from rest to 1 m/s in one 1 s step
+    assert scores["collisions"].tolist() == [0.0, 0.0]
+    assert scores["composite01"] == pytest.approx(np.mean([2.0, 10.0]) + np.mean(scores["kinetic_energy"]))
+    assert scores["composite02"] == pytest.approx(scores["composite01"] + np.mean(scores["acceleration"]))
+    assert ids.tolist() == [0, 1]
+
+
+def test_steerbench_counts_each_collision_once():
+    sim = vosim.Simulator(time_step=0.1)
+    sim.add_boundary([[-10, -10], [10, -10], [10, 10], [-10, 10]])
+    sim.add_agents([[0.0, 0.0], [0.6, 0.0], [5.0, 5.0]], radius=0.5, max_speed=0.0, strict=False)
+    sim.positions[2] = [9.8, 5.0]  # its disc reaches past the boundary
+    traj = sim.run(5)
+    scores = vosim.metrics.steerbench(traj)
+    assert scores["collisions"].tolist() == [1.0, 1.0, 1.0]  # one long overlap each, one long penetration
+    assert scores["composite01"] == pytest.approx(50.0 + 0.5)
+    with pytest.raises(TypeError, match="traj"):
+        vosim.metrics.steerbench(sim)
