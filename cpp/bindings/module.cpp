@@ -13,6 +13,7 @@ void bind_obstacles(py::module_& m);
 void bind_detour(py::module_& m);
 void bind_velocity_obstacles(py::module_& m);
 void bind_diagnostics(py::module_& m);
+void bind_state(py::module_& m);
 }  // namespace vosim::bindings
 
 PYBIND11_MODULE(_core, m) {
@@ -25,4 +26,5 @@ PYBIND11_MODULE(_core, m) {
     vosim::bindings::bind_detour(m);
     vosim::bindings::bind_velocity_obstacles(m);
     vosim::bindings::bind_diagnostics(m);  // extends Engine
+    vosim::bindings::bind_state(m);        // extends Engine
 }
