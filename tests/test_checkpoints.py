@@ -41,7 +41,8 @@ def _scene(method_name: str, scenes: int | None = None, agents: int = 24, seed: 
     """A seeded Simulator (scenes=None) or Batch with everything a step reads."""
     rng = np.random.default_rng(seed)
     shape = (agents, 2) if scenes is None else (scenes, agents, 2)
-    starts = rng.uniform(-9.0, 9.0, shape)
+    extent = 9.0 * max(1.0, np.sqrt(agents / 24))  # the same density for larger crowds
+    starts = rng.uniform(-extent, extent, shape)
     goals = -starts
     goals[..., ::6, :] = np.nan  # these walk as their preferred velocity says
     method = METHODS[method_name]()
@@ -49,7 +50,8 @@ def _scene(method_name: str, scenes: int | None = None, agents: int = 24, seed: 
         scenes, time_step=0.1, method=method)
     sim.add_obstacle([[1.0, 1.0], [3.0, 1.0], [3.0, 2.5], [1.0, 2.5]], strict=False)
     sim.add_wall([[-6.0, -4.0], [-2.0, -5.0], [0.0, -3.5]])
-    sim.add_boundary([[-12.0, -12.0], [12.0, -12.0], [12.0, 12.0], [-12.0, 12.0]], strict=False)
+    wall = extent + 3.0
+    sim.add_boundary([[-wall, -wall], [wall, -wall], [wall, wall], [-wall, wall]], strict=False)
     if scenes is not None:
         sim.add_obstacle([[-2.0, -1.0], [0.0, -1.0], [-1.0, 0.5]], scene=scenes - 1, strict=False)
     ids = sim.add_agents(starts, goals=goals, radius=0.3, neighbor_dist=4.0, max_neighbors=8,
@@ -89,12 +91,14 @@ def _round_trips(sim, tmp_path):
 @pytest.mark.parametrize("method_name", METHODS)
 @pytest.mark.parametrize("scenes", [None, 3], ids=["simulator", "batch"])
 def test_resuming_is_bit_identical(method_name, scenes, threads_, tmp_path):
+    # Enough agents in all that steps run in parallel on 2 threads.
+    agents = 600 if scenes is None else 200
     vosim.set_num_threads(1)
-    reference = _scene(method_name, scenes)
+    reference = _scene(method_name, scenes, agents)
     reference.run(FIRST_STEPS + MORE_STEPS, record_every=FIRST_STEPS + MORE_STEPS)
 
     vosim.set_num_threads(threads_)
-    sim = _scene(method_name, scenes)
+    sim = _scene(method_name, scenes, agents)
     sim.run(FIRST_STEPS)
     for how, resumed in _round_trips(sim, tmp_path):
         assert type(resumed) is type(sim), how
@@ -208,3 +212,30 @@ def test_unpickling_something_else_says_what_is_wrong():
     state["format_version"] = 99
     with pytest.raises(ValueError, match="format version 99, which this vosim .1. cannot read"):
         sim.__setstate__(state)
+
+
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_every_pickle_protocol(protocol):
+    sim = _scene("ORCA", 2)
+    sim.run(3)
+    resumed = pickle.loads(pickle.dumps(sim, protocol=protocol))
+    _assert_same(resumed, sim)
+
+
+def test_a_running_simulator_is_not_checkpointed(tmp_path):
+    sim = vosim.Simulator(time_step=0.1)
+    sim.add_agents(np.random.default_rng(0).uniform(-30.0, 30.0, (400, 2)))
+    attempts = []
+
+    def progress(done, total):
+        # Called from inside the run, while the engine is busy; then stops it.
+        for attempt in (lambda: pickle.dumps(sim), lambda: sim.save_state(tmp_path / "s.npz")):
+            with pytest.raises(RuntimeError, match="busy"):
+                attempt()
+        attempts.append(done)
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        sim.run(100_000, progress=progress, metrics=False)
+    assert attempts and not (tmp_path / "s.npz").exists()
+    pickle.dumps(sim)  # after the run it can be
