@@ -131,7 +131,8 @@ def test_the_same_script_matches_rvo2_step_by_step():
                                         or lines != reference.getAgentNumORCALines(i))
                 if agents == expected_agents and lines == reference.getAgentNumORCALines(i):
                     for k in range(lines):
-                        assert np.allclose(sim.getAgentORCALine(i, k), reference.getAgentORCALine(i, k), atol=2e-3)
+                        assert np.allclose(sim.getAgentORCALine(i, k), reference.getAgentORCALine(i, k),
+                                           atol=2e-3)
     differences = np.array(differences)
     assert np.mean(differences > 1e-4) <= 0.002
     assert np.mean(differences > 1e-3) <= 0.0005
@@ -141,9 +142,10 @@ def test_the_same_script_matches_rvo2_step_by_step():
     # Lines of sight among the obstacles: the same answer but in RVO2's corner cases.
     rng = np.random.default_rng(0)
     queries = zip(rng.uniform(-12, 12, (400, 2)), rng.uniform(-12, 12, (400, 2)), rng.uniform(0, 1, 400))
-    agree = [sim.queryVisibility(tuple(p), tuple(q), r) == reference.queryVisibility(tuple(map(float, p)),
-                                                                                       tuple(map(float, q)), float(r))
-             for p, q, r in queries]
+    agree = []
+    for p, q, r in queries:
+        p, q, r = tuple(map(float, p)), tuple(map(float, q)), float(r)
+        agree.append(sim.queryVisibility(p, q, r) == reference.queryVisibility(p, q, r))
     assert np.mean(agree) >= 0.95
 
 
@@ -190,7 +192,8 @@ def test_orca_lines_and_neighbours_are_those_of_the_last_step():
     for i in range(3):
         v = np.array(sim.getAgentVelocity(i))
         count = sim.getAgentNumORCALines(i)
-        assert count >= sim.getAgentNumAgentNeighbors(i) + (1 if i == 1 else 0)  # one line per neighbour, and edges
+        # One line per agent neighbour, and one per obstacle edge in range (agent 1 has one).
+        assert count >= sim.getAgentNumAgentNeighbors(i) + (1 if i == 1 else 0)
         for k in range(count):
             px, py, dx, dy = sim.getAgentORCALine(i, k)
             # The chosen velocity is admissible: on the left of every line.
@@ -210,7 +213,8 @@ def test_agents_parameters_getters_and_setters():
     assert sim.getAgentPosition(0) == (1.0, 2.0) and isinstance(sim.getAgentPosition(0)[0], float)
     assert sim.getAgentVelocity(0) == (0.5, 0.0) and sim.getAgentVelocity(1) == (0.0, -0.2)
     assert (sim.getAgentNeighborDist(1), sim.getAgentMaxNeighbors(1), sim.getAgentTimeHorizon(1),
-            sim.getAgentTimeHorizonObst(1), sim.getAgentRadius(1), sim.getAgentMaxSpeed(1)) == (4.0, 3, 1.5, 2.5, 0.3, 1.1)
+            sim.getAgentTimeHorizonObst(1), sim.getAgentRadius(1),
+            sim.getAgentMaxSpeed(1)) == (4.0, 3, 1.5, 2.5, 0.3, 1.1)
     assert (sim.getAgentRadius(0), sim.getAgentMaxSpeed(0), sim.getAgentMaxNeighbors(0)) == (2.0, 2.0, 10)
     sim.setAgentDefaults(7.0, 4, 3.0, 3.0, 0.7, 0.9)
     assert sim.addAgent((9, 9)) == 2 and sim.getAgentRadius(2) == 0.7 and sim.getAgentVelocity(2) == (0.0, 0.0)
@@ -225,8 +229,9 @@ def test_agents_parameters_getters_and_setters():
     sim.setAgentTimeHorizonObst(2, 1.0)
     assert (sim.getAgentPosition(2), sim.getAgentVelocity(2), sim.getAgentPrefVelocity(2)) == (
         (8.0, 8.5), (0.1, 0.2), (0.3, 0.4))
-    assert (sim.getAgentRadius(2), sim.getAgentMaxSpeed(2), sim.getAgentNeighborDist(2), sim.getAgentMaxNeighbors(2),
-            sim.getAgentTimeHorizon(2), sim.getAgentTimeHorizonObst(2)) == (0.6, 1.5, 6.0, 5, 2.0, 1.0)
+    assert (sim.getAgentRadius(2), sim.getAgentMaxSpeed(2), sim.getAgentNeighborDist(2),
+            sim.getAgentMaxNeighbors(2), sim.getAgentTimeHorizon(2),
+            sim.getAgentTimeHorizonObst(2)) == (0.6, 1.5, 6.0, 5, 2.0, 1.0)
     assert sim.getTimeStep() == 0.25
     sim.setTimeStep(0.1)
     sim.doStep()

@@ -107,7 +107,8 @@ def test_a_state_missing_an_entry_or_inconsistent_is_refused(tmp_path):
     with pytest.raises(ValueError, match=r"'.*missing\.npz' is not a usable vosim simulator state "
                                          r"\(saved state: no column 'radius'\)"):
         vosim.load_state(missing)
-    short = _rewrite(path, tmp_path / "short.npz", lambda a: a.__setitem__("column.positions", a["column.positions"][:, :5]))
+    short = _rewrite(path, tmp_path / "short.npz",
+                     lambda a: a.__setitem__("column.positions", a["column.positions"][:, :5]))
     with pytest.raises(ValueError, match=r"'.*short\.npz' .*column 'positions' has the wrong type or size"):
         vosim.load_state(short)
 

@@ -65,7 +65,8 @@ def restore_into(sim, state: dict, source: str = "state") -> None:
     version = state.get("format_version")
     if not isinstance(version, int) or version < 1 or version > FORMAT_VERSION:
         raise ValueError(f"{source} has state format version {version!r}, which this vosim "
-                         f"({FORMAT_VERSION}) cannot read; it was written by vosim {state.get('vosim_version')}")
+                         f"({FORMAT_VERSION}) cannot read; it was written by vosim "
+                         f"{state.get('vosim_version')}")
     try:
         engine_state = state["engine"]
         method = method_from_dict(state["method"])
@@ -175,7 +176,8 @@ class _CheckpointMethods:
 
     def __getstate__(self) -> dict:
         if self._engine.busy:
-            raise RuntimeError("the simulator is busy running in another thread; pickle it after that call returns")
+            raise RuntimeError("the simulator is busy running in another thread; "
+                               "pickle it after that call returns")
         return payload(self)
 
     def __setstate__(self, state: dict) -> None:

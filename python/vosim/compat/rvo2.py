@@ -40,6 +40,7 @@ import numpy as np
 
 from .. import _checkpoint, _core
 from .._checks import INT32_MAX, MAX_MAGNITUDE, MIN_TIME, check_values, integer, real_array, scalar
+from .._simulation import _ADD_DEFAULTS
 from ..methods import ORCA
 from ..scenarios._roadmap import segment_distances
 from ..simulator import Simulator
@@ -47,8 +48,32 @@ from ..simulator import Simulator
 __all__ = ["PyRVOSimulator"]
 
 
+# Code written for RVO2 makes one call per agent and value: plain Python
+# numbers take a fast path, anything else (and every refusal, for its
+# message) the package's checks.
+
+def _real(value, name: str, minimum: float, maximum: float) -> float:
+    if type(value) is int or isinstance(value, float):
+        number = float(value)
+        if minimum <= number <= maximum:  # False for NaN
+            return number
+    return scalar(value, name, minimum=minimum, maximum=maximum)
+
+
+def _whole(value, name: str, minimum: int, maximum: int) -> int:
+    if type(value) is int and minimum <= value <= maximum:
+        return value
+    return integer(value, name, minimum=minimum, maximum=maximum)
+
+
 def _pair(value, name: str) -> tuple[float, float]:
     """A finite 2-vector within the working range, as floats."""
+    if type(value) in (tuple, list) and len(value) == 2:
+        x, y = value
+        if (type(x) is int or isinstance(x, float)) and (type(y) is int or isinstance(y, float)):
+            x, y = float(x), float(y)
+            if -MAX_MAGNITUDE <= x <= MAX_MAGNITUDE and -MAX_MAGNITUDE <= y <= MAX_MAGNITUDE:
+                return x, y
     array = real_array(value, name)
     if array.shape != (2,):
         raise ValueError(f"{name}: expected 2 numbers (x, y), got shape {array.shape}")
@@ -59,12 +84,12 @@ def _pair(value, name: str) -> tuple[float, float]:
 def _agent_params(neighborDist, maxNeighbors, timeHorizon, timeHorizonObst, radius, maxSpeed, velocity) -> dict:
     """Checked agent parameters as Simulator.add_agents keywords."""
     return {
-        "neighbor_dist": scalar(neighborDist, "neighborDist", minimum=0.0, maximum=MAX_MAGNITUDE),
-        "max_neighbors": integer(maxNeighbors, "maxNeighbors", minimum=0, maximum=INT32_MAX),
-        "time_horizon": scalar(timeHorizon, "timeHorizon", minimum=MIN_TIME, maximum=MAX_MAGNITUDE),
-        "time_horizon_obst": scalar(timeHorizonObst, "timeHorizonObst", minimum=MIN_TIME, maximum=MAX_MAGNITUDE),
-        "radius": scalar(radius, "radius", minimum=0.0, maximum=MAX_MAGNITUDE),
-        "max_speed": scalar(maxSpeed, "maxSpeed", minimum=0.0, maximum=MAX_MAGNITUDE),
+        "neighbor_dist": _real(neighborDist, "neighborDist", 0.0, MAX_MAGNITUDE),
+        "max_neighbors": _whole(maxNeighbors, "maxNeighbors", 0, INT32_MAX),
+        "time_horizon": _real(timeHorizon, "timeHorizon", MIN_TIME, MAX_MAGNITUDE),
+        "time_horizon_obst": _real(timeHorizonObst, "timeHorizonObst", MIN_TIME, MAX_MAGNITUDE),
+        "radius": _real(radius, "radius", 0.0, MAX_MAGNITUDE),
+        "max_speed": _real(maxSpeed, "maxSpeed", 0.0, MAX_MAGNITUDE),
         "velocities": _pair(velocity, "velocity"),
     }
 
@@ -88,13 +113,15 @@ class PyRVOSimulator:
 
     def __init__(self, timeStep, neighborDist, maxNeighbors, timeHorizon, timeHorizonObst, radius, maxSpeed,
                  velocity=(0, 0)):
-        self._sim = Simulator(time_step=scalar(timeStep, "timeStep", minimum=MIN_TIME, maximum=MAX_MAGNITUDE),
+        self._sim = Simulator(time_step=_real(timeStep, "timeStep", MIN_TIME, MAX_MAGNITUDE),
                               method=ORCA())
         self._defaults: dict = {}
-        self.setAgentDefaults(neighborDist, maxNeighbors, timeHorizon, timeHorizonObst, radius, maxSpeed, velocity)
+        self.setAgentDefaults(neighborDist, maxNeighbors, timeHorizon, timeHorizonObst, radius, maxSpeed,
+                              velocity)
         self._pending: list[np.ndarray] = []  # obstacles added since the last processObstacles, as given
         self._table: dict | None = None  # the engine's vertex table of processed obstacles
         self._views: dict[str, np.ndarray] = {}
+        self._new_agents: list[tuple] = []  # (position, parameters) not yet in the engine; see _flush
         # The engine's state when the last doStep began, and what it saw then
         # (made on demand: most callers never ask).
         self._before: dict | None = None
@@ -108,14 +135,17 @@ class PyRVOSimulator:
 
     # ------------------------------------------------------------ helpers
     def _view(self, name: str) -> np.ndarray:
+        self._flush()
         if name not in self._views:
             self._views[name] = self._sim._engine.view(name)[0]
         return self._views[name]
 
     def _agent(self, agent_no) -> int:
+        if type(agent_no) is int and 0 <= agent_no < self._sim.num_agents:
+            return agent_no
         agent_no = integer(agent_no, "agent_no", minimum=0)
-        if agent_no >= self._sim.num_agents:
-            raise ValueError(f"agent_no is {agent_no}; there are {self._sim.num_agents} agents")
+        if agent_no >= self.getNumAgents():
+            raise ValueError(f"agent_no is {agent_no}; there are {self.getNumAgents()} agents")
         return agent_no
 
     def _vector(self, name: str, agent_no) -> tuple[float, float]:
@@ -123,8 +153,9 @@ class PyRVOSimulator:
         return float(x), float(y)
 
     def _inspect(self, agent_no: int) -> dict | None:
-        """What ORCA saw and decided for one agent in the last doStep (None before the first)."""
-        if self._before is None:
+        """What ORCA saw and decided for one agent in the last doStep (None before the
+        first, and for agents added since)."""
+        if self._before is None or agent_no >= self._before["count"]:
             return None
         if agent_no not in self._inspected:
             self._inspected[agent_no] = self._seen_simulator().inspect(agent_no)
@@ -133,14 +164,15 @@ class PyRVOSimulator:
     def _seen_simulator(self) -> Simulator:
         if self._seen is None:
             seen = Simulator.__new__(Simulator)
-            _checkpoint.restore_into(seen, {"format": _checkpoint.FORMAT, "format_version": _checkpoint.FORMAT_VERSION,
-                                            "method": self._sim.method.to_dict(), "engine": self._before})
+            state = {"format": _checkpoint.FORMAT, "format_version": _checkpoint.FORMAT_VERSION,
+                     "method": self._sim.method.to_dict(), "engine": self._before}
+            _checkpoint.restore_into(seen, state)
             self._seen = seen
         return self._seen
 
     def _obstacle_neighbors(self, agent_no: int) -> list:
         """(set, vertex, dist_sq) of the edges agent_no saw in the last doStep, nearest first."""
-        if self._before is None:
+        if self._before is None or agent_no >= self._before["count"]:
             return []
         if agent_no not in self._edges_seen:
             seen = self._seen_simulator()
@@ -182,9 +214,50 @@ class PyRVOSimulator:
         if any(value is None for value in given) and any(value is not None for value in given):
             raise ValueError("Either pass only 'pos', or pass all parameters.")
         params = self._defaults if neighborDist is None else _agent_params(*given)
-        ids = self._sim.add_agents([_pair(pos, "pos")], strict=False, **params)
+        number = self.getNumAgents()
+        self._new_agents.append((_pair(pos, "pos"), params))
+        return number
+
+    def _flush(self) -> None:
+        """Hand the agents added since the last call to the engine, in one call.
+
+        Code written for RVO2 adds agents one at a time (often rebuilding a
+        simulation every step); one engine call for all of them, with values
+        checked as they were added, keeps that cheap.
+        """
+        if not self._new_agents:
+            return
+        n = len(self._new_agents)
+        params = [p for _, p in self._new_agents]
+
+        def column(name, dtype=np.float64):
+            return np.array([p[name] for p in params], dtype=dtype).reshape(1, n)
+
+        def constant(value):
+            return np.full((1, n), value, dtype=np.float64)
+
+        radius, max_speed = column("radius"), column("max_speed")
+        self._sim._engine.add_agents(
+            n,
+            positions=np.array([pos for pos, _ in self._new_agents]).reshape(1, n, 2),
+            velocities=np.array([p["velocities"] for p in params]).reshape(1, n, 2),
+            pref_velocities=np.zeros((1, n, 2)),
+            goals=np.full((1, n, 2), np.nan),
+            has_goal=np.zeros((1, n), dtype=np.uint8),
+            radius=radius,
+            max_speed=max_speed,
+            pref_speed=max_speed,
+            neighbor_dist=column("neighbor_dist"),
+            max_neighbors=column("max_neighbors", np.int32),
+            time_horizon=column("time_horizon"),
+            time_horizon_obst=column("time_horizon_obst"),
+            arrival_radius=radius,
+            priority=constant(_ADD_DEFAULTS["priority"]),
+            max_acceleration=constant(_ADD_DEFAULTS["max_acceleration"]),
+            uncertainty_offset=constant(_ADD_DEFAULTS["uncertainty_offset"]),
+        )
+        self._new_agents.clear()
         self._views.clear()
-        return int(ids[0])
 
     def addObstacle(self, vertices) -> int:
         """Add an obstacle (a list of (x, y); counter-clockwise: solid inside) and return
@@ -216,6 +289,7 @@ class PyRVOSimulator:
 
     def doStep(self) -> None:
         """Advance one time step."""
+        self._flush()
         self._before = self._sim._engine.snapshot()
         self._seen = None
         self._inspected.clear()
@@ -230,10 +304,10 @@ class PyRVOSimulator:
         return float(self._sim.time_step)
 
     def setTimeStep(self, time_step) -> None:
-        self._sim.time_step = scalar(time_step, "time_step", minimum=MIN_TIME, maximum=MAX_MAGNITUDE)
+        self._sim.time_step = _real(time_step, "time_step", MIN_TIME, MAX_MAGNITUDE)
 
     def getNumAgents(self) -> int:
-        return int(self._sim.num_agents)
+        return int(self._sim.num_agents) + len(self._new_agents)
 
     def setAgentDefaults(self, neighbor_dist, max_neighbors, time_horizon, time_horizon_obst, radius, max_speed,
                          velocity=(0, 0)) -> None:
@@ -246,7 +320,7 @@ class PyRVOSimulator:
         from every processed obstacle edge (True without processed obstacles)."""
         p = np.array([_pair(point1, "point1")])
         q = np.array([_pair(point2, "point2")])
-        radius = scalar(radius, "radius", minimum=0.0, maximum=MAX_MAGNITUDE)
+        radius = _real(radius, "radius", 0.0, MAX_MAGNITUDE)
         table = self._vertex_table()
         points = table["points"]
         if len(points) == 0:
@@ -293,27 +367,27 @@ class PyRVOSimulator:
         return float(self._view("time_horizon_obst")[self._agent(agent_no)])
 
     def setAgentRadius(self, agent_no, radius) -> None:
-        self._view("radius")[self._agent(agent_no)] = scalar(radius, "radius", minimum=0.0, maximum=MAX_MAGNITUDE)
+        self._view("radius")[self._agent(agent_no)] = _real(radius, "radius", 0.0, MAX_MAGNITUDE)
 
     def setAgentMaxSpeed(self, agent_no, max_speed) -> None:
-        self._view("max_speed")[self._agent(agent_no)] = scalar(max_speed, "max_speed", minimum=0.0,
-                                                                maximum=MAX_MAGNITUDE)
+        value = _real(max_speed, "max_speed", 0.0, MAX_MAGNITUDE)
+        self._view("max_speed")[self._agent(agent_no)] = value
 
     def setAgentNeighborDist(self, agent_no, neighbor_dist) -> None:
-        self._view("neighbor_dist")[self._agent(agent_no)] = scalar(neighbor_dist, "neighbor_dist", minimum=0.0,
-                                                                    maximum=MAX_MAGNITUDE)
+        value = _real(neighbor_dist, "neighbor_dist", 0.0, MAX_MAGNITUDE)
+        self._view("neighbor_dist")[self._agent(agent_no)] = value
 
     def setAgentMaxNeighbors(self, agent_no, max_neighbors) -> None:
-        self._view("max_neighbors")[self._agent(agent_no)] = integer(max_neighbors, "max_neighbors", minimum=0,
-                                                                     maximum=INT32_MAX)
+        value = _whole(max_neighbors, "max_neighbors", 0, INT32_MAX)
+        self._view("max_neighbors")[self._agent(agent_no)] = value
 
     def setAgentTimeHorizon(self, agent_no, time_horizon) -> None:
-        self._view("time_horizon")[self._agent(agent_no)] = scalar(time_horizon, "time_horizon", minimum=MIN_TIME,
-                                                                   maximum=MAX_MAGNITUDE)
+        value = _real(time_horizon, "time_horizon", MIN_TIME, MAX_MAGNITUDE)
+        self._view("time_horizon")[self._agent(agent_no)] = value
 
     def setAgentTimeHorizonObst(self, agent_no, timeHorizonObst) -> None:
-        self._view("time_horizon_obst")[self._agent(agent_no)] = scalar(timeHorizonObst, "timeHorizonObst",
-                                                                        minimum=MIN_TIME, maximum=MAX_MAGNITUDE)
+        value = _real(timeHorizonObst, "timeHorizonObst", MIN_TIME, MAX_MAGNITUDE)
+        self._view("time_horizon_obst")[self._agent(agent_no)] = value
 
     # ------------------------------------------------------------ agents: what the last step saw
     def getAgentNumAgentNeighbors(self, agent_no) -> int:
@@ -338,7 +412,8 @@ class PyRVOSimulator:
         edges = self._obstacle_neighbors(agent_no)
         obstacle_no = integer(obstacle_no, "obstacle_no", minimum=0)
         if obstacle_no >= len(edges):
-            raise ValueError(f"obstacle_no is {obstacle_no}; agent {agent_no} had {len(edges)} obstacle neighbors")
+            raise ValueError(f"obstacle_no is {obstacle_no}; agent {agent_no} had {len(edges)} "
+                             "obstacle neighbors")
         return int(edges[obstacle_no][1])
 
     def getAgentNumORCALines(self, agent_no) -> int:
