@@ -25,7 +25,7 @@ AgentState::AgentState(int scenes) : scenes_(scenes) {
 void AgentState::reallocate(int new_capacity) {
     const int old_capacity = capacity_;
     const int keep = count_;
-    for_each_column([&](auto& column, int width) {
+    for_each_column([&](auto& column, int width, const char*) {
         using Value = std::remove_reference_t<decltype(column[0])>;
         Column<Value> fresh(static_cast<std::size_t>(scenes_) * new_capacity * width);
         for (int b = 0; b < scenes_; ++b) {
@@ -37,6 +37,15 @@ void AgentState::reallocate(int new_capacity) {
         column = std::move(fresh);
     });
     capacity_ = new_capacity;
+}
+
+void AgentState::reset(int count, std::int64_t next_id) {
+    if (count < 0) throw std::invalid_argument("count must be >= 0, got " + std::to_string(count));
+    if (next_id < 0) throw std::invalid_argument("next_id must be >= 0, got " + std::to_string(next_id));
+    count_ = 0;
+    reallocate(count);
+    count_ = count;
+    next_id_ = next_id;
 }
 
 std::vector<std::int64_t> AgentState::append(int n, const AgentInput& in) {
@@ -160,7 +169,7 @@ void AgentState::remove(const std::int64_t* remove_ids, std::size_t count) {
     if (static_cast<int>(kept.size()) == count_) return;
     // Build fresh columns so that views taken earlier keep the old contents.
     const int new_count = static_cast<int>(kept.size());
-    for_each_column([&](auto& column, int width) {
+    for_each_column([&](auto& column, int width, const char*) {
         using Value = std::remove_reference_t<decltype(column[0])>;
         Column<Value> fresh(static_cast<std::size_t>(scenes_) * capacity_ * width);
         for (int b = 0; b < scenes_; ++b) {

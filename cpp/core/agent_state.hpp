@@ -71,6 +71,12 @@ public:
     // naming the first unknown or repeated id; nothing changes in that case.
     void remove(const std::int64_t* ids, std::size_t count);
 
+    // Replaces every column by zeroed ones of `count` slots per scene and
+    // sets the next id to hand out: the first half of restoring a saved
+    // state, whose caller then fills the columns.
+    void reset(int count, std::int64_t next_id);
+    std::int64_t next_id() const { return next_id_; }
+
     // Finds the (scene, slot) of an id; returns false when unknown.
     bool locate(std::int64_t id, int& scene, int& slot) const;
 
@@ -81,29 +87,30 @@ public:
     }
     Vec2 goal(std::size_t i) const { return {goals[2 * i], goals[2 * i + 1]}; }
 
-    // Calls f(column, width) for every column, so growth and compaction treat
-    // all of them alike.
+    // Calls f(column, width, name) for every column, so that growth,
+    // compaction and saved states (engine_state.cpp) treat all of them alike:
+    // a column added here is saved and restored too.
     template <class F>
     void for_each_column(F&& f) {
-        f(positions, 2);
-        f(velocities, 2);
-        f(pref_velocities, 2);
-        f(goals, 2);
-        f(new_velocities, 2);
-        f(radius, 1);
-        f(max_speed, 1);
-        f(pref_speed, 1);
-        f(neighbor_dist, 1);
-        f(max_neighbors, 1);
-        f(time_horizon, 1);
-        f(time_horizon_obst, 1);
-        f(arrival_radius, 1);
-        f(priority, 1);
-        f(max_acceleration, 1);
-        f(uncertainty_offset, 1);
-        f(ids, 1);
-        f(active, 1);
-        f(has_goal, 1);
+        f(positions, 2, "positions");
+        f(velocities, 2, "velocities");
+        f(pref_velocities, 2, "pref_velocities");
+        f(goals, 2, "goals");
+        f(new_velocities, 2, "new_velocities");
+        f(radius, 1, "radius");
+        f(max_speed, 1, "max_speed");
+        f(pref_speed, 1, "pref_speed");
+        f(neighbor_dist, 1, "neighbor_dist");
+        f(max_neighbors, 1, "max_neighbors");
+        f(time_horizon, 1, "time_horizon");
+        f(time_horizon_obst, 1, "time_horizon_obst");
+        f(arrival_radius, 1, "arrival_radius");
+        f(priority, 1, "priority");
+        f(max_acceleration, 1, "max_acceleration");
+        f(uncertainty_offset, 1, "uncertainty_offset");
+        f(ids, 1, "ids");
+        f(active, 1, "active");
+        f(has_goal, 1, "has_goal");
     }
 
     // The columns (public: the engine and the bindings work on them directly).

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "agent_state.hpp"
+#include "engine_state.hpp"
 #include "method.hpp"
 #include "neighbor_grid.hpp"
 #include "metrics.hpp"
@@ -151,6 +152,14 @@ public:
                        const Vec2* points, const double* radius);
     // Waypoints left after each agent's current goal, (scenes x count).
     std::vector<std::int32_t> waypoints_remaining() const;
+
+    // Everything the next step depends on except the method (which the
+    // caller keeps: methods are configuration), and its inverse. restore()
+    // checks the snapshot (std::invalid_argument naming what is wrong) and
+    // changes nothing when it refuses it; the engine must have as many
+    // scenes as the snapshot.
+    EngineSnapshot snapshot() const;
+    void restore(const EngineSnapshot& snapshot);
 
     // What the method would see and decide for one agent at the next step,
     // computed on demand (the preferred velocities of goal-seeking agents are

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "agent_state.hpp"
@@ -39,6 +40,11 @@ public:
     // Whether agent i (storage index) still has waypoints ahead of its current goal.
     bool has_more(const AgentState& state, std::size_t i) const;
     bool empty() const { return tracks_.empty(); }
+
+    // Every track by agent id (for saved states).
+    const std::unordered_map<std::int64_t, WaypointTrack>& tracks() const { return tracks_; }
+    // Puts back a saved track as it was (its goal is already in the state).
+    void restore(std::int64_t id, WaypointTrack track) { tracks_[id] = std::move(track); }
 
 private:
     // The track's current storage index, found again if slots moved.

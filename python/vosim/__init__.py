@@ -7,6 +7,7 @@ copying, many steps and scenes run in C++ with the GIL released.
 
 from importlib.metadata import PackageNotFoundError, version as _version
 
+from ._checkpoint import load_state
 from ._io import load
 from ._threads import get_num_threads, have_openmp, set_num_threads, thread_limit
 from .batch import Batch
@@ -35,6 +36,7 @@ __all__ = [
     "compare",
     "get_num_threads",
     "load",
+    "load_state",
     "have_openmp",
     "set_num_threads",
     "thread_limit",

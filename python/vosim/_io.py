@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +26,11 @@ ARRAYS = ("positions", "velocities", "times", "steps", "ids", "radius", "goals",
 OPTIONAL_ARRAYS = ("active", "arrival_radius")
 # Metric arrays are stored under this prefix, next to the frames (exact, unlike JSON).
 METRIC_PREFIX = "metrics."
+
+
+# What reading a damaged archive raises: a truncated or overwritten zip, a
+# member whose checksum or compressed stream is wrong, bytes that are no array.
+_UNREADABLE = (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error)
 
 
 def _jsonable(value):
@@ -96,8 +103,9 @@ def load(path):
         archive = np.load(path, allow_pickle=False)
     except FileNotFoundError:
         raise FileNotFoundError(f"path: no file {str(path)!r}") from None
-    except (ValueError, OSError) as error:
-        raise ValueError(f"path: {str(path)!r} is not a vosim trajectory ({error})") from None
+    except _UNREADABLE as error:
+        raise ValueError(f"path: {str(path)!r} is not a vosim trajectory, or it is corrupt or truncated "
+                         f"({type(error).__name__}: {error})") from None
     if not hasattr(archive, "files"):  # a plain .npy array
         raise ValueError(f"path: {str(path)!r} is not a vosim trajectory (a single array, not an archive)")
     with archive:
@@ -105,7 +113,7 @@ def load(path):
             raise ValueError(f"path: {str(path)!r} is not a vosim trajectory (no metadata)")
         try:
             metadata = json.loads(str(archive["metadata"]))
-        except ValueError:
+        except _UNREADABLE:
             raise ValueError(f"path: {str(path)!r} is not a vosim trajectory (unreadable metadata)") from None
         if not isinstance(metadata, dict) or metadata.get("format") != FORMAT:
             raise ValueError(f"path: {str(path)!r} is not a vosim trajectory")
@@ -116,9 +124,13 @@ def load(path):
         if missing:
             raise ValueError(f"path: {str(path)!r} is not a complete vosim trajectory "
                              f"(no {', '.join(missing)})")
-        arrays = {name: archive[name] for name in ARRAYS + OPTIONAL_ARRAYS if name in archive.files}
-        metrics = {name[len(METRIC_PREFIX):]: archive[name] for name in archive.files
-                   if name.startswith(METRIC_PREFIX)}
+        try:
+            arrays = {name: archive[name] for name in ARRAYS + OPTIONAL_ARRAYS if name in archive.files}
+            metrics = {name[len(METRIC_PREFIX):]: archive[name] for name in archive.files
+                       if name.startswith(METRIC_PREFIX)}
+        except _UNREADABLE as error:
+            raise ValueError(f"path: {str(path)!r} is a corrupt vosim trajectory "
+                             f"({type(error).__name__}: {error})") from None
     obstacles = tuple(Obstacle(o["kind"], np.array(o["vertices"], dtype=np.float64), o["scene"])
                       for o in metadata["obstacles"])
     for obstacle in obstacles:

@@ -28,6 +28,7 @@ from ._checks import (
     scalar,
     shaped,
 )
+from ._checkpoint import _CheckpointMethods
 from ._obstacles import _ObstacleMethods
 from ._progress import make_progress
 from .metrics import from_engine as metrics_from_engine
@@ -155,7 +156,7 @@ def _physical_memory() -> int | None:
 _MAX_STEPS = 2**62
 
 
-class _Simulation(_ObstacleMethods):
+class _Simulation(_ObstacleMethods, _CheckpointMethods):
     """Common implementation; use Simulator or Batch."""
 
     _scene_axis: bool

@@ -1,0 +1,185 @@
+// Engine snapshots as plain Python data (a dict of NumPy arrays and
+// numbers), for pickling and save_state. The inverse of the conversion is
+// here too, so that the two cannot drift apart.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "engine.hpp"
+
+namespace py = pybind11;
+
+namespace vosim::bindings {
+
+namespace {
+
+template <typename T>
+using Exact = py::array_t<T, py::array::c_style | py::array::forcecast>;
+
+template <typename T>
+py::array_t<T> to_array(const std::vector<T>& values, std::vector<py::ssize_t> shape) {
+    py::array_t<T> out(shape);
+    if (!values.empty()) std::memcpy(out.mutable_data(), values.data(), values.size() * sizeof(T));
+    return out;
+}
+
+py::array_t<double> points_array(const std::vector<Vec2>& points) {
+    py::array_t<double> out({static_cast<py::ssize_t>(points.size()), py::ssize_t{2}});
+    double* data = out.mutable_data();
+    for (std::size_t k = 0; k < points.size(); ++k) {
+        data[2 * k] = points[k].x;
+        data[2 * k + 1] = points[k].y;
+    }
+    return out;
+}
+
+template <typename T>
+std::vector<T> values_of(const py::handle& value) {
+    const Exact<T> array = py::cast<Exact<T>>(value);
+    return std::vector<T>(array.data(), array.data() + array.size());
+}
+
+py::object item(const py::dict& d, const char* key) {
+    if (!d.contains(key)) throw std::invalid_argument(std::string("saved state: no entry '") + key + "'");
+    return d[key];
+}
+
+std::vector<Vec2> points_of(const std::vector<double>& flat) {
+    std::vector<Vec2> points(flat.size() / 2);
+    for (std::size_t k = 0; k < points.size(); ++k) points[k] = Vec2(flat[2 * k], flat[2 * k + 1]);
+    return points;
+}
+
+// Splits flat points by offsets (k + 1 ascending values from 0 to the number of points).
+std::vector<std::vector<Vec2>> split(const std::vector<double>& flat, const std::vector<std::int64_t>& offsets,
+                                     const char* name) {
+    const std::int64_t total = static_cast<std::int64_t>(flat.size() / 2);
+    if (flat.size() % 2 != 0 || offsets.empty() || offsets.front() != 0 || offsets.back() != total) {
+        throw std::invalid_argument(std::string("saved state: ") + name + " offsets do not match the points");
+    }
+    std::vector<std::vector<Vec2>> out;
+    const std::vector<Vec2> points = points_of(flat);
+    for (std::size_t k = 0; k + 1 < offsets.size(); ++k) {
+        if (offsets[k + 1] < offsets[k]) {
+            throw std::invalid_argument(std::string("saved state: ") + name + " offsets must not decrease");
+        }
+        out.emplace_back(points.begin() + offsets[k], points.begin() + offsets[k + 1]);
+    }
+    return out;
+}
+
+py::dict snapshot(const Engine& e) {
+    const EngineSnapshot s = e.snapshot();
+    py::dict out;
+    out["scenes"] = s.scenes;
+    out["count"] = s.count;
+    out["next_id"] = s.next_id;
+    out["time_step"] = s.time_step;
+    out["time"] = s.time;
+    out["step_count"] = s.step_count;
+    py::dict columns;
+    for (const SavedColumn& c : s.columns) {
+        std::vector<py::ssize_t> shape{s.scenes, s.count};
+        if (c.width > 1) shape.push_back(c.width);
+        std::visit([&](const auto& values) { columns[c.name.c_str()] = to_array(values, shape); }, c.values);
+    }
+    out["columns"] = columns;
+    std::vector<std::int32_t> scenes;
+    std::vector<std::string> kinds;
+    std::vector<std::int64_t> offsets{0};
+    std::vector<Vec2> points;
+    for (const SavedObstacle& o : s.obstacles) {
+        scenes.push_back(o.scene);
+        kinds.emplace_back(kind_name(o.kind));
+        points.insert(points.end(), o.points.begin(), o.points.end());
+        offsets.push_back(static_cast<std::int64_t>(points.size()));
+    }
+    out["obstacle_scenes"] = to_array(scenes, {static_cast<py::ssize_t>(scenes.size())});
+    out["obstacle_kinds"] = kinds;
+    out["obstacle_offsets"] = to_array(offsets, {static_cast<py::ssize_t>(offsets.size())});
+    out["obstacle_points"] = points_array(points);
+    std::vector<std::int64_t> ids, next, waypoint_offsets{0};
+    std::vector<double> radius;
+    std::vector<Vec2> waypoint_points;
+    for (const SavedWaypoints& w : s.waypoints) {
+        ids.push_back(w.id);
+        next.push_back(w.next);
+        radius.push_back(w.radius);
+        waypoint_points.insert(waypoint_points.end(), w.points.begin(), w.points.end());
+        waypoint_offsets.push_back(static_cast<std::int64_t>(waypoint_points.size()));
+    }
+    const py::ssize_t tracks = static_cast<py::ssize_t>(ids.size());
+    out["waypoint_ids"] = to_array(ids, {tracks});
+    out["waypoint_next"] = to_array(next, {tracks});
+    out["waypoint_radius"] = to_array(radius, {tracks});
+    out["waypoint_offsets"] = to_array(waypoint_offsets, {tracks + 1});
+    out["waypoint_points"] = points_array(waypoint_points);
+    out["fallbacks"] = to_array(s.fallbacks, {static_cast<py::ssize_t>(s.fallbacks.size())});
+    return out;
+}
+
+ObstacleKind kind_of(const std::string& name) {
+    for (ObstacleKind kind : {ObstacleKind::polygon, ObstacleKind::segment, ObstacleKind::wall, ObstacleKind::boundary}) {
+        if (name == kind_name(kind)) return kind;
+    }
+    throw std::invalid_argument("saved state: unknown obstacle kind '" + name + "'");
+}
+
+void restore(Engine& e, const py::dict& d) {
+    EngineSnapshot s;
+    s.scenes = py::cast<int>(item(d, "scenes"));
+    s.count = py::cast<int>(item(d, "count"));
+    s.next_id = py::cast<std::int64_t>(item(d, "next_id"));
+    s.time_step = py::cast<double>(item(d, "time_step"));
+    s.time = py::cast<double>(item(d, "time"));
+    s.step_count = py::cast<std::int64_t>(item(d, "step_count"));
+    // The columns an (empty) agent state has give each one's name, width and type.
+    const py::dict columns = py::cast<py::dict>(item(d, "columns"));
+    AgentState(1).for_each_column([&](auto& column, int width, const char* name) {
+        using Value = std::remove_reference_t<decltype(column[0])>;
+        if (!columns.contains(name)) throw std::invalid_argument(std::string("saved state: no column '") + name + "'");
+        s.columns.push_back({name, width, values_of<Value>(columns[name])});
+    });
+    if (py::len(columns) != s.columns.size()) {
+        throw std::invalid_argument("saved state: it has columns this engine does not know");
+    }
+    const auto scenes = values_of<std::int32_t>(item(d, "obstacle_scenes"));
+    const auto kinds = py::cast<std::vector<std::string>>(item(d, "obstacle_kinds"));
+    const auto obstacles = split(values_of<double>(item(d, "obstacle_points")),
+                                 values_of<std::int64_t>(item(d, "obstacle_offsets")), "obstacle");
+    if (scenes.size() != obstacles.size() || kinds.size() != obstacles.size()) {
+        throw std::invalid_argument("saved state: obstacle entries differ in length");
+    }
+    for (std::size_t k = 0; k < obstacles.size(); ++k) s.obstacles.push_back({scenes[k], kind_of(kinds[k]), obstacles[k]});
+    const auto ids = values_of<std::int64_t>(item(d, "waypoint_ids"));
+    const auto next = values_of<std::int64_t>(item(d, "waypoint_next"));
+    const auto radius = values_of<double>(item(d, "waypoint_radius"));
+    const auto tracks = split(values_of<double>(item(d, "waypoint_points")),
+                              values_of<std::int64_t>(item(d, "waypoint_offsets")), "waypoint");
+    if (next.size() != ids.size() || radius.size() != ids.size() || tracks.size() != ids.size()) {
+        throw std::invalid_argument("saved state: waypoint entries differ in length");
+    }
+    for (std::size_t k = 0; k < ids.size(); ++k) s.waypoints.push_back({ids[k], tracks[k], next[k], radius[k]});
+    s.fallbacks = values_of<std::int64_t>(item(d, "fallbacks"));
+    e.restore(s);
+}
+
+}  // namespace
+
+void bind_state(py::module_& m) {
+    auto engine = py::reinterpret_borrow<py::class_<Engine>>(m.attr("Engine"));
+    engine.def("snapshot", &snapshot,
+               "Everything the next step depends on except the method, as a dict of arrays and numbers.");
+    engine.def("restore", &restore, py::arg("state"),
+               "Put back a snapshot() (ValueError naming what is wrong; nothing changes then).");
+}
+
+}  // namespace vosim::bindings

@@ -1,0 +1,208 @@
+"""Checkpoints: a Simulator's or Batch's complete state, pickled or in a file.
+
+The engine hands over everything the next step depends on as one snapshot
+(a dict of NumPy arrays and numbers, ``Engine.snapshot()``); the method is
+configuration and travels as its ``to_dict()``. Pickling and
+:func:`save_state` both carry this same payload, so resuming from either
+gives bit-identical results to never having stopped.
+
+A state file is a NumPy ``.npz`` archive (no pickled objects in it): the
+engine's arrays, plus a ``metadata`` entry holding JSON (format name and
+version, vosim version, Simulator or Batch, method, the engine's numbers).
+It is written to a temporary name in the same folder and renamed into place.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import zipfile
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+from . import _core
+
+FORMAT = "vosim-state"
+FORMAT_VERSION = 1
+
+# The engine's plain numbers (kept in the metadata JSON, exactly: JSON
+# floats round-trip through Python's shortest repr).
+_NUMBERS = ("scenes", "count", "next_id", "time_step", "time", "step_count")
+_COLUMN_PREFIX = "column."
+
+
+def _kind(sim) -> str:
+    return "Batch" if sim._scene_axis else "Simulator"
+
+
+def payload(sim) -> dict:
+    """What pickling and save_state carry for ``sim``: plain data only."""
+    from . import __version__
+
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "vosim_version": __version__,
+        "kind": _kind(sim),
+        "method": sim.method.to_dict(),
+        "engine": sim._engine.snapshot(),
+    }
+
+
+def restore_into(sim, state: dict, source: str = "state") -> None:
+    """Give ``sim`` (freshly allocated, not initialised) the state of ``payload()``.
+
+    Raises ValueError naming ``source`` when the state is not a vosim state
+    of a version this vosim reads.
+    """
+    from .methods import method_from_dict
+
+    if not isinstance(state, dict) or state.get("format") != FORMAT:
+        raise ValueError(f"{source} is not a vosim simulator state")
+    version = state.get("format_version")
+    if not isinstance(version, int) or version < 1 or version > FORMAT_VERSION:
+        raise ValueError(f"{source} has state format version {version!r}, which this vosim "
+                         f"({FORMAT_VERSION}) cannot read; it was written by vosim "
+                         f"{state.get('vosim_version')}")
+    try:
+        engine_state = state["engine"]
+        method = method_from_dict(state["method"])
+        engine = _core.Engine(int(engine_state["scenes"]), float(engine_state["time_step"]))
+        engine.restore(engine_state)
+        engine.method = method._make_core()
+    except (KeyError, TypeError, ValueError, RuntimeError) as error:
+        raise ValueError(f"{source} is not a usable vosim simulator state ({error})") from None
+    # Set through object.__setattr__: the classes may refuse unknown attributes.
+    object.__setattr__(sim, "_engine", engine)
+    object.__setattr__(sim, "_method", method)
+
+
+def save_state(sim, path) -> Path:
+    """Write ``sim``'s state to ``path`` (``.npz`` appended when missing), atomically."""
+    path = Path(path)
+    if path.suffix != ".npz":
+        path = path.with_name(path.name + ".npz")
+    state = payload(sim)
+    engine = dict(state.pop("engine"))
+    metadata = dict(state, engine={name: engine.pop(name) for name in _NUMBERS},
+                    obstacle_kinds=list(engine.pop("obstacle_kinds")))
+    arrays = {_COLUMN_PREFIX + name: column for name, column in engine.pop("columns").items()}
+    arrays.update(engine)  # the remaining entries are arrays
+    arrays["metadata"] = np.array(json.dumps(metadata))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            np.savez_compressed(stream, **arrays)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def read_state(path) -> dict:
+    """The payload stored in a state file; ValueError naming the file when it is not one."""
+    path = Path(path)
+    source = f"path: {str(path)!r}"
+    try:
+        archive = np.load(path, allow_pickle=False)
+        if not isinstance(archive, np.lib.npyio.NpzFile):
+            raise ValueError("a single array, not an archive")
+        with archive:
+            arrays = {name: archive[name] for name in archive.files}
+    except FileNotFoundError:
+        raise FileNotFoundError(f"path: no file {str(path)!r}") from None
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error) as error:
+        raise ValueError(f"{source} is not a vosim simulator state, or it is corrupt or truncated "
+                         f"({type(error).__name__}: {error})") from None
+    if "metadata" not in arrays:
+        raise ValueError(f"{source} is not a vosim simulator state (no metadata)")
+    try:
+        metadata = json.loads(str(arrays.pop("metadata")))
+        if not isinstance(metadata, dict) or metadata.get("format") != FORMAT:
+            raise ValueError("not a state")
+        engine = dict(metadata.pop("engine"))
+        engine["obstacle_kinds"] = metadata.pop("obstacle_kinds")
+    except (ValueError, TypeError, KeyError, AttributeError):
+        raise ValueError(f"{source} is not a vosim simulator state") from None
+    engine["columns"] = {name[len(_COLUMN_PREFIX):]: arrays.pop(name) for name in list(arrays)
+                         if name.startswith(_COLUMN_PREFIX)}
+    engine.update(arrays)
+    metadata["engine"] = engine
+    return metadata
+
+
+def load_state(path):
+    """Read a Simulator or Batch written by :meth:`Simulator.save_state`.
+
+    Parameters
+    ----------
+    path
+        The file (``.npz``).
+
+    Returns
+    -------
+    Simulator or Batch
+        In the state saved: stepping it gives bit-identical results to
+        stepping the original on.
+
+    Raises
+    ------
+    ValueError
+        Naming the file, when it is not a vosim state, is corrupt or
+        truncated, or was written in a newer format.
+    FileNotFoundError
+        When there is no such file.
+    """
+    from .batch import Batch
+    from .simulator import Simulator
+
+    state = read_state(path)
+    source = f"path: {str(path)!r}"
+    cls = {"Simulator": Simulator, "Batch": Batch}.get(state.get("kind"))
+    if cls is None:
+        raise ValueError(f"{source} is not a vosim simulator state (kind {state.get('kind')!r})")
+    sim = cls.__new__(cls)
+    restore_into(sim, state, source)
+    return sim
+
+
+class _CheckpointMethods:
+    """Mixed into _Simulation: pickling and save_state."""
+
+    def __getstate__(self) -> dict:
+        if self._engine.busy:
+            raise RuntimeError("the simulator is busy running in another thread; "
+                               "pickle it after that call returns")
+        return payload(self)
+
+    def __setstate__(self, state: dict) -> None:
+        restore_into(self, state)
+
+    def save_state(self, path) -> Path:
+        """Write everything the next step depends on to ``path``, atomically.
+
+        Agents and all their fields, obstacles, waypoints, the method, the
+        time and step count: :func:`vosim.load_state` gives back a simulator
+        whose steps are bit-identical to this one's from here on (whatever
+        the thread count). Pickling (``pickle.dumps(sim)``) carries the same.
+
+        Parameters
+        ----------
+        path
+            Where to write; ``.npz`` is appended when missing. The file is
+            written under a temporary name in the same folder and renamed
+            into place, so a crash never leaves a half-written file.
+
+        Returns
+        -------
+        pathlib.Path
+            The path written.
+        """
+        if self._engine.busy:
+            raise RuntimeError("the simulator is busy running in another thread; save after that call returns")
+        return save_state(self, path)
