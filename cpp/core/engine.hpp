@@ -184,6 +184,16 @@ private:
     bool advance(Ticker* ticker, std::int64_t steps_done);
     void prepare_workspaces(int threads);
     void build_obstacles();
+    // The most agent neighbours agent i can have: its max_neighbors, at most
+    // the other agents of its scene.
+    int neighbor_capacity(std::size_t i) const;
+    // The one neighbour gathering of the engine, used by the step, inspect
+    // and neighbor_table alike: writes the agent neighbours of `slot` in
+    // `scene` from `grid` (nearest first, at most neighbor_capacity) to
+    // `agents` and returns how many; appends the obstacle edges it sees to
+    // `edges` (nearest first) unless that is null.
+    int gather_neighbors(const NeighborGrid& grid, int scene, int slot, Neighbor* agents,
+                         std::vector<ObstacleNeighbor>* edges) const;
     // Appends the obstacle edges agent i of `scene` sees to out, nearest first.
     void append_obstacle_neighbors(int scene, std::size_t i, std::vector<ObstacleNeighbor>& out) const;
     // The scene of the k-th agent in processing order.
