@@ -67,6 +67,7 @@ void bind_obstacles(py::module_& m) {
         },
         py::arg("vertices"), py::arg("kind"), py::arg("name") = "vertices",
         "Raise ValueError unless the vertices make a valid obstacle of this kind.");
+    m.attr("EXACT_TREE_MAX_EDGES") = kExactTreeMaxEdges;
     m.def("obstacle_blocks", &obstacle_blocks, py::arg("points"), py::arg("vertices"), py::arg("kind"),
           "Which points lie in the solid part of one obstacle (inside a polygon, outside a boundary).");
 
@@ -145,6 +146,7 @@ void bind_obstacles(py::module_& m) {
             out["convex"] = convex;
             out["tree_depth"] = set.tree_depth();
             out["tree_nodes"] = set.tree_nodes();
+            out["index"] = set.uses_grid() ? "grid" : "tree";
             return out;
         },
         py::arg("scene"));

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "edge_grid.hpp"
 #include "limits.hpp"
 #include "state_check.hpp"
 
@@ -33,6 +34,48 @@ bool segments_touch(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
     if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0))) return true;
     return (o1 == 0 && on_segment(a, b, c)) || (o2 == 0 && on_segment(a, b, d)) ||
            (o3 == 0 && on_segment(c, d, a)) || (o4 == 0 && on_segment(c, d, b));
+}
+
+// Whether edges i < j of a closed polygon of `count` vertices touch although
+// they are not adjacent.
+bool edges_cross(const Vec2* points, int count, int i, int j) {
+    if (j < i + 2 || (i == 0 && j == count - 1)) return false;  // adjacent: they share a vertex
+    return segments_touch(points[i], points[(i + 1) % count], points[j], points[(j + 1) % count]);
+}
+
+// The first pair (i, j), i < j, in lexicographic order, of non-adjacent
+// edges of the closed polygon that touch; (-1, -1) when there is none.
+// Small polygons compare every pair; large ones only the pairs that share a
+// cell of an edge grid (every touching pair does), so a 100,000-vertex
+// outline is checked in a fraction of a second.
+std::pair<int, int> first_crossing(const Vec2* points, int count) {
+    constexpr int kAllPairsUpTo = 64;
+    if (count <= kAllPairsUpTo) {
+        for (int i = 0; i < count; ++i) {
+            for (int j = i + 2; j < count; ++j) {
+                if (edges_cross(points, count, i, j)) return {i, j};
+            }
+        }
+        return {-1, -1};
+    }
+    std::vector<Segment> edges(static_cast<std::size_t>(count));
+    for (int i = 0; i < count; ++i) edges[i] = {points[i], points[(i + 1) % count]};
+    EdgeGrid grid;
+    grid.build(edges);
+    std::pair<int, int> first{-1, -1};
+    auto earlier = [&](int i, int j) { return first.first < 0 || std::make_pair(i, j) < first; };
+    for (int r = 0; r < grid.rows(); ++r) {
+        for (int c = 0; c < grid.columns(); ++c) {
+            const std::int32_t* begin = grid.begin(c, r);
+            const std::int32_t* end = grid.end(c, r);
+            for (const std::int32_t* p = begin; p != end; ++p) {
+                for (const std::int32_t* q = p + 1; q != end; ++q) {  // cell lists are ascending: *p < *q
+                    if (earlier(*p, *q) && edges_cross(points, count, *p, *q)) first = {*p, *q};
+                }
+            }
+        }
+    }
+    return first;
 }
 
 double signed_area2(const Vec2* points, int count) {
@@ -120,17 +163,13 @@ void check_obstacle(const Vec2* points, int count, ObstacleKind kind, const std:
         }
     }
     if (!closed) return;
-    for (int i = 0; i < count; ++i) {
-        for (int j = i + 2; j < count; ++j) {
-            if (i == 0 && j == count - 1) continue;  // adjacent through the closing edge
-            const Vec2 a = points[i], b = points[(i + 1) % count];
-            const Vec2 c = points[j], d = points[(j + 1) % count];
-            if (segments_touch(a, b, c, d)) {
-                throw std::invalid_argument(name + ": the polygon intersects itself: edge " + std::to_string(i) +
-                                            " " + point_text(a) + "-" + point_text(b) + " meets edge " +
-                                            std::to_string(j) + " " + point_text(c) + "-" + point_text(d));
-            }
-        }
+    const auto [i, j] = first_crossing(points, count);
+    if (i >= 0) {
+        const Vec2 a = points[i], b = points[(i + 1) % count];
+        const Vec2 c = points[j], d = points[(j + 1) % count];
+        throw std::invalid_argument(name + ": the polygon intersects itself: edge " + std::to_string(i) + " " +
+                                    point_text(a) + "-" + point_text(b) + " meets edge " + std::to_string(j) +
+                                    " " + point_text(c) + "-" + point_text(d));
     }
     // A simple polygon that is not collinear has a non-zero area.
     if (signed_area2(points, count) < 0.0) {
@@ -199,9 +238,18 @@ void ObstacleSet::build() {
         append_chain(chain, o);
     }
     nodes_.clear();
-    std::vector<std::int32_t> edges(point_.size());
-    for (std::size_t v = 0; v < edges.size(); ++v) edges[v] = static_cast<std::int32_t>(v);
-    root_ = build_node(edges);
+    root_ = -1;
+    grid_ = EdgeGrid();
+    use_grid_ = vertex_count() > kExactTreeMaxEdges;
+    if (use_grid_) {
+        std::vector<Segment> edges(point_.size());
+        for (std::size_t v = 0; v < edges.size(); ++v) edges[v] = {point_[v], point_[next_[v]]};
+        grid_.build(edges);
+    } else {
+        std::vector<std::int32_t> edges(point_.size());
+        for (std::size_t v = 0; v < edges.size(); ++v) edges[v] = static_cast<std::int32_t>(v);
+        root_ = build_node(edges);
+    }
     dirty_ = false;
 }
 
@@ -286,7 +334,42 @@ std::int32_t ObstacleSet::build_node(std::vector<std::int32_t>& edges) {
 }
 
 void ObstacleSet::query(Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out, std::size_t first) const {
-    if (root_ >= 0) query_node(root_, p, range_sq, out, first);
+    if (use_grid_) {
+        query_grid(p, range_sq, out, first);
+    } else if (root_ >= 0) {
+        query_node(root_, p, range_sq, out, first);
+    }
+}
+
+void ObstacleSet::query_grid(Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out, std::size_t first) const {
+    const double range = std::sqrt(range_sq);
+    int c0, r0, c1, r1;
+    if (!grid_.cells_of_box(p - Vec2(range, range), p + Vec2(range, range), c0, r0, c1, r1)) return;
+    // The same test as the tree's: the agent strictly on the edge's right
+    // (the side it faces) and the edge within range.
+    const std::size_t found = out.size();
+    for (int r = r0; r <= r1; ++r) {
+        for (int c = c0; c <= c1; ++c) {
+            for (const std::int32_t* e = grid_.begin(c, r); e != grid_.end(c, r); ++e) {
+                const Vec2 a = point_[*e], b = point_[next_[*e]];
+                if (left_of(a, b, p) >= 0.0) continue;
+                const double d = dist_sq_point_segment(a, b, p);
+                if (d < range_sq) out.push_back({d, this, *e});
+            }
+        }
+    }
+    // An edge crossing several cells was found in each: sort, drop repeats,
+    // then merge after the edges already in out (which win ties).
+    const auto by_distance_then_vertex = [](const ObstacleNeighbor& x, const ObstacleNeighbor& y) {
+        return x.dist_sq < y.dist_sq || (x.dist_sq == y.dist_sq && x.vertex < y.vertex);
+    };
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(found), out.end(), by_distance_then_vertex);
+    out.erase(std::unique(out.begin() + static_cast<std::ptrdiff_t>(found), out.end(),
+                          [](const ObstacleNeighbor& x, const ObstacleNeighbor& y) { return x.vertex == y.vertex; }),
+              out.end());
+    if (first == found) return;
+    std::inplace_merge(out.begin() + static_cast<std::ptrdiff_t>(first), out.begin() + static_cast<std::ptrdiff_t>(found),
+                       out.end(), [](const ObstacleNeighbor& x, const ObstacleNeighbor& y) { return x.dist_sq < y.dist_sq; });
 }
 
 void ObstacleSet::query_node(std::int32_t node, Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out,

@@ -10,10 +10,15 @@
 //   boundary  n >= 3 vertices given counter-clockwise, stored clockwise so
 //             that the solid is outside and agents stay inside.
 //
-// Queries go through a binary space partition built from the edges (as in
-// RVO2: each node splits by the line of one edge, chosen to balance the two
-// sides; edges crossing the line are split in two). The tree is rebuilt
-// lazily after obstacles are added.
+// Queries on maps of up to kExactTreeMaxEdges edges go through a binary
+// space partition built from the edges (as in RVO2: each node splits by the
+// line of one edge, chosen to balance the two sides; edges crossing the line
+// are split in two), so that ORCA sees exactly RVO2's edges. Choosing each
+// splitter costs a pass over the node's edges per candidate, quadratic in
+// the map's size, so larger maps use an edge grid instead (no split
+// vertices; the query returns the same set, edges within range with the
+// agent on their outer side, nearest first, equal distances by vertex
+// index). The index is rebuilt lazily after obstacles are added.
 #pragma once
 
 #include <cstdint>
@@ -21,9 +26,14 @@
 #include <utility>
 #include <vector>
 
+#include "edge_grid.hpp"
 #include "vec2.hpp"
 
 namespace vosim {
+
+// Obstacle sets with more edges than this (walls count twice) are indexed
+// by an edge grid instead of RVO2's tree.
+constexpr int kExactTreeMaxEdges = 1000;
 
 enum class ObstacleKind : std::uint8_t { polygon, segment, wall, boundary };
 
@@ -97,7 +107,9 @@ public:
     // Distance from p to the nearest obstacle edge; +infinity for an empty set.
     double distance(Vec2 p) const;
 
-    // Tree depth and node count, for tests.
+    // Whether queries use the edge grid (large maps) rather than the tree.
+    bool uses_grid() const { return use_grid_; }
+    // Tree depth and node count, for tests (0 when the grid is used).
     int tree_depth() const;
     int tree_nodes() const { return static_cast<int>(nodes_.size()); }
 
@@ -117,6 +129,7 @@ private:
     std::int32_t build_node(std::vector<std::int32_t>& edges);
     void query_node(std::int32_t node, Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out,
                     std::size_t first) const;
+    void query_grid(Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out, std::size_t first) const;
     int depth(std::int32_t node) const;
 
     std::vector<Source> sources_;
@@ -128,6 +141,8 @@ private:
 
     std::vector<Node> nodes_;
     std::int32_t root_ = -1;
+    bool use_grid_ = false;
+    EdgeGrid grid_;
 };
 
 inline std::pair<Vec2, Vec2> ObstacleNeighbor::endpoints() const {
