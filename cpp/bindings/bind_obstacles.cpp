@@ -74,24 +74,39 @@ void bind_obstacles(py::module_& m) {
     auto engine = py::reinterpret_borrow<py::class_<Engine>>(m.attr("Engine"));
     engine.def(
         "add_obstacle",
-        [](Engine& e, const Doubles& vertices, const std::string& kind, int scene) {
+        [](Engine& e, const Doubles& vertices, const std::string& kind, int scene, bool moving, double vx,
+           double vy) {
             const std::vector<Vec2> v = points_of(vertices, "vertices");
-            return e.add_obstacle(scene, v.data(), static_cast<int>(v.size()), parse_kind(kind));
+            return e.add_obstacle(scene, v.data(), static_cast<int>(v.size()), parse_kind(kind), moving, Vec2(vx, vy));
         },
-        py::arg("vertices"), py::arg("kind"), py::arg("scene"));
+        py::arg("vertices"), py::arg("kind"), py::arg("scene"), py::arg("moving") = false, py::arg("vx") = 0.0,
+        py::arg("vy") = 0.0);
+    engine.def("remove_obstacle", &Engine::remove_obstacle, py::arg("scene"), py::arg("id"));
+    engine.def(
+        "set_obstacle_velocity",
+        [](Engine& e, int scene, int id, double vx, double vy) { e.set_obstacle_velocity(scene, id, Vec2(vx, vy)); },
+        py::arg("scene"), py::arg("id"), py::arg("vx"), py::arg("vy"));
     engine.def(
         "obstacles",
-        [](const Engine& e, int scene) {
+        [](const Engine& e, int scene, bool moving) {
+            // The live static obstacles [(kind, vertices)], or the live moving
+            // ones [(id, kind, vertices, (vx, vy))].
             const ObstacleSet& set = e.obstacles(scene);
             py::list out;
             for (int o = 0; o < set.obstacle_count(); ++o) {
+                if (!set.live(o) || set.moving(o) != moving) continue;
                 py::array_t<double> vertices = to_array(set.vertices(o));
                 vertices.attr("flags").attr("writeable") = false;
-                out.append(py::make_tuple(kind_name(set.kind(o)), vertices));
+                if (moving) {
+                    const Vec2 v = set.velocity(o);
+                    out.append(py::make_tuple(o, kind_name(set.kind(o)), vertices, py::make_tuple(v.x, v.y)));
+                } else {
+                    out.append(py::make_tuple(kind_name(set.kind(o)), vertices));
+                }
             }
             return out;
         },
-        py::arg("scene"));
+        py::arg("scene"), py::arg("moving") = false);
     engine.def("scenes_with_obstacles", &Engine::scenes_with_obstacles,
                "The scenes that have obstacles of their own, ascending.");
     engine.def(

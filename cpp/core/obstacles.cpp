@@ -192,16 +192,106 @@ bool blocks_point(const Vec2* points, int count, ObstacleKind kind, Vec2 p) {
     return false;
 }
 
-int ObstacleSet::add(const Vec2* points, int count, ObstacleKind kind) {
+int ObstacleSet::add(const Vec2* points, int count, ObstacleKind kind, bool moving, Vec2 velocity) {
     check_obstacle(points, count, kind, "vertices");
+    if (moving && kind == ObstacleKind::boundary) {
+        throw std::invalid_argument("a boundary cannot move; only polygons, segments and walls can");
+    }
+    if (moving && (!within(velocity.x, kCoordinateRange) || !within(velocity.y, kCoordinateRange))) {
+        throw std::invalid_argument("velocity is " + point_text(velocity) + "; must be " +
+                                    describe(kCoordinateRange));
+    }
     Source source{kind, std::vector<Vec2>(points, points + count), points[0], points[0]};
     for (const Vec2& p : source.points) {
         source.lo = Vec2(std::fmin(source.lo.x, p.x), std::fmin(source.lo.y, p.y));
         source.hi = Vec2(std::fmax(source.hi.x, p.x), std::fmax(source.hi.y, p.y));
     }
+    if (moving) {
+        auto child = std::make_unique<ObstacleSet>();
+        child->add(points, count, kind);
+        child->velocity_ = velocity;
+        child->is_moving_ = true;
+        source.child = static_cast<std::int32_t>(children_.size());
+        source.points.clear();  // the child holds them, moved
+        children_.push_back(std::move(child));
+    } else {
+        dirty_ = true;
+    }
     sources_.push_back(std::move(source));
-    dirty_ = true;
+    ++live_;
     return static_cast<int>(sources_.size()) - 1;
+}
+
+void ObstacleSet::check_id(int id, const char* what) const {
+    if (id < 0 || id >= obstacle_count()) {
+        throw std::invalid_argument(std::string(what) + " is " + std::to_string(id) + "; no such obstacle (ids 0 to " +
+                                    std::to_string(obstacle_count() - 1) + ")");
+    }
+    if (sources_[id].removed) {
+        throw std::invalid_argument(std::string(what) + " is " + std::to_string(id) +
+                                    "; that obstacle was removed");
+    }
+}
+
+void ObstacleSet::remove(int id) {
+    check_id(id, "obstacle");
+    Source& source = sources_[id];
+    source.removed = true;
+    --live_;
+    if (source.child >= 0) {
+        children_[source.child].reset();
+    } else {
+        source.points.clear();
+        source.points.shrink_to_fit();
+        dirty_ = true;
+    }
+}
+
+void ObstacleSet::set_velocity(int id, Vec2 velocity) {
+    check_id(id, "obstacle");
+    if (sources_[id].child < 0) {
+        throw std::invalid_argument("obstacle " + std::to_string(id) +
+                                    " is static; only obstacles added with a velocity can move");
+    }
+    if (!within(velocity.x, kCoordinateRange) || !within(velocity.y, kCoordinateRange)) {
+        throw std::invalid_argument("velocity is " + point_text(velocity) + "; must be " +
+                                    describe(kCoordinateRange));
+    }
+    children_[sources_[id].child]->velocity_ = velocity;
+}
+
+const std::vector<Vec2>& ObstacleSet::vertices(int obstacle) const {
+    const Source& source = sources_[obstacle];
+    if (source.child >= 0 && children_[source.child]) return children_[source.child]->sources_[0].points;
+    return source.points;
+}
+
+void ObstacleSet::translate(Vec2 offset) {
+    for (Source& source : sources_) {
+        for (Vec2& p : source.points) p = p + offset;
+        source.lo = source.lo + offset;
+        source.hi = source.hi + offset;
+    }
+    // The tree and its split vertices move along: their sides do not change.
+    for (Vec2& p : point_) p = p + offset;
+}
+
+void ObstacleSet::advance(double dt) {
+    for (auto& child : children_) {
+        if (child && (child->velocity_.x != 0.0 || child->velocity_.y != 0.0)) child->translate(child->velocity_ * dt);
+    }
+}
+
+void ObstacleSet::check_moving(const std::string& name) const {
+    for (int id = 0; id < obstacle_count(); ++id) {
+        if (!live(id) || !moving(id)) continue;
+        const Source& moved = children_[sources_[id].child]->sources_[0];
+        if (!within(moved.lo.x, kCoordinateRange) || !within(moved.lo.y, kCoordinateRange) ||
+            !within(moved.hi.x, kCoordinateRange) || !within(moved.hi.y, kCoordinateRange)) {
+            throw std::invalid_argument(name + " " + std::to_string(id) + " has moved out of the working range: " +
+                                        "its vertices must be " + describe(kCoordinateRange));
+        }
+    }
 }
 
 void ObstacleSet::append_chain(const std::vector<Vec2>& chain, int obstacle) {
@@ -220,6 +310,9 @@ void ObstacleSet::append_chain(const std::vector<Vec2>& chain, int obstacle) {
 }
 
 void ObstacleSet::build() {
+    for (auto& child : children_) {
+        if (child) child->build();
+    }
     if (!dirty_) return;
     point_.clear();
     unit_dir_.clear();
@@ -229,6 +322,7 @@ void ObstacleSet::build() {
     convex_.clear();
     for (int o = 0; o < obstacle_count(); ++o) {
         const Source& source = sources_[o];
+        if (source.removed || source.child >= 0) continue;
         std::vector<Vec2> chain = source.points;
         if (source.kind == ObstacleKind::boundary) {
             std::reverse(chain.begin(), chain.end());  // solid outside: the walkable area is on the right
@@ -339,6 +433,13 @@ void ObstacleSet::query(Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& 
     } else if (root_ >= 0) {
         query_node(root_, p, range_sq, out, first);
     }
+    for (const auto& child : children_) {
+        if (!child) continue;
+        const Source& s = child->sources_[0];
+        const double dx = std::fmax(0.0, std::fmax(s.lo.x - p.x, p.x - s.hi.x));
+        const double dy = std::fmax(0.0, std::fmax(s.lo.y - p.y, p.y - s.hi.y));
+        if (dx * dx + dy * dy < range_sq) child->query(p, range_sq, out, first);
+    }
 }
 
 void ObstacleSet::query_grid(Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out, std::size_t first) const {
@@ -398,8 +499,11 @@ void ObstacleSet::query_node(std::int32_t node, Vec2 p, double range_sq, std::ve
 }
 
 bool ObstacleSet::inside_polygon(Vec2 p) const {
+    for (const auto& child : children_) {
+        if (child && child->inside_polygon(p)) return true;
+    }
     for (const Source& s : sources_) {
-        if (s.kind != ObstacleKind::polygon) continue;
+        if (s.kind != ObstacleKind::polygon || s.removed || s.child >= 0) continue;
         if (p.x < s.lo.x || p.x > s.hi.x || p.y < s.lo.y || p.y > s.hi.y) continue;
         if (strictly_inside(s.points.data(), static_cast<int>(s.points.size()), p)) return true;
     }
@@ -408,14 +512,14 @@ bool ObstacleSet::inside_polygon(Vec2 p) const {
 
 bool ObstacleSet::has_boundary() const {
     for (const Source& s : sources_) {
-        if (s.kind == ObstacleKind::boundary) return true;
+        if (s.kind == ObstacleKind::boundary && !s.removed) return true;
     }
     return false;
 }
 
 bool ObstacleSet::inside_boundary(Vec2 p) const {
     for (const Source& s : sources_) {
-        if (s.kind != ObstacleKind::boundary) continue;
+        if (s.kind != ObstacleKind::boundary || s.removed) continue;
         const int n = static_cast<int>(s.points.size());
         if (strictly_inside(s.points.data(), n, p) || on_boundary(s.points.data(), n, p)) return true;
     }
@@ -430,13 +534,18 @@ bool blocked_by(const ObstacleSet& a, const ObstacleSet& b, Vec2 p) {
 double ObstacleSet::distance(Vec2 p) const {
     double best = std::numeric_limits<double>::infinity();
     for (const Source& s : sources_) {
+        if (s.removed || s.child >= 0) continue;
         const int n = static_cast<int>(s.points.size());
         const bool closed = s.kind == ObstacleKind::polygon || s.kind == ObstacleKind::boundary;
         for (int i = 0; i < (closed ? n : n - 1); ++i) {
             best = std::fmin(best, dist_sq_point_segment(s.points[i], s.points[(i + 1) % n], p));
         }
     }
-    return std::sqrt(best);
+    double nearest = std::sqrt(best);
+    for (const auto& child : children_) {
+        if (child) nearest = std::fmin(nearest, child->distance(p));
+    }
+    return nearest;
 }
 
 int ObstacleSet::depth(std::int32_t node) const {
