@@ -30,8 +30,8 @@ public:
     int columns() const { return columns_; }
     int rows() const { return rows_; }
     // The segments listed in cell (column, row), by index, ascending.
-    const std::int32_t* begin(int column, int row) const { return &items_[cell_start_[cell(column, row)]]; }
-    const std::int32_t* end(int column, int row) const { return &items_[cell_start_[cell(column, row) + 1]]; }
+    const std::int32_t* begin(int column, int row) const { return items_.data() + cell_start_[cell(column, row)]; }
+    const std::int32_t* end(int column, int row) const { return items_.data() + cell_start_[cell(column, row) + 1]; }
 
     // The cell range [c0, c1] x [r0, r1] covering the box lo..hi; false when
     // the box misses the grid.
