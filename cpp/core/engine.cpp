@@ -397,9 +397,9 @@ std::vector<std::int32_t> Engine::waypoints_remaining() const {
 
 void Engine::validate() const {
     check_state(state_);
-    shared_obstacles_.check_moving("moving obstacle");
+    shared_obstacles_.check_moving(-1);
     for (std::size_t b = 0; b < scene_obstacles_.size(); ++b) {
-        if (scene_obstacles_[b]) scene_obstacles_[b]->check_moving("scene " + std::to_string(b) + ": moving obstacle");
+        if (scene_obstacles_[b]) scene_obstacles_[b]->check_moving(static_cast<int>(b));
     }
 }
 

@@ -282,13 +282,16 @@ void ObstacleSet::advance(double dt) {
     }
 }
 
-void ObstacleSet::check_moving(const std::string& name) const {
+void ObstacleSet::check_moving(int scene) const {
+    if (children_.empty()) return;  // the common case, checked before every step
     for (int id = 0; id < obstacle_count(); ++id) {
         if (!live(id) || !moving(id)) continue;
         const Source& moved = children_[sources_[id].child]->sources_[0];
         if (!within(moved.lo.x, kCoordinateRange) || !within(moved.lo.y, kCoordinateRange) ||
             !within(moved.hi.x, kCoordinateRange) || !within(moved.hi.y, kCoordinateRange)) {
-            throw std::invalid_argument(name + " " + std::to_string(id) + " has moved out of the working range: " +
+            const std::string where = scene >= 0 ? "scene " + std::to_string(scene) + ": " : "";
+            throw std::invalid_argument(where + "moving obstacle " + std::to_string(id) +
+                                        " has moved out of the working range: " +
                                         "its vertices must be " + describe(kCoordinateRange));
         }
     }

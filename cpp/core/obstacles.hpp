@@ -88,9 +88,10 @@ public:
     void set_velocity(int id, Vec2 velocity);
     // Moves every moving obstacle by its velocity times dt.
     void advance(double dt);
-    // Throws std::invalid_argument (naming `name` and the obstacle id) when a
-    // moving obstacle has left the working range of coordinates.
-    void check_moving(const std::string& name) const;
+    // Throws std::invalid_argument (naming the obstacle id, and the scene
+    // when scene >= 0) when a moving obstacle has left the working range of
+    // coordinates.
+    void check_moving(int scene) const;
 
     // Whether no obstacle is left.
     bool empty() const { return live_ == 0; }
