@@ -79,7 +79,7 @@ def maze(target_vertices: int, seed: int = 0, corridor: float = 5.0):
     rooms : (m, 2) float array
         The centres of the rooms, in metres.
     """
-    # The outline has about 2.4 vertices per room; adjust the side once.
+    # About 2.4 outline vertices per room to start with; then correct the side from the count.
     side = max(2, int(round(np.sqrt(target_vertices / 2.4))))
     for _ in range(3):
         open_ = maze_pixels(side, side, seed)
