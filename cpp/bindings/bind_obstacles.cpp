@@ -67,30 +67,46 @@ void bind_obstacles(py::module_& m) {
         },
         py::arg("vertices"), py::arg("kind"), py::arg("name") = "vertices",
         "Raise ValueError unless the vertices make a valid obstacle of this kind.");
+    m.attr("EXACT_TREE_MAX_EDGES") = kExactTreeMaxEdges;
     m.def("obstacle_blocks", &obstacle_blocks, py::arg("points"), py::arg("vertices"), py::arg("kind"),
           "Which points lie in the solid part of one obstacle (inside a polygon, outside a boundary).");
 
     auto engine = py::reinterpret_borrow<py::class_<Engine>>(m.attr("Engine"));
     engine.def(
         "add_obstacle",
-        [](Engine& e, const Doubles& vertices, const std::string& kind, int scene) {
+        [](Engine& e, const Doubles& vertices, const std::string& kind, int scene, bool moving, double vx,
+           double vy) {
             const std::vector<Vec2> v = points_of(vertices, "vertices");
-            return e.add_obstacle(scene, v.data(), static_cast<int>(v.size()), parse_kind(kind));
+            return e.add_obstacle(scene, v.data(), static_cast<int>(v.size()), parse_kind(kind), moving, Vec2(vx, vy));
         },
-        py::arg("vertices"), py::arg("kind"), py::arg("scene"));
+        py::arg("vertices"), py::arg("kind"), py::arg("scene"), py::arg("moving") = false, py::arg("vx") = 0.0,
+        py::arg("vy") = 0.0);
+    engine.def("remove_obstacle", &Engine::remove_obstacle, py::arg("scene"), py::arg("id"));
+    engine.def(
+        "set_obstacle_velocity",
+        [](Engine& e, int scene, int id, double vx, double vy) { e.set_obstacle_velocity(scene, id, Vec2(vx, vy)); },
+        py::arg("scene"), py::arg("id"), py::arg("vx"), py::arg("vy"));
     engine.def(
         "obstacles",
-        [](const Engine& e, int scene) {
+        [](const Engine& e, int scene, bool moving) {
+            // The live static obstacles [(kind, vertices)], or the live moving
+            // ones [(id, kind, vertices, (vx, vy))].
             const ObstacleSet& set = e.obstacles(scene);
             py::list out;
             for (int o = 0; o < set.obstacle_count(); ++o) {
+                if (!set.live(o) || set.moving(o) != moving) continue;
                 py::array_t<double> vertices = to_array(set.vertices(o));
                 vertices.attr("flags").attr("writeable") = false;
-                out.append(py::make_tuple(kind_name(set.kind(o)), vertices));
+                if (moving) {
+                    const Vec2 v = set.velocity(o);
+                    out.append(py::make_tuple(o, kind_name(set.kind(o)), vertices, py::make_tuple(v.x, v.y)));
+                } else {
+                    out.append(py::make_tuple(kind_name(set.kind(o)), vertices));
+                }
             }
             return out;
         },
-        py::arg("scene"));
+        py::arg("scene"), py::arg("moving") = false);
     engine.def("scenes_with_obstacles", &Engine::scenes_with_obstacles,
                "The scenes that have obstacles of their own, ascending.");
     engine.def(
@@ -145,6 +161,7 @@ void bind_obstacles(py::module_& m) {
             out["convex"] = convex;
             out["tree_depth"] = set.tree_depth();
             out["tree_nodes"] = set.tree_nodes();
+            out["index"] = set.uses_grid() ? "grid" : "tree";
             return out;
         },
         py::arg("scene"));

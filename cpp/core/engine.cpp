@@ -147,18 +147,38 @@ std::vector<std::int64_t> Engine::add_agents(int n, const AgentInput& input) {
     return state_.append(n, input);
 }
 
-int Engine::add_obstacle(int scene, const Vec2* points, int count, ObstacleKind kind) {
+int Engine::add_obstacle(int scene, const Vec2* points, int count, ObstacleKind kind, bool moving, Vec2 velocity) {
     if (scene < -1 || scene >= state_.scenes()) {
         throw std::invalid_argument("scene must be -1 (all scenes) or in [0, " +
                                     std::to_string(state_.scenes()) + "), got " + std::to_string(scene));
     }
     BusyGuard guard(busy_);
-    if (scene < 0) return shared_obstacles_.add(points, count, kind);
+    if (scene < 0) return shared_obstacles_.add(points, count, kind, moving, velocity);
     // Per-scene sets are made on demand: a batch of many scenes without
     // obstacles of their own costs nothing.
     if (scene_obstacles_.empty()) scene_obstacles_.resize(state_.scenes());
     if (!scene_obstacles_[scene]) scene_obstacles_[scene] = std::make_unique<ObstacleSet>();
-    return scene_obstacles_[scene]->add(points, count, kind);
+    return scene_obstacles_[scene]->add(points, count, kind, moving, velocity);
+}
+
+void Engine::remove_obstacle(int scene, int id) {
+    ObstacleSet& set = const_cast<ObstacleSet&>(obstacles(scene));  // checks the scene
+    BusyGuard guard(busy_);
+    if (scene >= 0 && (scene_obstacles_.empty() || !scene_obstacles_[scene])) {
+        throw std::invalid_argument("obstacle is " + std::to_string(id) + "; scene " + std::to_string(scene) +
+                                    " has no obstacles of its own");
+    }
+    set.remove(id);
+}
+
+void Engine::set_obstacle_velocity(int scene, int id, Vec2 velocity) {
+    ObstacleSet& set = const_cast<ObstacleSet&>(obstacles(scene));
+    BusyGuard guard(busy_);
+    if (scene >= 0 && (scene_obstacles_.empty() || !scene_obstacles_[scene])) {
+        throw std::invalid_argument("obstacle is " + std::to_string(id) + "; scene " + std::to_string(scene) +
+                                    " has no obstacles of its own");
+    }
+    set.set_velocity(id, velocity);
 }
 
 const ObstacleSet& Engine::obstacles(int scene) const {
@@ -385,7 +405,13 @@ std::vector<std::int32_t> Engine::waypoints_remaining() const {
     return out;
 }
 
-void Engine::validate() const { check_state(state_); }
+void Engine::validate() const {
+    check_state(state_);
+    shared_obstacles_.check_moving(-1);
+    for (std::size_t b = 0; b < scene_obstacles_.size(); ++b) {
+        if (scene_obstacles_[b]) scene_obstacles_[b]->check_moving(static_cast<int>(b));
+    }
+}
 
 void Engine::update_pref_velocities() {
     AgentState& s = state_;
@@ -582,6 +608,12 @@ void Engine::integrate() {
             metrics_->observe_motion(static_cast<std::size_t>(i), old_velocity, v, s.position(i), dt,
                                      step_count_ + 1, seeking, arrived);
         }
+    }
+    // Moving obstacles move with the agents, after the velocities were chosen
+    // against their current place and velocity.
+    shared_obstacles_.advance(dt);
+    for (auto& set : scene_obstacles_) {
+        if (set) set->advance(dt);
     }
     time_ += time_step_;
     ++step_count_;

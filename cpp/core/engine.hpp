@@ -122,8 +122,15 @@ public:
     std::vector<std::int64_t> add_agents(int n, const AgentInput& input);
 
     // Adds an obstacle to one scene, or to all scenes when scene == -1, and
-    // returns its index within that set. Takes effect at the next step.
-    int add_obstacle(int scene, const Vec2* points, int count, ObstacleKind kind);
+    // returns its id within that set. Takes effect at the next step. A
+    // moving obstacle translates by `velocity` every second, from the next
+    // step on.
+    int add_obstacle(int scene, const Vec2* points, int count, ObstacleKind kind, bool moving = false,
+                     Vec2 velocity = Vec2());
+    // Removes obstacle `id` of a set (scene -1: the shared set).
+    void remove_obstacle(int scene, int id);
+    // Sets the velocity of a moving obstacle.
+    void set_obstacle_velocity(int scene, int id, Vec2 velocity);
     // The obstacles of one scene (scene >= 0) or those shared by all (-1).
     const ObstacleSet& obstacles(int scene) const;
     // The scenes that have obstacles of their own, ascending.

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "edge_grid.hpp"
 #include "limits.hpp"
 #include "state_check.hpp"
 
@@ -33,6 +34,48 @@ bool segments_touch(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
     if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0))) return true;
     return (o1 == 0 && on_segment(a, b, c)) || (o2 == 0 && on_segment(a, b, d)) ||
            (o3 == 0 && on_segment(c, d, a)) || (o4 == 0 && on_segment(c, d, b));
+}
+
+// Whether edges i < j of a closed polygon of `count` vertices touch although
+// they are not adjacent.
+bool edges_cross(const Vec2* points, int count, int i, int j) {
+    if (j < i + 2 || (i == 0 && j == count - 1)) return false;  // adjacent: they share a vertex
+    return segments_touch(points[i], points[(i + 1) % count], points[j], points[(j + 1) % count]);
+}
+
+// The first pair (i, j), i < j, in lexicographic order, of non-adjacent
+// edges of the closed polygon that touch; (-1, -1) when there is none.
+// Small polygons compare every pair; large ones only the pairs that share a
+// cell of an edge grid (every touching pair does), so a 100,000-vertex
+// outline is checked in a fraction of a second.
+std::pair<int, int> first_crossing(const Vec2* points, int count) {
+    constexpr int kAllPairsUpTo = 64;
+    if (count <= kAllPairsUpTo) {
+        for (int i = 0; i < count; ++i) {
+            for (int j = i + 2; j < count; ++j) {
+                if (edges_cross(points, count, i, j)) return {i, j};
+            }
+        }
+        return {-1, -1};
+    }
+    std::vector<Segment> edges(static_cast<std::size_t>(count));
+    for (int i = 0; i < count; ++i) edges[i] = {points[i], points[(i + 1) % count]};
+    EdgeGrid grid;
+    grid.build(edges);
+    std::pair<int, int> first{-1, -1};
+    auto earlier = [&](int i, int j) { return first.first < 0 || std::make_pair(i, j) < first; };
+    for (int r = 0; r < grid.rows(); ++r) {
+        for (int c = 0; c < grid.columns(); ++c) {
+            const std::int32_t* begin = grid.begin(c, r);
+            const std::int32_t* end = grid.end(c, r);
+            for (const std::int32_t* p = begin; p != end; ++p) {
+                for (const std::int32_t* q = p + 1; q != end; ++q) {  // cell lists are ascending: *p < *q
+                    if (earlier(*p, *q) && edges_cross(points, count, *p, *q)) first = {*p, *q};
+                }
+            }
+        }
+    }
+    return first;
 }
 
 double signed_area2(const Vec2* points, int count) {
@@ -120,17 +163,13 @@ void check_obstacle(const Vec2* points, int count, ObstacleKind kind, const std:
         }
     }
     if (!closed) return;
-    for (int i = 0; i < count; ++i) {
-        for (int j = i + 2; j < count; ++j) {
-            if (i == 0 && j == count - 1) continue;  // adjacent through the closing edge
-            const Vec2 a = points[i], b = points[(i + 1) % count];
-            const Vec2 c = points[j], d = points[(j + 1) % count];
-            if (segments_touch(a, b, c, d)) {
-                throw std::invalid_argument(name + ": the polygon intersects itself: edge " + std::to_string(i) +
-                                            " " + point_text(a) + "-" + point_text(b) + " meets edge " +
-                                            std::to_string(j) + " " + point_text(c) + "-" + point_text(d));
-            }
-        }
+    const auto [i, j] = first_crossing(points, count);
+    if (i >= 0) {
+        const Vec2 a = points[i], b = points[(i + 1) % count];
+        const Vec2 c = points[j], d = points[(j + 1) % count];
+        throw std::invalid_argument(name + ": the polygon intersects itself: edge " + std::to_string(i) + " " +
+                                    point_text(a) + "-" + point_text(b) + " meets edge " + std::to_string(j) +
+                                    " " + point_text(c) + "-" + point_text(d));
     }
     // A simple polygon that is not collinear has a non-zero area.
     if (signed_area2(points, count) < 0.0) {
@@ -153,16 +192,109 @@ bool blocks_point(const Vec2* points, int count, ObstacleKind kind, Vec2 p) {
     return false;
 }
 
-int ObstacleSet::add(const Vec2* points, int count, ObstacleKind kind) {
+int ObstacleSet::add(const Vec2* points, int count, ObstacleKind kind, bool moving, Vec2 velocity) {
     check_obstacle(points, count, kind, "vertices");
+    if (moving && kind == ObstacleKind::boundary) {
+        throw std::invalid_argument("a boundary cannot move; only polygons, segments and walls can");
+    }
+    if (moving && (!within(velocity.x, kCoordinateRange) || !within(velocity.y, kCoordinateRange))) {
+        throw std::invalid_argument("velocity is " + point_text(velocity) + "; must be " +
+                                    describe(kCoordinateRange));
+    }
     Source source{kind, std::vector<Vec2>(points, points + count), points[0], points[0]};
     for (const Vec2& p : source.points) {
         source.lo = Vec2(std::fmin(source.lo.x, p.x), std::fmin(source.lo.y, p.y));
         source.hi = Vec2(std::fmax(source.hi.x, p.x), std::fmax(source.hi.y, p.y));
     }
+    if (moving) {
+        auto child = std::make_unique<ObstacleSet>();
+        child->add(points, count, kind);
+        child->velocity_ = velocity;
+        child->is_moving_ = true;
+        source.child = static_cast<std::int32_t>(children_.size());
+        source.points.clear();  // the child holds them, moved
+        children_.push_back(std::move(child));
+    } else {
+        dirty_ = true;
+    }
     sources_.push_back(std::move(source));
-    dirty_ = true;
+    ++live_;
     return static_cast<int>(sources_.size()) - 1;
+}
+
+void ObstacleSet::check_id(int id, const char* what) const {
+    if (id < 0 || id >= obstacle_count()) {
+        throw std::invalid_argument(std::string(what) + " is " + std::to_string(id) + "; no such obstacle (ids 0 to " +
+                                    std::to_string(obstacle_count() - 1) + ")");
+    }
+    if (sources_[id].removed) {
+        throw std::invalid_argument(std::string(what) + " is " + std::to_string(id) +
+                                    "; that obstacle was removed");
+    }
+}
+
+void ObstacleSet::remove(int id) {
+    check_id(id, "obstacle");
+    Source& source = sources_[id];
+    source.removed = true;
+    --live_;
+    if (source.child >= 0) {
+        children_[source.child].reset();
+    } else {
+        source.points.clear();
+        source.points.shrink_to_fit();
+        dirty_ = true;
+    }
+}
+
+void ObstacleSet::set_velocity(int id, Vec2 velocity) {
+    check_id(id, "obstacle");
+    if (sources_[id].child < 0) {
+        throw std::invalid_argument("obstacle " + std::to_string(id) +
+                                    " is static; only obstacles added with a velocity can move");
+    }
+    if (!within(velocity.x, kCoordinateRange) || !within(velocity.y, kCoordinateRange)) {
+        throw std::invalid_argument("velocity is " + point_text(velocity) + "; must be " +
+                                    describe(kCoordinateRange));
+    }
+    children_[sources_[id].child]->velocity_ = velocity;
+}
+
+const std::vector<Vec2>& ObstacleSet::vertices(int obstacle) const {
+    const Source& source = sources_[obstacle];
+    if (source.child >= 0 && children_[source.child]) return children_[source.child]->sources_[0].points;
+    return source.points;
+}
+
+void ObstacleSet::translate(Vec2 offset) {
+    for (Source& source : sources_) {
+        for (Vec2& p : source.points) p = p + offset;
+        source.lo = source.lo + offset;
+        source.hi = source.hi + offset;
+    }
+    // The tree and its split vertices move along: their sides do not change.
+    for (Vec2& p : point_) p = p + offset;
+}
+
+void ObstacleSet::advance(double dt) {
+    for (auto& child : children_) {
+        if (child && (child->velocity_.x != 0.0 || child->velocity_.y != 0.0)) child->translate(child->velocity_ * dt);
+    }
+}
+
+void ObstacleSet::check_moving(int scene) const {
+    if (children_.empty()) return;  // the common case, checked before every step
+    for (int id = 0; id < obstacle_count(); ++id) {
+        if (!live(id) || !moving(id)) continue;
+        const Source& moved = children_[sources_[id].child]->sources_[0];
+        if (!within(moved.lo.x, kCoordinateRange) || !within(moved.lo.y, kCoordinateRange) ||
+            !within(moved.hi.x, kCoordinateRange) || !within(moved.hi.y, kCoordinateRange)) {
+            const std::string where = scene >= 0 ? "scene " + std::to_string(scene) + ": " : "";
+            throw std::invalid_argument(where + "moving obstacle " + std::to_string(id) +
+                                        " has moved out of the working range: " +
+                                        "its vertices must be " + describe(kCoordinateRange));
+        }
+    }
 }
 
 void ObstacleSet::append_chain(const std::vector<Vec2>& chain, int obstacle) {
@@ -181,6 +313,9 @@ void ObstacleSet::append_chain(const std::vector<Vec2>& chain, int obstacle) {
 }
 
 void ObstacleSet::build() {
+    for (auto& child : children_) {
+        if (child) child->build();
+    }
     if (!dirty_) return;
     point_.clear();
     unit_dir_.clear();
@@ -190,6 +325,7 @@ void ObstacleSet::build() {
     convex_.clear();
     for (int o = 0; o < obstacle_count(); ++o) {
         const Source& source = sources_[o];
+        if (source.removed || source.child >= 0) continue;
         std::vector<Vec2> chain = source.points;
         if (source.kind == ObstacleKind::boundary) {
             std::reverse(chain.begin(), chain.end());  // solid outside: the walkable area is on the right
@@ -199,9 +335,18 @@ void ObstacleSet::build() {
         append_chain(chain, o);
     }
     nodes_.clear();
-    std::vector<std::int32_t> edges(point_.size());
-    for (std::size_t v = 0; v < edges.size(); ++v) edges[v] = static_cast<std::int32_t>(v);
-    root_ = build_node(edges);
+    root_ = -1;
+    grid_ = EdgeGrid();
+    use_grid_ = vertex_count() > kExactTreeMaxEdges;
+    if (use_grid_) {
+        std::vector<Segment> edges(point_.size());
+        for (std::size_t v = 0; v < edges.size(); ++v) edges[v] = {point_[v], point_[next_[v]]};
+        grid_.build(edges);
+    } else {
+        std::vector<std::int32_t> edges(point_.size());
+        for (std::size_t v = 0; v < edges.size(); ++v) edges[v] = static_cast<std::int32_t>(v);
+        root_ = build_node(edges);
+    }
     dirty_ = false;
 }
 
@@ -286,7 +431,49 @@ std::int32_t ObstacleSet::build_node(std::vector<std::int32_t>& edges) {
 }
 
 void ObstacleSet::query(Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out, std::size_t first) const {
-    if (root_ >= 0) query_node(root_, p, range_sq, out, first);
+    if (use_grid_) {
+        query_grid(p, range_sq, out, first);
+    } else if (root_ >= 0) {
+        query_node(root_, p, range_sq, out, first);
+    }
+    for (const auto& child : children_) {
+        if (!child) continue;
+        const Source& s = child->sources_[0];
+        const double dx = std::fmax(0.0, std::fmax(s.lo.x - p.x, p.x - s.hi.x));
+        const double dy = std::fmax(0.0, std::fmax(s.lo.y - p.y, p.y - s.hi.y));
+        if (dx * dx + dy * dy < range_sq) child->query(p, range_sq, out, first);
+    }
+}
+
+void ObstacleSet::query_grid(Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out, std::size_t first) const {
+    const double range = std::sqrt(range_sq);
+    int c0, r0, c1, r1;
+    if (!grid_.cells_of_box(p - Vec2(range, range), p + Vec2(range, range), c0, r0, c1, r1)) return;
+    // The same test as the tree's: the agent strictly on the edge's right
+    // (the side it faces) and the edge within range.
+    const std::size_t found = out.size();
+    for (int r = r0; r <= r1; ++r) {
+        for (int c = c0; c <= c1; ++c) {
+            for (const std::int32_t* e = grid_.begin(c, r); e != grid_.end(c, r); ++e) {
+                const Vec2 a = point_[*e], b = point_[next_[*e]];
+                if (left_of(a, b, p) >= 0.0) continue;
+                const double d = dist_sq_point_segment(a, b, p);
+                if (d < range_sq) out.push_back({d, this, *e});
+            }
+        }
+    }
+    // An edge crossing several cells was found in each: sort, drop repeats,
+    // then merge after the edges already in out (which win ties).
+    const auto by_distance_then_vertex = [](const ObstacleNeighbor& x, const ObstacleNeighbor& y) {
+        return x.dist_sq < y.dist_sq || (x.dist_sq == y.dist_sq && x.vertex < y.vertex);
+    };
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(found), out.end(), by_distance_then_vertex);
+    out.erase(std::unique(out.begin() + static_cast<std::ptrdiff_t>(found), out.end(),
+                          [](const ObstacleNeighbor& x, const ObstacleNeighbor& y) { return x.vertex == y.vertex; }),
+              out.end());
+    if (first == found) return;
+    std::inplace_merge(out.begin() + static_cast<std::ptrdiff_t>(first), out.begin() + static_cast<std::ptrdiff_t>(found),
+                       out.end(), [](const ObstacleNeighbor& x, const ObstacleNeighbor& y) { return x.dist_sq < y.dist_sq; });
 }
 
 void ObstacleSet::query_node(std::int32_t node, Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out,
@@ -315,8 +502,11 @@ void ObstacleSet::query_node(std::int32_t node, Vec2 p, double range_sq, std::ve
 }
 
 bool ObstacleSet::inside_polygon(Vec2 p) const {
+    for (const auto& child : children_) {
+        if (child && child->inside_polygon(p)) return true;
+    }
     for (const Source& s : sources_) {
-        if (s.kind != ObstacleKind::polygon) continue;
+        if (s.kind != ObstacleKind::polygon || s.removed || s.child >= 0) continue;
         if (p.x < s.lo.x || p.x > s.hi.x || p.y < s.lo.y || p.y > s.hi.y) continue;
         if (strictly_inside(s.points.data(), static_cast<int>(s.points.size()), p)) return true;
     }
@@ -325,14 +515,14 @@ bool ObstacleSet::inside_polygon(Vec2 p) const {
 
 bool ObstacleSet::has_boundary() const {
     for (const Source& s : sources_) {
-        if (s.kind == ObstacleKind::boundary) return true;
+        if (s.kind == ObstacleKind::boundary && !s.removed) return true;
     }
     return false;
 }
 
 bool ObstacleSet::inside_boundary(Vec2 p) const {
     for (const Source& s : sources_) {
-        if (s.kind != ObstacleKind::boundary) continue;
+        if (s.kind != ObstacleKind::boundary || s.removed) continue;
         const int n = static_cast<int>(s.points.size());
         if (strictly_inside(s.points.data(), n, p) || on_boundary(s.points.data(), n, p)) return true;
     }
@@ -347,13 +537,18 @@ bool blocked_by(const ObstacleSet& a, const ObstacleSet& b, Vec2 p) {
 double ObstacleSet::distance(Vec2 p) const {
     double best = std::numeric_limits<double>::infinity();
     for (const Source& s : sources_) {
+        if (s.removed || s.child >= 0) continue;
         const int n = static_cast<int>(s.points.size());
         const bool closed = s.kind == ObstacleKind::polygon || s.kind == ObstacleKind::boundary;
         for (int i = 0; i < (closed ? n : n - 1); ++i) {
             best = std::fmin(best, dist_sq_point_segment(s.points[i], s.points[(i + 1) % n], p));
         }
     }
-    return std::sqrt(best);
+    double nearest = std::sqrt(best);
+    for (const auto& child : children_) {
+        if (child) nearest = std::fmin(nearest, child->distance(p));
+    }
+    return nearest;
 }
 
 int ObstacleSet::depth(std::int32_t node) const {

@@ -10,20 +10,37 @@
 //   boundary  n >= 3 vertices given counter-clockwise, stored clockwise so
 //             that the solid is outside and agents stay inside.
 //
-// Queries go through a binary space partition built from the edges (as in
-// RVO2: each node splits by the line of one edge, chosen to balance the two
-// sides; edges crossing the line are split in two). The tree is rebuilt
-// lazily after obstacles are added.
+// Queries on maps of up to kExactTreeMaxEdges edges go through a binary
+// space partition built from the edges (as in RVO2: each node splits by the
+// line of one edge, chosen to balance the two sides; edges crossing the line
+// are split in two), so that ORCA sees exactly RVO2's edges. Choosing each
+// splitter costs a pass over the node's edges per candidate, quadratic in
+// the map's size, so larger maps use an edge grid instead (no split
+// vertices; the query returns the same set, edges within range with the
+// agent on their outer side, nearest first, equal distances by vertex
+// index). The index is rebuilt lazily after obstacles are added or removed.
+//
+// Moving obstacles (polygons, segments and walls that translate with a
+// velocity of their own) are kept out of that index: each lives in a small
+// set of its own (with its own tree), translated every step, so moving them
+// never rebuilds the static index. Agents see their edges like static ones,
+// and ORCA also sees the set's velocity (see orca_obstacles.cpp).
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "edge_grid.hpp"
 #include "vec2.hpp"
 
 namespace vosim {
+
+// Obstacle sets with more edges than this (walls count twice) are indexed
+// by an edge grid instead of RVO2's tree.
+constexpr int kExactTreeMaxEdges = 1000;
 
 enum class ObstacleKind : std::uint8_t { polygon, segment, wall, boundary };
 
@@ -60,14 +77,37 @@ bool blocked_by(const ObstacleSet& a, const ObstacleSet& b, Vec2 p);
 
 class ObstacleSet {
 public:
-    // Adds a checked obstacle (see check_obstacle) and returns its index.
-    int add(const Vec2* points, int count, ObstacleKind kind);
+    // Adds a checked obstacle (see check_obstacle) and returns its id, the
+    // number of obstacles added to the set before it. A moving obstacle
+    // (not a boundary) starts with `velocity`.
+    int add(const Vec2* points, int count, ObstacleKind kind, bool moving = false, Vec2 velocity = Vec2());
+    // Removes obstacle `id`; the others keep their ids. Throws
+    // std::invalid_argument for an unknown or already removed id.
+    void remove(int id);
+    // Sets the velocity of moving obstacle `id` (throws unless it is one).
+    void set_velocity(int id, Vec2 velocity);
+    // Moves every moving obstacle by its velocity times dt.
+    void advance(double dt);
+    // Throws std::invalid_argument (naming the obstacle id, and the scene
+    // when scene >= 0) when a moving obstacle has left the working range of
+    // coordinates.
+    void check_moving(int scene) const;
 
-    bool empty() const { return sources_.empty(); }
+    // Whether no obstacle is left.
+    bool empty() const { return live_ == 0; }
+    // Ids ever given (removed obstacles included).
     int obstacle_count() const { return static_cast<int>(sources_.size()); }
+    bool live(int id) const { return !sources_[id].removed; }
+    bool moving(int id) const { return sources_[id].child >= 0; }
     ObstacleKind kind(int obstacle) const { return sources_[obstacle].kind; }
-    // The vertices as given to add().
-    const std::vector<Vec2>& vertices(int obstacle) const { return sources_[obstacle].points; }
+    // The vertices as given to add(), moved by the obstacle's motion so far.
+    const std::vector<Vec2>& vertices(int obstacle) const;
+    // A moving obstacle's velocity.
+    Vec2 velocity(int obstacle) const { return children_[sources_[obstacle].child]->velocity_; }
+    // For the set of one moving obstacle (as ObstacleNeighbor::set): its
+    // velocity; zero and false for static sets.
+    Vec2 velocity() const { return velocity_; }
+    bool is_moving() const { return is_moving_; }
 
     // Rebuilds the vertex table and the tree if obstacles were added since
     // the last build. Not thread-safe; the engine calls it before a step.
@@ -97,15 +137,19 @@ public:
     // Distance from p to the nearest obstacle edge; +infinity for an empty set.
     double distance(Vec2 p) const;
 
-    // Tree depth and node count, for tests.
+    // Whether queries use the edge grid (large maps) rather than the tree.
+    bool uses_grid() const { return use_grid_; }
+    // Tree depth and node count, for tests (0 when the grid is used).
     int tree_depth() const;
     int tree_nodes() const { return static_cast<int>(nodes_.size()); }
 
 private:
     struct Source {
         ObstacleKind kind;
-        std::vector<Vec2> points;  // as given
+        std::vector<Vec2> points;  // as given (moving obstacles: see children_)
         Vec2 lo, hi;               // bounding box
+        bool removed = false;
+        std::int32_t child = -1;   // moving: its set in children_
     };
     struct Node {
         std::int32_t vertex;  // the edge vertex -> next(vertex) splits this node
@@ -114,9 +158,12 @@ private:
     };
 
     void append_chain(const std::vector<Vec2>& chain, int obstacle);
+    void check_id(int id, const char* what) const;
+    void translate(Vec2 offset);
     std::int32_t build_node(std::vector<std::int32_t>& edges);
     void query_node(std::int32_t node, Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out,
                     std::size_t first) const;
+    void query_grid(Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out, std::size_t first) const;
     int depth(std::int32_t node) const;
 
     std::vector<Source> sources_;
@@ -128,6 +175,14 @@ private:
 
     std::vector<Node> nodes_;
     std::int32_t root_ = -1;
+    bool use_grid_ = false;
+    EdgeGrid grid_;
+
+    int live_ = 0;
+    // One set per moving obstacle (null once removed), each holding just it.
+    std::vector<std::unique_ptr<ObstacleSet>> children_;
+    Vec2 velocity_;
+    bool is_moving_ = false;
 };
 
 inline std::pair<Vec2, Vec2> ObstacleNeighbor::endpoints() const {

@@ -2,6 +2,12 @@
 // section 6; RVO2's obstacle lines). An obstacle cannot move, so the agent
 // takes the whole avoidance: the line bounds the velocity obstacle of the
 // edge (truncated at time_horizon_obst) directly, not half of it.
+//
+// A moving obstacle does not yield either (no reciprocity): its velocity
+// obstacle is the static one translated by its velocity v_o (van den Berg et
+// al. 2011, section 6, with the obstacle's motion as in Fiorini & Shiller's
+// velocity obstacles of moving obstacles). So the lines are computed for the
+// agent's velocity relative to the obstacle, v - v_o, and shifted by v_o.
 #include <cmath>
 #include <limits>
 
@@ -24,6 +30,18 @@ Vec2 right_leg(Vec2 rel, double radius, double dist_sq) {
     return Vec2(rel.x * leg + rel.y * radius, -rel.x * radius + rel.y * leg) / dist_sq;
 }
 
+// On leaving scope, shifts the line added to `lines` since `size` (if any)
+// by `shift`, when `moving`.
+struct ShiftNewLine {
+    std::vector<Line>& lines;
+    std::size_t size;
+    bool moving;
+    Vec2 shift;
+    ~ShiftNewLine() {
+        if (moving && lines.size() > size) lines.back().point = lines.back().point + shift;
+    }
+};
+
 // Direction of w, or of `fallback` when w vanishes.
 Vec2 unit_or(Vec2 w, Vec2 fallback) {
     const double len = length(w);
@@ -37,7 +55,7 @@ void append_obstacle_lines(const SceneView& scene, int slot, const Workspace& ws
     const AgentState& s = scene.state;
     const std::size_t self = scene.index(slot);
     const Vec2 position = s.position(self);
-    const Vec2 velocity = s.velocity(self);
+    const Vec2 agent_velocity = s.velocity(self);
     const double radius = s.radius[self];
     const double radius_sq = radius * radius;
     const double inv_horizon = 1.0 / s.time_horizon_obst[self];
@@ -45,6 +63,13 @@ void append_obstacle_lines(const SceneView& scene, int slot, const Workspace& ws
 
     for (const ObstacleNeighbor& neighbor : ws.obstacle_neighbors) {
         const ObstacleSet& set = *neighbor.set;
+        // Static edges take the plain path (no shift at all), exactly as RVO2.
+        const bool moving = set.is_moving();
+        const Vec2 shift = set.velocity();
+        const Vec2 velocity = moving ? agent_velocity - shift : agent_velocity;
+        // Whichever way this iteration ends, a line it added for a moving
+        // obstacle is moved back out of the obstacle's frame.
+        const ShiftNewLine shift_back{lines, lines.size(), moving, shift};
         int v1 = neighbor.vertex;
         int v2 = set.next(v1);
         const Vec2 rel1 = set.point(v1) - position;
@@ -54,8 +79,9 @@ void append_obstacle_lines(const SceneView& scene, int slot, const Workspace& ws
         // already excluded by an earlier obstacle line.
         bool covered = false;
         for (const Line& line : lines) {
-            if (det(inv_horizon * rel1 - line.point, line.direction) - inv_horizon * radius >= -kParallelEpsilon &&
-                det(inv_horizon * rel2 - line.point, line.direction) - inv_horizon * radius >= -kParallelEpsilon) {
+            const Vec2 point = moving ? line.point - shift : line.point;  // in the obstacle's frame
+            if (det(inv_horizon * rel1 - point, line.direction) - inv_horizon * radius >= -kParallelEpsilon &&
+                det(inv_horizon * rel2 - point, line.direction) - inv_horizon * radius >= -kParallelEpsilon) {
                 covered = true;
                 break;
             }

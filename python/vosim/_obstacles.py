@@ -1,4 +1,4 @@
-"""Static obstacles: what Simulator and Batch share.
+"""Obstacles: what Simulator and Batch share.
 
 Obstacles follow RVO2's convention: vertices counter-clockwise, solid on the
 left of every edge. Four kinds, one model:
@@ -8,7 +8,10 @@ left of every edge. Four kinds, one model:
 - ``add_boundary``: an enclosing polygon; agents stay inside it;
 - ``add_obstacles_from``: shapely geometry (walkable areas, holes, lines).
 
-Obstacles take effect at the next step, whenever they are added.
+Polygons, segments and walls added with ``velocity=`` move (translate) at
+that velocity, which ``set_obstacle_velocity`` changes between steps; they
+do not yield to agents. ``remove_obstacle`` removes any obstacle. All of it
+takes effect at the next step.
 """
 
 from __future__ import annotations
@@ -38,6 +41,39 @@ class Obstacle(NamedTuple):
     kind: str
     vertices: np.ndarray
     scene: int | None
+
+
+class MovingObstacle(NamedTuple):
+    """A read-only description of one moving obstacle where it is now.
+
+    Attributes
+    ----------
+    id
+        What ``add_obstacle``/``add_wall`` returned (within its scene's set,
+        or the shared set when ``scene`` is None).
+    kind
+        ``"polygon"``, ``"segment"`` or ``"wall"``.
+    vertices
+        ``(n, 2)`` read-only array: the vertices as given, moved so far.
+    velocity
+        ``(vx, vy)``, in length units per time unit.
+    scene
+        The scene it belongs to, or None when every scene sees it.
+    """
+
+    id: int
+    kind: str
+    vertices: np.ndarray
+    velocity: tuple[float, float]
+    scene: int | None
+
+
+def _velocity(velocity) -> tuple[float, float]:
+    array = real_array(velocity, "velocity")
+    if array.shape != (2,):
+        raise ValueError(f"velocity: expected (vx, vy), got shape {array.shape}")
+    check_values(array, "velocity", magnitude=MAX_MAGNITUDE)
+    return float(array[0]), float(array[1])
 
 
 def _vertex_array(vertices, name: str, closed: bool) -> np.ndarray:
@@ -75,7 +111,9 @@ class _ObstacleMethods:
     def _scenes_of(self, scene: int) -> range:
         return range(self._engine.scenes) if scene < 0 else range(scene, scene + 1)
 
-    def _add(self, vertices, kind: str, scene, strict: bool, name: str) -> int:
+    def _add(self, vertices, kind: str, scene, strict: bool, name: str, velocity=None) -> int:
+        moving = velocity is not None
+        vx, vy = _velocity(velocity) if moving else (0.0, 0.0)
         closed = kind in ("polygon", "boundary")
         array = _vertex_array(vertices, name, closed)
         if kind == "polygon" and len(array) < 3:
@@ -87,7 +125,7 @@ class _ObstacleMethods:
         target = self._obstacle_scene(scene)
         if strict and kind in ("polygon", "boundary"):
             self._refuse_blocked_agents(array, kind, target)
-        return self._engine.add_obstacle(array, kind, target)
+        return self._engine.add_obstacle(array, kind, target, moving, vx, vy)
 
     def _refuse_blocked_agents(self, vertices: np.ndarray, kind: str, target: int) -> None:
         """Raise if the new obstacle would put existing agents' centres in its solid."""
@@ -120,7 +158,7 @@ class _ObstacleMethods:
                     f"{shown} {verb} inside an obstacle or outside the boundary; "
                     "move them, or pass strict=False to allow it")
 
-    def add_obstacle(self, vertices, *, strict: bool = True, scene: int | None = None) -> int:
+    def add_obstacle(self, vertices, *, strict: bool = True, scene: int | None = None, velocity=None) -> int:
         """Add a solid polygon (``(n, 2)``, counter-clockwise) or a segment (``(2, 2)``).
 
         Parameters
@@ -136,11 +174,22 @@ class _ObstacleMethods:
         scene
             Batch only: the scene that gets the obstacle; None (the default)
             for an obstacle every scene sees.
+        velocity
+            ``(vx, vy)``: a moving obstacle, translated by ``velocity * dt``
+            every step (from the next step on), listed in
+            :attr:`moving_obstacles`. It does not yield: ORCA agents take the
+            whole avoidance, against the obstacle's velocity obstacle (the
+            static one shifted by its velocity); the other methods see its
+            edges where they are at each step. ``(0, 0)`` makes one that
+            stands still until :meth:`set_obstacle_velocity`. None (the
+            default): a static obstacle.
 
         Returns
         -------
         int
-            The obstacle's index in :attr:`obstacles` order within its set.
+            The obstacle's id within its set (the shared one, or its
+            scene's): how many obstacles were added to that set before it.
+            Ids never change; :meth:`remove_obstacle` takes them.
 
         Raises
         ------
@@ -149,11 +198,47 @@ class _ObstacleMethods:
             zero-width spikes, collinear or self-intersecting polygons, and
             clockwise polygons (reverse them, or use :meth:`add_boundary`).
         """
-        return self._add(vertices, "polygon", scene, strict, "vertices")
+        return self._add(vertices, "polygon", scene, strict, "vertices", velocity)
 
-    def add_wall(self, points, *, scene: int | None = None) -> int:
-        """Add an open polyline ``(n, 2)``, n >= 2, solid on both sides (``scene`` as in add_obstacle)."""
-        return self._add(points, "wall", scene, False, "points")
+    def add_wall(self, points, *, scene: int | None = None, velocity=None) -> int:
+        """Add an open polyline ``(n, 2)``, n >= 2, solid on both sides (``scene``, ``velocity`` as in add_obstacle)."""
+        return self._add(points, "wall", scene, False, "points", velocity)
+
+    def remove_obstacle(self, obstacle: int, *, scene: int | None = None) -> None:
+        """Remove an obstacle, static or moving, from the next step on.
+
+        Parameters
+        ----------
+        obstacle
+            The id that ``add_obstacle``, ``add_wall``, ``add_boundary`` or
+            ``add_obstacles_from`` returned. The other obstacles keep theirs.
+        scene
+            Batch only: the scene whose own obstacle it is; None (the
+            default) for one every scene sees.
+
+        Raises
+        ------
+        ValueError
+            An id never given in that set, or already removed.
+        """
+        target = self._obstacle_scene(scene)
+        self._engine.remove_obstacle(target, integer(obstacle, "obstacle", minimum=0))
+
+    def set_obstacle_velocity(self, obstacle: int, velocity, *, scene: int | None = None) -> None:
+        """Change a moving obstacle's velocity ``(vx, vy)`` from the next step on.
+
+        ``obstacle`` and ``scene`` as in :meth:`remove_obstacle`. A sequence
+        of poses is followed by setting the velocity between runs of steps.
+
+        Raises
+        ------
+        ValueError
+            An unknown or removed id, a static obstacle (add it with
+            ``velocity=`` to move it), or a velocity that is not finite.
+        """
+        target = self._obstacle_scene(scene)
+        vx, vy = _velocity(velocity)
+        self._engine.set_obstacle_velocity(target, integer(obstacle, "obstacle", minimum=0), vx, vy)
 
     def add_boundary(self, vertices, *, strict: bool = True, scene: int | None = None) -> int:
         """Add an enclosing polygon (counter-clockwise around the walkable area); agents stay inside.
@@ -224,8 +309,15 @@ class _ObstacleMethods:
         return added
 
     @property
+    def moving_obstacles(self) -> tuple[MovingObstacle, ...]:
+        """Every moving obstacle where it is now: those every scene sees, then each scene's own."""
+        scenes = [-1, *self._engine.scenes_with_obstacles()]
+        return tuple(MovingObstacle(int(o), kind, vertices, (float(v[0]), float(v[1])), None if b < 0 else b)
+                     for b in scenes for o, kind, vertices, v in self._engine.obstacles(b, True))
+
+    @property
     def obstacles(self) -> tuple[Obstacle, ...]:
-        """Every obstacle, in the order added: those every scene sees, then each scene's own."""
+        """Every static obstacle not removed, in the order added: those every scene sees, then each scene's own."""
         result = [Obstacle(kind, vertices, None) for kind, vertices in self._engine.obstacles(-1)]
         for b in self._engine.scenes_with_obstacles():
             result.extend(Obstacle(kind, vertices, b) for kind, vertices in self._engine.obstacles(b))

@@ -17,7 +17,8 @@ Per scene
 ``obstacle_agent_steps``, ``max_obstacle_penetration``
     The same against obstacle edges: agent-states in which an agent's disc
     reaches past an edge it faces (its centre is closer to the edge than its
-    radius), and the largest ``radius - distance``.
+    radius), and the largest ``radius - distance``. Moving obstacles count
+    too, where they are in that state.
 ``min_clearance``
     Smallest ``dist - r_i - r_j`` over the states of the run, between each
     agent and its neighbours (the ``max_neighbors`` nearest within

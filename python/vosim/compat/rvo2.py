@@ -42,10 +42,41 @@ from .. import _checkpoint, _core
 from .._checks import INT32_MAX, MAX_MAGNITUDE, MIN_TIME, check_values, integer, real_array, scalar
 from .._simulation import _ADD_DEFAULTS
 from ..methods import ORCA
-from ..scenarios._roadmap import segment_distances
 from ..simulator import Simulator
 
 __all__ = ["PyRVOSimulator"]
+
+
+def _point_segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Distance from points ``p`` to segments ``a``-``b`` (broadcast over leading axes)."""
+    ab = b - a
+    length_sq = np.einsum("...i,...i->...", ab, ab)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.where(length_sq > 0, np.einsum("...i,...i->...", p - a, ab) / length_sq, 0.0)
+    nearest = a + np.clip(t, 0.0, 1.0)[..., None] * ab
+    return np.linalg.norm(p - nearest, axis=-1)
+
+
+def _cross(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    return u[..., 0] * v[..., 1] - u[..., 1] * v[..., 0]
+
+
+def segment_distances(p: np.ndarray, q: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Distances between segments ``p``-``q`` ``(m, 2)`` and edges ``a``-``b`` ``(e, 2)``: ``(m, e)``.
+
+    Plain NumPy (the shapely-based sight tests of :mod:`vosim.navigation`
+    need an extra, and count touching as blocked only within a distance).
+    """
+    p, q = p[:, None], q[:, None]
+    a, b = a[None], b[None]
+    d1, d2 = _cross(q - p, a - p), _cross(q - p, b - p)
+    d3, d4 = _cross(b - a, p - a), _cross(b - a, q - a)
+    crossing = (d1 * d2 < 0) & (d3 * d4 < 0)
+    ends = np.minimum.reduce([
+        _point_segment_distance(a, p, q), _point_segment_distance(b, p, q),
+        _point_segment_distance(p, a, b), _point_segment_distance(q, a, b),
+    ])
+    return np.where(crossing, 0.0, ends)
 
 
 # Code written for RVO2 makes one call per agent and value: plain Python
