@@ -1,7 +1,7 @@
 // The simulation engine: B independent scenes of agents stepped together by
 // one avoidance method.
 //
-// One step (DESIGN.md section 3):
+// One step (ARCHITECTURE.md, "The step"):
 //   0. check the state (the views let users write anything into it);
 //   1. preferred velocities of goal-seeking agents from their goals;
 //   2. neighbour index per scene over the frozen positions;
