@@ -62,9 +62,6 @@ def _field_property(name: str) -> property:
     return property(get, set, doc=doc + _VIEW_NOTE)
 
 
-# add_agents' defaults (those of RVO2's examples), from the field table.
-_ADD_DEFAULTS = ADD_DEFAULTS
-
 # How often the engine hands control back during run() and long steps (for
 # Ctrl-C and progress).
 _TICK_SECONDS = 0.05
