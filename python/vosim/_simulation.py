@@ -48,8 +48,7 @@ _VIEW_NOTE = """
 
 def _field_property(name: str) -> property:
     field = FIELDS[name]
-    dtype = "bool" if field.dtype == "bool" else field.dtype
-    doc = f"{field.doc} {dtype} {field.shape_text()}."
+    doc = f"{field.doc} {field.dtype} {field.shape_text()}."
 
     def get(self) -> np.ndarray:
         return self._view(name)
