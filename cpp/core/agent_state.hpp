@@ -104,6 +104,8 @@ public:
         f(ids, 1);
         f(active, 1);
         f(has_goal, 1);
+        f(deadlock_timer, 1);
+        f(detour_side, 1);
     }
 
     // The columns (public: the engine and the bindings work on them directly).
@@ -120,6 +122,11 @@ public:
     Column<double> uncertainty_offset;
     Column<std::int64_t> ids;
     Column<std::uint8_t> active, has_goal;
+    // Deadlock resolution (DeadlockResolution in method.hpp), updated at
+    // integration: seconds stalled so far while detour_side is 0, else the
+    // seconds the detour has left; detour_side +1 turns right, -1 left.
+    Column<double> deadlock_timer;
+    Column<std::int8_t> detour_side;
 
 private:
     void reallocate(int new_capacity);
