@@ -82,7 +82,7 @@ def test_bad_options_are_named(args, message):
 def test_a_bad_output_path_is_a_clean_error(tmp_path):
     result = _vosim("run", "--scenario", "headon_pair", "--quiet", "--animate", str(tmp_path / "x.avi"))
     assert result.returncode == 2
-    assert "vosim: error: path: cannot tell the format" in result.stderr
+    assert "vosim: error: --animate: cannot tell the format" in result.stderr
     assert "Traceback" not in result.stderr
 
 

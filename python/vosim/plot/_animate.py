@@ -13,6 +13,27 @@ from ._common import _pyplot, frame_stride, obstacles, scene_of
 WRITERS = {".gif": "pillow", ".mp4": "ffmpeg", ".webm": "ffmpeg", ".mkv": "ffmpeg"}
 
 
+def animation_writer(path, argument: str = "path") -> tuple[Path, str]:
+    """``path`` and the name of the matplotlib writer its suffix needs, checked to be available.
+
+    Raises
+    ------
+    ValueError
+        An unknown suffix, or a writer matplotlib cannot find (naming ``argument``).
+    """
+    path = Path(path)
+    writer = WRITERS.get(path.suffix.lower())
+    if writer is None:
+        raise ValueError(f"{argument}: cannot tell the format of {str(path)!r}; use one of {', '.join(WRITERS)}")
+    _pyplot()
+    from matplotlib import animation
+
+    if not animation.writers.is_available(writer):
+        raise ValueError(f"{argument}: writing {path.suffix} needs {writer}, which matplotlib cannot find"
+                         + ("; install ffmpeg, or write a .gif" if writer == "ffmpeg" else ""))
+    return path, writer
+
+
 def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, max_frames: int | None = 300,
             trail: int = 10, dpi: int = 100, figsize=(6, 6), title: str | None = None):
     """Animate a run: agents as discs of their radius, with short trails, over the obstacles.
@@ -53,17 +74,11 @@ def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, m
     trail = integer(trail, "trail", minimum=0)
     writer = None
     if path is not None:
-        path = Path(path)
-        writer = WRITERS.get(path.suffix.lower())
-        if writer is None:
-            raise ValueError(f"path: cannot tell the format of {str(path)!r}; use one of {', '.join(WRITERS)}")
+        path, writer = animation_writer(path)
     plt = _pyplot()
     from matplotlib import animation
     from matplotlib.collections import EllipseCollection, LineCollection
 
-    if writer is not None and not animation.writers.is_available(writer):
-        raise ValueError(f"path: writing {path.suffix} needs {writer}, which matplotlib cannot find"
-                         + ("; install ffmpeg, or write a .gif" if writer == "ffmpeg" else ""))
     stride = frame_stride(len(traj.times), max_frames)
     frames = np.unique(np.r_[np.arange(0, len(traj.times), stride), len(traj.times) - 1])
     live = data["ids"] >= 0
