@@ -23,9 +23,10 @@ CASES = [
     ("bench_obstacles.py", ["--copies", "1", "2", "--advance", "5", "--inner", "2", "--steps", "2",
                             "--warmup", "1"], False, "target <= 1.5"),
     ("bench_methods.py", ["--sizes", "64", "--steps", "1", "--warmup", "0"], False, "GridSampling"),
+    ("deadlock_options.py", ["--seeds", "1", "--scenarios", "headon_pair"], False, "| headon_pair | sidestep | 100 %"),
 ]
 
-JSON_OPTION = {"bench_metrics.py": False}
+JSON_OPTION = {"bench_metrics.py": False, "deadlock_options.py": False}
 
 
 def run_script(script: str, args: list[str], env: dict | None = None) -> str:
