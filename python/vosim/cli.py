@@ -34,7 +34,8 @@ def _demo(args: argparse.Namespace) -> int:
     out = args.out or f"{args.scenario}.png"
     from . import plot
 
-    ax = plot.trajectories(traj, title=f"{scenario.name}: {sim.method.name}, {traj.steps_run} steps")
+    ax = plot.trajectories(traj, title=f"{scenario.name}: {sim.method.name}, {scenario.num_agents} agents, "
+                                       f"{traj.steps_run} steps ({sim.time:.4g} s)")
     ax.figure.savefig(out, dpi=args.dpi, bbox_inches="tight")
     print(f"plot written to {out}")
     return 0 if traj.all_arrived else 1
