@@ -94,7 +94,7 @@ def test_arrival_curves_run_to_the_end_of_the_run():
     ax = plot.compare(table)["arrivals"].axes[0]
     line = ax.get_lines()[0]
     assert line.get_xdata()[-1] == pytest.approx(20 * scenarios.headon_pair().time_step)
-    assert "range over seeds (line: mean)" in legend_texts(ax)
+    assert "range over seeds (line: mean)" in [t.get_text() for t in ax.figure.legends[0].get_texts()]
 
 
 def test_velocity_space_explains_the_colours_of_cones_and_half_planes():

@@ -149,17 +149,31 @@ SUMMARY_COLUMNS = ("arrival_rate", "finished", "makespan", "collision_agent_step
                    "path_efficiency", "mean_speed")
 
 
-def summarize(table):
+def summarize(table, columns: Sequence[str] | None = None):
     """The mean of each metric per scenario and method, over the seeds of a :func:`compare` table.
 
     ``finished`` is the share of seeds in which every agent arrived.
     ``makespan`` is averaged only when every seed finished, and is NaN
     otherwise: a mean over the finished seeds alone would favour a method
     that finishes only its easy seeds.
+
+    Parameters
+    ----------
+    table
+        The DataFrame of :func:`compare`.
+    columns
+        The columns to give, in order; by default :data:`SUMMARY_COLUMNS`
+        (those the table has).
     """
     grouped = table.drop(columns=["seed"]).groupby(["scenario", "method"], sort=False)
     summary = grouped.mean(numeric_only=True)
     if "makespan" in table.columns:
         summary["finished"] = grouped["makespan"].agg(lambda s: s.notna().mean())
         summary["makespan"] = grouped["makespan"].agg(lambda s: s.mean() if s.notna().all() else np.nan)
-    return summary[[c for c in SUMMARY_COLUMNS if c in summary.columns]]
+    wanted = [c for c in SUMMARY_COLUMNS if c in summary.columns] if columns is None else list(columns)
+    for k, name in enumerate(wanted):
+        if name not in summary.columns:
+            raise ValueError(f"columns[{k}] is {name!r}; the summary has no such column")
+    summary = summary[wanted]
+    summary.attrs = {}  # the per-run series stay with the table
+    return summary

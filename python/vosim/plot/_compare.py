@@ -163,7 +163,9 @@ def _over_time(plt, table, series, methods, scenario_names, colors, what: str):
     handles, labels = axes[0][0].get_legend_handles_labels()
     handles.append(plt.Rectangle((0, 0), 1, 1, color="0.5", alpha=0.25))
     labels.append("range over seeds (line: mean)")
-    axes[0][0].legend(handles, labels, fontsize="small")
     fig.suptitle("collisions over time" if what == "collisions" else "arrivals over time", fontsize="medium")
-    fig.tight_layout()
+    # Under the panels, where it covers no curve.
+    columns = min(len(labels), max(2, 3 * len(scenario_names)))
+    fig.tight_layout(rect=(0, 0.06 * (1 + (len(labels) - 1) // columns), 1, 1))
+    fig.legend(handles, labels, loc="lower center", ncol=columns, fontsize="small", frameon=False)
     return fig
