@@ -52,7 +52,7 @@ def test_script_runs_without_pyrvo(script, args, compares, expected, tmp_path):
         assert "machine" in json.loads(json_path.read_text())
 
 
-@pytest.mark.skipif(not HAVE_PYRVO, reason="pyrvo is not installed")
+@pytest.mark.skipif(not HAVE_PYRVO, reason="pyrvo is not installed (pip install pyrvo)")
 @pytest.mark.parametrize("script, args, compares, expected", cases(with_pyrvo=True))
 def test_script_runs_with_pyrvo(script, args, compares, expected):
     out = run_script(script, args)
