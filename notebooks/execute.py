@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -52,6 +53,9 @@ def execute(path: Path) -> None:
         for output in cell.get("outputs", []):
             if "execution_count" in output:
                 output["execution_count"] = number
+            if output.get("name") == "stderr":
+                # Warnings name the kernel's temporary file of the cell: machine-specific, and no help to a reader.
+                output["text"] = re.sub(r"\S*ipykernel_\d+/\d+\.py:\d+: ", "", output["text"])
             data = output.get("data", {})
             if "image/png" in data:
                 data["image/png"] = _smaller_png(data["image/png"])

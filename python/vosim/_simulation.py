@@ -34,7 +34,6 @@ from ._obstacles import _ObstacleMethods
 from ._progress import make_progress
 from .metrics import from_engine as metrics_from_engine
 from .methods import ORCA, Method, method_from_name
-from ._summary import arrivals
 from .trajectory import Trajectory
 
 
@@ -615,12 +614,15 @@ class _Simulation(_ObstacleMethods):
             error.trajectory = trajectory
             raise error
         if until_arrived and not trajectory.all_arrived:
-            arrived, seeking = arrivals(trajectory)
+            seeking = self.has_goal & self.active
+            away = int(np.sum(seeking & ~self.arrived))  # at the end, as all_arrived (some may have arrived earlier)
             stalled = int(np.sum(trajectory.metrics.get("stalled_agents", 0)))
+            hint = ("A deadlock? Try the method's deadlock='sidestep' option." if stalled else
+                    "None stalled: more steps may do.")
             warnings.warn(
-                f"run(until_arrived=True) ended after {trajectory.steps_run} steps with {seeking - arrived} of "
-                f"{seeking} goal-seeking agents not arrived ({stalled} stalled); see traj.summary(). A deadlock? "
-                "Try the method's deadlock='sidestep' option.", RuntimeWarning, stacklevel=2)
+                f"run(until_arrived=True) ended after {trajectory.steps_run} steps with {away} of "
+                f"{int(np.sum(seeking))} goal-seeking agents not at their goals ({stalled} stalled); see "
+                f"traj.summary(). {hint}", RuntimeWarning, stacklevel=2)
         return trajectory
 
     def inspect(self, agent_id: int) -> dict:

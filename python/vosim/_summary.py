@@ -78,4 +78,7 @@ def summary(traj) -> str:
     if seeking and arrived < seeking:
         lines.append(f"  warning            {seeking - arrived} goal-seeking agents did not arrive within "
                      f"{traj.steps_run} steps; makespan is undefined (NaN), not averaged over the others")
+    elif seeking and not traj.all_arrived:
+        lines.append("  warning            every agent arrived at some step, but not all were at their goals "
+                     "at the end (pushed away after arriving)")
     return "\n".join(lines)

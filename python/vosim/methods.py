@@ -60,7 +60,7 @@ class Method(ABC):
     seed: int = 0
     deadlock: str = "none"
     deadlock_patience: float = 1.0
-    deadlock_hold: float = 2.0
+    deadlock_hold: float = 1.0
     deadlock_turn: float = 90.0
     deadlock_stall: float = 0.1
     name = ""
