@@ -98,7 +98,7 @@ enum class DeadlockRule { kNone, kSidestep, kRandomSide };
 struct DeadlockResolution {
     DeadlockRule rule = DeadlockRule::kNone;
     double patience = 1.0;
-    double hold = 2.0;
+    double hold = 1.0;
     double turn = 1.5707963267948966;
     double stall_fraction = 0.1;
 };
