@@ -18,9 +18,9 @@ def test_table_rows_are_complete_and_unique():
     names = [row["name"] for row in _core.AGENT_FIELDS]
     assert len(names) == len(set(names))
     for row in _core.AGENT_FIELDS:
-        assert row["dtype"] in ("float64", "int32", "int64", "bool"), row
+        assert row["dtype"] in ("float64", "int32", "int64", "int8", "bool"), row
         assert row["width"] in (1, 2), row
-        assert row["role"] in ("input", "state", "read-only", "internal"), row
+        assert row["role"] in ("input", "state", "hidden", "read-only", "internal"), row
         assert row["min"] <= row["max"], row
         assert row["doc"].endswith("."), row
         if row["default"] is not None:
@@ -34,7 +34,9 @@ def test_every_field_with_a_view_is_a_documented_property(cls):
         assert isinstance(prop, property), name
         assert FIELDS[name].doc in prop.__doc__
         assert (prop.fset is None) == (FIELDS[name].role == "read-only"), name
-    assert not hasattr(cls, "new_velocities")  # internal columns have no view
+    for name, field in FIELDS.items():
+        if field.role in ("internal", "hidden"):  # the engine's own columns are no attributes
+            assert not hasattr(cls, name), name
 
 
 @pytest.mark.parametrize("cls", [vosim.Simulator, vosim.Batch])

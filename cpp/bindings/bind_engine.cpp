@@ -115,7 +115,7 @@ py::array_t<std::int64_t> add_agents(Engine& e, int n, const py::dict& fields) {
 
 // The field table (agent_fields.hpp) as a list of dicts, for python/vosim/_fields.py.
 py::list agent_fields() {
-    static const char* const roles[] = {"input", "state", "read-only", "internal"};
+    static const char* const roles[] = {"input", "state", "hidden", "read-only", "internal"};
     static const char* const checks[] = {"always", "with goal", "without goal", "never"};
     py::list out;
     for (const FieldInfo& info : kAgentFields) {

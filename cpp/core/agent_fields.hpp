@@ -9,9 +9,10 @@
 // A row: X(name, value type, width, role, check, range, default, doc)
 //   width    components per agent (2 for plane vectors; see ARCHITECTURE.md
 //            for how a 3D engine widens them);
-//   role     kInput: given to add_agents, writable view; kState: set by the
-//            engine at append, writable view; kReadOnly: read-only view;
-//            kInternal: no view;
+//   role     kInput: given to add_agents, writable view; kState: the
+//            engine's, set to its default at append, writable view; kHidden:
+//            as kState, but not a public attribute in Python (its view is
+//            for tests); kReadOnly: read-only view; kInternal: no view;
 //   check    when the per-step check applies: kAlways, kWithGoal (agents with a
 //            goal only), kWithoutGoal, kNever;
 //   range    accepted values (limits.hpp);
@@ -28,7 +29,7 @@
 
 namespace vosim {
 
-enum class FieldRole { kInput, kState, kReadOnly, kInternal };
+enum class FieldRole { kInput, kState, kHidden, kReadOnly, kInternal };
 enum class FieldCheck { kAlways, kWithGoal, kWithoutGoal, kNever };
 
 // Marker defaults (NaN payloads would be fragile; these are never valid values
@@ -68,15 +69,20 @@ inline constexpr double kDerived = std::numeric_limits<double>::lowest();
       "agents do.")                                                                                         \
     X(ids, std::int64_t, 1, kReadOnly, kNever, kUnboundedRange, kDerived,                                  \
       "Agent id of each slot (-1: removed).")                                                              \
-    X(active, std::uint8_t, 1, kState, kNever, kUnboundedRange, kDerived,                                  \
+    X(active, std::uint8_t, 1, kState, kNever, kUnboundedRange, 1.0,                                       \
       "Whether each agent takes part; inactive agents neither move nor are seen by others.")              \
     X(has_goal, std::uint8_t, 1, kInput, kNever, kUnboundedRange, kDerived,                                \
-      "Whether each agent seeks its goal (set from goals by add_agents and by assigning goals).")
+      "Whether each agent seeks its goal (set from goals by add_agents and by assigning goals).")          \
+    X(deadlock_timer, double, 1, kHidden, kNever, kUnboundedRange, 0.0,                                    \
+      "Deadlock resolution (method.hpp), updated at integration: seconds stalled so far while "           \
+      "detour_side is 0, else the seconds the detour has left.")                                          \
+    X(detour_side, std::int8_t, 1, kHidden, kNever, kSideRange, 0.0,                                       \
+      "Deadlock resolution's detour: +1 turns right, -1 left, 0 none.")
 
 // One row of the table as data (for the bindings and the C++ tests).
 struct FieldInfo {
     const char* name;
-    const char* type;  // "float64", "int32", "int64" or "bool"
+    const char* type;  // "float64", "int32", "int64", "int8" or "bool"
     int width;
     FieldRole role;
     FieldCheck check;
@@ -90,6 +96,7 @@ constexpr const char* field_type_name() {
     if constexpr (std::is_same_v<T, double>) return "float64";
     if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
     if constexpr (std::is_same_v<T, std::int64_t>) return "int64";
+    if constexpr (std::is_same_v<T, std::int8_t>) return "int8";
     return "bool";  // std::uint8_t columns hold flags
 }
 

@@ -76,15 +76,17 @@ std::vector<std::int64_t> AgentState::append(int n, const AgentInput& in) {
         for (int k = 0; k < n; ++k) {
             const std::size_t src = static_cast<std::size_t>(b) * n + k;
             const std::size_t dst = index(b, count_ + k);
-            // Every input field of the table, read from its source.
-#define VOSIM_APPEND_INPUT(name, T, width, role, ...)                                    \
-    if constexpr (FieldRole::role == FieldRole::kInput) {                                \
-        for (int d = 0; d < width; ++d) name[width * dst + d] = normalized(in.name.at(b, k, d)); \
+            // Every input field of the table read from its source; the
+            // engine's own state starts at its default.
+#define VOSIM_APPEND_FIELD(name, T, width, role, check, range, fallback, ...)                          \
+    if constexpr (FieldRole::role == FieldRole::kInput) {                                            \
+        for (int d = 0; d < width; ++d) name[width * dst + d] = normalized(in.name.at(b, k, d));     \
+    } else if constexpr (FieldRole::role == FieldRole::kState || FieldRole::role == FieldRole::kHidden) { \
+        for (int d = 0; d < width; ++d) name[width * dst + d] = static_cast<T>(fallback);            \
     }
-            VOSIM_AGENT_FIELDS(VOSIM_APPEND_INPUT)
-#undef VOSIM_APPEND_INPUT
+            VOSIM_AGENT_FIELDS(VOSIM_APPEND_FIELD)
+#undef VOSIM_APPEND_FIELD
             for (int d = 0; d < 2; ++d) new_velocities[2 * dst + d] = velocities[2 * dst + d];
-            active[dst] = 1;
             // Scene-major ids: within a scene, ids grow with the slot, which
             // `locate` relies on.
             ids[dst] = next_id_ + static_cast<std::int64_t>(src);

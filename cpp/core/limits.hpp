@@ -28,6 +28,7 @@ constexpr Range kCoordinateRange{-kMaxMagnitude, kMaxMagnitude};  // positions, 
 constexpr Range kNonNegativeRange{0.0, kMaxMagnitude};            // radii, speeds, distances
 constexpr Range kTimeRange{kMinTime, kMaxMagnitude};              // time step, time horizons
 constexpr Range kCountRange{0.0, 2147483647.0};                    // int32 counts (max_neighbors)
+constexpr Range kSideRange{-1.0, 1.0};                             // a side: -1, 0 or +1
 // Limits where +inf means "none" (max_acceleration); also flags and ids, never checked.
 constexpr Range kUnboundedRange{0.0, std::numeric_limits<double>::infinity()};
 

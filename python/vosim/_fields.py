@@ -23,9 +23,9 @@ class Field:
     """One row of the engine's field table."""
 
     name: str
-    dtype: str  # "float64", "int32", "int64" or "bool"
+    dtype: str  # "float64", "int32", "int64", "int8" or "bool"
     width: int  # components per agent: 2 for vectors, 1 for one value per agent
-    role: str  # "input", "state", "read-only" or "internal"
+    role: str  # "input", "state", "hidden", "read-only" or "internal"
     minimum: float
     maximum: float
     default: float | None  # add_agents' default; None when required or derived from another argument
@@ -55,8 +55,8 @@ FIELDS: dict[str, Field] = {
     for row in _core.AGENT_FIELDS
 }
 
-#: Fields shown as attributes of Simulator and Batch (all but the engine's internal ones).
-VIEWS = tuple(name for name, f in FIELDS.items() if f.role != "internal")
+#: Fields shown as attributes of Simulator and Batch (not the engine's internal or hidden ones).
+VIEWS = tuple(name for name, f in FIELDS.items() if f.role not in ("internal", "hidden"))
 
 # add_agents sets has_goal from goals; every other input field is one of its arguments.
 _DERIVED_INPUTS = {"has_goal"}

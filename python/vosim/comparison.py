@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
@@ -43,7 +44,8 @@ def _methods(methods) -> dict[str, Method]:
     return named
 
 
-def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequence, seeds: Iterable[int] = range(4),
+def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequence,
+            seeds: Iterable[int] | int = range(4),
             *, steps: int | None = None, progress: bool = False):
     """Run every method on every scenario for every seed; one row per run (needs pandas).
 
@@ -62,19 +64,24 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
         Scenario names (``"crossing"``) or functions taking ``seed=``
         (``functools.partial(vosim.scenarios.bottleneck, 60, door_width=1.0)``).
     seeds
-        The seeds; scene k of each batch is ``factory(seed=seeds[k])``.
+        The seeds, or a number K for seeds 0 to K-1 (as the command line's
+        ``--seeds K``); scene k of each batch is ``factory(seed=seeds[k])``.
     steps
         Most steps per run; by default the largest ``max_steps`` of the
         scenario's seeds.
     progress
-        Show a progress bar for each batch.
+        Show a progress bar for each batch, labelled with the method and
+        the scenario.
 
     Returns
     -------
     pandas.DataFrame
         Columns ``method, scenario, seed, agents, steps_run`` and one column
         per scalar metric of a scene (``collision_agent_steps``,
-        ``arrival_rate``, ``makespan``, ...). ``df.attrs["series"]`` maps
+        ``arrival_rate``, ``makespan``, ...). ``makespan`` is NaN for a run
+        in which some agent did not arrive: average it only over the seeds
+        of a method that all finished (:func:`summarize` does).
+        ``df.attrs["series"]`` maps
         ``(method, scenario, seed)`` to that run's per-step and per-agent
         metrics and its time step, which :func:`vosim.plot.compare` draws.
     """
@@ -88,6 +95,11 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
     factories = [_factory(item, k) for k, item in enumerate(scenarios)]
     if not factories:
         raise ValueError("scenarios: expected at least one scenario")
+    if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
+        seeds = range(integer(seeds, "seeds", minimum=1))
+    elif not isinstance(seeds, Iterable) or isinstance(seeds, (str, bytes)):
+        raise TypeError(f"seeds: expected a number of seeds K (for 0 to K-1) or a sequence of seeds, "
+                        f"got {type(seeds).__name__}")
     seeds = [integer(s, f"seeds[{k}]", minimum=0) for k, s in enumerate(seeds)]
     if not seeds:
         raise ValueError("seeds: expected at least one seed")
@@ -103,7 +115,11 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
             batch = build_batch(scenes, method=method)
             # The metrics come from the engine; about 200 frames are enough
             # for the series drawn over time.
-            traj = batch.run(limit, record_every=max(1, limit // 200), until_arrived=True, progress=progress)
+            with warnings.catch_warnings():
+                # Runs that do not all arrive are the table's business (arrival_rate, makespan NaN).
+                warnings.filterwarnings("ignore", message=r"run\(until_arrived=True\)", category=RuntimeWarning)
+                traj = batch.run(limit, record_every=max(1, limit // 200), until_arrived=True,
+                                 progress=f"{label} on {scenario_name}" if progress else False)
             metrics = getattr(traj, "metrics", None)
             if not metrics:
                 raise RuntimeError("compare: this vosim's engine returned no metrics with the trajectory")
@@ -126,3 +142,38 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
     table = pd.DataFrame(rows)
     table.attrs["series"] = series
     return table
+
+
+#: Columns :func:`summarize` reports, in order (those the table has).
+SUMMARY_COLUMNS = ("arrival_rate", "finished", "makespan", "collision_agent_steps", "max_penetration",
+                   "path_efficiency", "mean_speed")
+
+
+def summarize(table, columns: Sequence[str] | None = None):
+    """The mean of each metric per scenario and method, over the seeds of a :func:`compare` table.
+
+    ``finished`` is the share of seeds in which every agent arrived.
+    ``makespan`` is averaged only when every seed finished, and is NaN
+    otherwise: a mean over the finished seeds alone would favour a method
+    that finishes only its easy seeds.
+
+    Parameters
+    ----------
+    table
+        The DataFrame of :func:`compare`.
+    columns
+        The columns to give, in order; by default :data:`SUMMARY_COLUMNS`
+        (those the table has).
+    """
+    grouped = table.drop(columns=["seed"]).groupby(["scenario", "method"], sort=False)
+    summary = grouped.mean(numeric_only=True)
+    if "makespan" in table.columns:
+        summary["finished"] = grouped["makespan"].agg(lambda s: s.notna().mean())
+        summary["makespan"] = grouped["makespan"].agg(lambda s: s.mean() if s.notna().all() else np.nan)
+    wanted = [c for c in SUMMARY_COLUMNS if c in summary.columns] if columns is None else list(columns)
+    for k, name in enumerate(wanted):
+        if name not in summary.columns:
+            raise ValueError(f"columns[{k}] is {name!r}; the summary has no such column")
+    summary = summary[wanted]
+    summary.attrs = {}  # the per-run series stay with the table
+    return summary
