@@ -13,6 +13,7 @@ from .batch import Batch
 from .comparison import compare
 from .methods import HRVO, ORCA, RVO, VO, AdaptiveSampling, ForceBased, GridSampling, Method
 from .simulator import Simulator
+from ._sweep import sweep
 from .trajectory import Trajectory
 
 try:
@@ -37,6 +38,7 @@ __all__ = [
     "load",
     "have_openmp",
     "set_num_threads",
+    "sweep",
     "thread_limit",
     "__version__",
 ]
