@@ -147,6 +147,7 @@ class CrowdCore:
         self.batch.max_speed[:, :robots] = 0.0  # moved by their actions, not by the engine
         self.batch.radius[:, :robots] = c.robot_radius + _ORCA_MARGIN
         self.batch.has_goal[:, :robots] = False
+        self.batch.has_goal[:, robots:] = True  # written into the goals view at every reset
         self.batch.active[:, :robots] = c.robot_visible
         self.human_radius = np.full((scenes, self.humans), c.human_radius)
         self.human_speed = np.full((scenes, self.humans), c.human_speed)
