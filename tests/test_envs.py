@@ -241,3 +241,31 @@ def test_importing_vosim_imports_no_learning_library():
     code = "import sys, vosim; print(any(m.split('.')[0] in ('gymnasium', 'pettingzoo') for m in sys.modules))"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True).stdout.strip() == "False"
+
+
+def test_vector_env_is_the_same_whatever_the_thread_count():
+    actions = np.random.default_rng(3).uniform(-1, 1, (25, 8, 2))
+    runs = []
+    before = vosim.get_num_threads()
+    try:
+        for threads in (1, 2):
+            vosim.set_num_threads(threads)
+            envs = CrowdNavigationVector(num_envs=8, humans=6, obstacles=[SQUARE], robot_visible=True)
+            frames = [envs.reset(seed=4)[0]]
+            frames += [np.concatenate([out[0].ravel(), out[1]]) for out in map(envs.step, actions)]
+            runs.append(frames)
+    finally:
+        vosim.set_num_threads(before)
+    for a, b in zip(*runs):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_no_humans():
+    env = CrowdNavigation(humans=0)
+    observation, _ = env.reset(seed=0)
+    assert observation.shape == (9,)
+    for _ in range(40):
+        _, reward, terminated, _, info = env.step(np.array([0.0, 1.0]))
+        if terminated:
+            break
+    assert info["outcome"] == "success" and info["navigation_time"] == pytest.approx(7.75)
