@@ -126,6 +126,26 @@ def test_a_killed_sweep_resumes(tmp_path):
     assert list(resumed["n_per_group"]) == list(range(2, 40))
 
 
+def test_a_sweep_survives_a_killed_worker(tmp_path):
+    """A worker process dies mid-sweep: Dask restarts it and runs its cells again; the table is complete."""
+    grid = dict(methods={"ORCA": vosim.ORCA()}, scenarios=["crossing"], seeds=[1, 2],
+                scenario_params={"n_per_group": [2, 4, 6, 8]}, steps=300)
+    whole = vosim.sweep(**grid, client=False)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
+        killed = []
+
+        def kill_the_worker_once(done, total):
+            if done == 1 and not killed:
+                killed.extend(client.run(os.getpid).values())
+                os.kill(killed[0], signal.SIGKILL)
+
+        table = vosim.sweep(**grid, client=client, path=tmp_path, progress=kill_the_worker_once)
+        assert killed and killed[0] not in client.run(os.getpid).values()  # a new worker process
+    assert table.attrs["cells_run"] == 4 and len(list(tmp_path.glob("cell-*.parquet"))) == 4
+    _same(table, whole.astype(table.dtypes.to_dict()))
+
+
 def test_a_corrupt_part_is_refused_naming_the_file(tmp_path):
     grid = dict(methods=[vosim.ORCA()], scenarios=["headon_pair"], seeds=[0], steps=50)
     vosim.sweep(**grid, path=tmp_path, client=False)
