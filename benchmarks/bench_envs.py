@@ -74,7 +74,8 @@ def main() -> None:
     sync = env_steps_per_second("sync", args.envs, args.humans, args.sync_steps, args.warmup)
     print(f"{'SyncVectorEnv':>22} | {sync:12,.0f} env-steps/s")
     ratio = vector / sync
-    print(f"vector / SyncVectorEnv: {ratio:.1f}x (target >= {TARGET_RATIO:.0f}x: {ratio / TARGET_RATIO:.2f}x the target)")
+    print(f"vector / SyncVectorEnv: {ratio:.1f}x "
+          f"(target >= {TARGET_RATIO:.0f}x: {ratio / TARGET_RATIO:.2f}x the target)")
     if args.json:
         args.json.write_text(json.dumps({"machine": description, "envs": args.envs, "humans": args.humans,
                                          "threads": args.threads, "env_steps_per_second":

@@ -176,8 +176,11 @@ def test_sweep_checks_its_arguments():
         vosim.sweep([vosim.ORCA()], ["crossing"], threads=0, client=False)
     with pytest.raises(TypeError, match=r"client: expected a distributed.Client, a scheduler address or None"):
         vosim.sweep([vosim.ORCA()], ["headon_pair"], client=3)
-    with pytest.raises(TypeError, match=r"scenario_params \{'n': 3\}: .*unexpected keyword argument 'n'"):
+    with pytest.raises(TypeError, match=r"scenario_params \{'n': 3\}, agent_params \{\}: .*unexpected keyword "
+                                        r"argument 'n'"):
         vosim.sweep([vosim.ORCA()], ["crossing"], scenario_params={"n": [3]}, client=False)
+    with pytest.raises(ValueError, match=r"agent_params: unknown parameter 'speed'"):
+        vosim.sweep([vosim.ORCA()], ["headon_pair"], agent_params={"speed": [1.0]}, client=False)
     with pytest.raises(ValueError, match="two cells of the sweep are the same run"):
         vosim.sweep([vosim.ORCA()], ["headon_pair", "headon_pair"], client=False)
     with pytest.raises(TypeError, match=r"scenarios\[0\]: expected a scenario name, a function taking seed= or a"):

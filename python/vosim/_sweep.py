@@ -137,6 +137,56 @@ def _write_part(table, file: Path) -> None:
             temporary.unlink()
 
 
+def _plan(named: dict, sources: list, seeds: list, method_params, scenario_params, agent_params, steps):
+    """The cells of a sweep, each identified, and the names of its parameter columns."""
+    method_names, method_combos = _grid(method_params, "method_params")
+    scenario_names, scenario_combos = _grid(scenario_params, "scenario_params")
+    agent_names, agent_combos = _grid(agent_params, "agent_params")
+    taken = set(KEY_COLUMNS) | set(PER_SCENE) | set(TIMES)
+    seen: dict[str, str] = {}
+    for grid, names in (("method_params", method_names), ("scenario_params", scenario_names),
+                        ("agent_params", agent_names)):
+        for name in names:
+            if name in taken or name in seen:
+                where = seen.get(name, "the table's own columns")
+                raise ValueError(f"{grid}[{name!r}]: the name is already a column ({where}); the table needs "
+                                 "one column per name")
+            seen[name] = grid
+
+    cells = []
+    for label, method in named.items():
+        for combo in method_combos:
+            fields = dict(zip(method_names, combo))
+            try:
+                variant = dataclasses.replace(method, **fields) if fields else method
+            except TypeError:
+                missing = [f for f in fields if f not in {x.name for x in dataclasses.fields(method)}]
+                raise ValueError(f"method_params[{missing[0]!r}]: method {label!r} ({type(method).__name__}) "
+                                 "has no such field") from None
+            for source in sources:
+                for scenario_combo in ([()] if isinstance(source, Scenario) else scenario_combos):
+                    given = dict(zip(scenario_names, scenario_combo))
+                    for agent_combo in agent_combos:
+                        per_agent = dict(zip(agent_names, agent_combo))
+                        columns = {**{k: _plain(v) for k, v in fields.items()},
+                                   **{k: _plain(given.get(k)) for k in scenario_names},
+                                   **{k: _plain(v) for k, v in per_agent.items()}}
+                        # All seeds in one Batch, as in compare(): a Batch runs until all
+                        # of its scenes arrived, which some metrics (steps_run, mean_speed) see.
+                        group = [None] if isinstance(source, Scenario) else seeds
+                        cells.append(_Cell(label, variant, source, given, per_agent, group, columns))
+    for cell in cells:
+        try:
+            cell.key = _identify(cell, steps)
+        except TypeError as error:  # a parameter the scenario function does not take, a value of a wrong type
+            raise TypeError(f"scenario_params {cell.scenario_params}, agent_params {cell.agent_params}: "
+                            f"{error}") from None
+    if len({cell.key for cell in cells}) != len(cells):
+        raise ValueError("scenarios: two cells of the sweep are the same run (a scenario or method listed twice?)")
+
+    return cells, list(seen)
+
+
 def sweep(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequence, seeds: Iterable[int] = range(4), *,
           method_params: Mapping | None = None, scenario_params: Mapping | None = None,
           agent_params: Mapping | None = None, steps: int | None = None,
@@ -210,50 +260,8 @@ def sweep(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequence,
     if threads is not None:
         threads = integer(threads, "threads", minimum=1)
 
-    method_names, method_combos = _grid(method_params, "method_params")
-    scenario_names, scenario_combos = _grid(scenario_params, "scenario_params")
-    agent_names, agent_combos = _grid(agent_params, "agent_params")
-    taken = set(KEY_COLUMNS) | set(PER_SCENE) | set(TIMES)
-    seen: dict[str, str] = {}
-    for grid, names in (("method_params", method_names), ("scenario_params", scenario_names),
-                        ("agent_params", agent_names)):
-        for name in names:
-            if name in taken or name in seen:
-                where = seen.get(name, "the table's own columns")
-                raise ValueError(f"{grid}[{name!r}]: the name is already a column ({where}); the table needs "
-                                 "one column per name")
-            seen[name] = grid
-
-    cells = []
-    for label, method in named.items():
-        for combo in method_combos:
-            fields = dict(zip(method_names, combo))
-            try:
-                variant = dataclasses.replace(method, **fields) if fields else method
-            except TypeError:
-                missing = [f for f in fields if f not in {x.name for x in dataclasses.fields(method)}]
-                raise ValueError(f"method_params[{missing[0]!r}]: method {label!r} ({type(method).__name__}) "
-                                 "has no such field") from None
-            for source in sources:
-                for scenario_combo in ([()] if isinstance(source, Scenario) else scenario_combos):
-                    given = dict(zip(scenario_names, scenario_combo))
-                    for agent_combo in agent_combos:
-                        per_agent = dict(zip(agent_names, agent_combo))
-                        columns = {**{k: _plain(v) for k, v in fields.items()},
-                                   **{k: _plain(given.get(k)) for k in scenario_names},
-                                   **{k: _plain(v) for k, v in per_agent.items()}}
-                        # All seeds in one Batch, as in compare(): a Batch runs until all
-                        # of its scenes arrived, which some metrics (steps_run, mean_speed) see.
-                        group = [None] if isinstance(source, Scenario) else seeds
-                        cells.append(_Cell(label, variant, source, given, per_agent, group, columns))
-    for cell in cells:
-        try:
-            cell.key = _identify(cell, steps)
-        except TypeError as error:  # a parameter the scenario function does not take
-            raise TypeError(f"scenario_params {cell.scenario_params}: {error}") from None
+    cells, parameters = _plan(named, sources, seeds, method_params, scenario_params, agent_params, steps)
     keys = [cell.key for cell in cells]
-    if len(set(keys)) != len(keys):
-        raise ValueError("scenarios: two cells of the sweep are the same run (a scenario or method listed twice?)")
 
     folder = None if path is None else Path(path)
     parts: dict[str, object] = {}
@@ -308,7 +316,7 @@ def sweep(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequence,
 
     frames = [parts[key] for key in keys]
     table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=list(KEY_COLUMNS))
-    order = list(KEY_COLUMNS) + list(seen) + [c for c in table.columns if c not in KEY_COLUMNS and c not in seen]
+    order = list(KEY_COLUMNS) + parameters + [c for c in table.columns if c not in KEY_COLUMNS and c not in parameters]
     table = table[order]
     table.attrs["cells_run"] = len(cells) - reused
     table.attrs["cells_reused"] = reused

@@ -84,7 +84,8 @@ class MultiRobotCrowdNavigation(ParallelEnv):
             raise TypeError(f"actions: expected a dict of robot name -> action, got {type(actions).__name__}")
         for name in actions:
             if name not in self.agents:
-                raise ValueError(f"actions: {name!r} is not a robot in the episode ({', '.join(self.agents) or 'none'})")
+                live = ", ".join(self.agents) or "none"
+                raise ValueError(f"actions: {name!r} is not a robot in the episode ({live})")
         joint = np.zeros((1, len(self.possible_agents), 2))
         for i, agent in enumerate(self.possible_agents):
             if agent in self.agents:
