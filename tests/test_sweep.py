@@ -62,6 +62,11 @@ def test_sweep_on_a_cluster_equals_the_sweep_in_this_process(client):
     _same(here, there)
 
 
+def test_sweep_connects_to_a_scheduler_address(client):
+    table = vosim.sweep([vosim.ORCA()], ["headon_pair"], seeds=[0, 1], steps=100, client=client.scheduler.address)
+    _same(table, vosim.sweep([vosim.ORCA()], ["headon_pair"], seeds=[0, 1], steps=100, client=False))
+
+
 def test_default_local_cluster_runs_the_grid():
     table = vosim.sweep([vosim.ORCA()], ["headon_pair"], seeds=[0, 1], steps=100, workers=1, threads=1)
     assert list(table["seed"]) == [0, 1] and table.attrs["cells_run"] == 1
