@@ -14,6 +14,7 @@ from .batch import Batch
 from .comparison import compare
 from .methods import HRVO, ORCA, RVO, VO, AdaptiveSampling, ForceBased, GridSampling, Method
 from .simulator import Simulator
+from ._sweep import sweep
 from .trajectory import Trajectory
 
 # Submodules reachable as attributes without importing them first
@@ -57,6 +58,7 @@ __all__ = [
     "load_state",
     "have_openmp",
     "set_num_threads",
+    "sweep",
     "thread_limit",
     "__version__",
 ]

@@ -15,15 +15,71 @@ from .scenarios import SCENARIOS, Scenario, build_batch
 SERIES = ("min_clearance_series", "collisions_series")
 
 
-def _factory(item, k: int) -> Callable[..., Scenario]:
+def _factory(item, k: int) -> Callable[..., Scenario] | Scenario:
+    """A scenario function taking ``seed=``, or a fixed Scenario (run once, with its own seed)."""
+    if isinstance(item, Scenario):
+        return item
     if isinstance(item, str):
         if item not in SCENARIOS:
             raise ValueError(f"scenarios[{k}] is {item!r}; must be one of {', '.join(SCENARIOS)}")
         return SCENARIOS[item]
     if callable(item):
         return item
-    raise TypeError(f"scenarios[{k}]: expected a scenario name or a function taking seed=, "
+    raise TypeError(f"scenarios[{k}]: expected a scenario name, a function taking seed= or a Scenario, "
                     f"got {type(item).__name__}")
+
+
+def _scenes(source, seeds: list[int], params: Mapping | None = None) -> tuple[list[Scenario], list[int | None]]:
+    """The scenes of one scenario source and their seeds: one per seed, or the fixed Scenario once."""
+    if isinstance(source, Scenario):
+        return [source], [source.seed]
+    return [source(seed=seed, **(params or {})) for seed in seeds], list(seeds)
+
+
+def run_cell(label: str, method: Method, scenes: Sequence[Scenario], seeds: Sequence[int | None],
+             steps: int | None = None, progress=False) -> tuple[list[dict], dict]:
+    """Run one method on scenes of one scenario as one Batch: a row and the series of each run.
+
+    The one definition of how a run of :func:`compare` (and of
+    :func:`vosim.sweep`) is made and measured.
+    """
+    scenario_name = scenes[0].name
+    limit = steps if steps is not None else max(scene.max_steps for scene in scenes)
+    batch = build_batch(scenes, method=method)
+    # The metrics come from the engine; about 200 frames are enough
+    # for the series drawn over time.
+    with warnings.catch_warnings():
+        # Runs that do not all arrive are the table's business (arrival_rate, makespan NaN).
+        warnings.filterwarnings("ignore", message=r"run\(until_arrived=True\)", category=RuntimeWarning)
+        traj = batch.run(limit, record_every=max(1, limit // 200), until_arrived=True,
+                         progress=f"{label} on {scenario_name}" if progress else False)
+    metrics = getattr(traj, "metrics", None)
+    if not metrics:
+        raise RuntimeError("compare: this vosim's engine returned no metrics with the trajectory")
+    rows, series = [], {}
+    for b, seed in enumerate(seeds):
+        row = {"method": label, "scenario": scenario_name, "seed": seed,
+               "agents": scenes[b].num_agents, "steps_run": traj.steps_run}
+        per_run = {}
+        for name, value in metrics.items():
+            value = np.asarray(value)
+            if name in SERIES:
+                per_run[name] = value[:, b]
+            elif value.ndim == 1:
+                row[name] = value[b].item()
+            elif value.ndim == 2:
+                per_run[name] = value[b]
+        per_run["time_step"] = scenes[b].time_step
+        per_run["record_steps"] = np.asarray(traj.steps)
+        rows.append(row)
+        series[(label, scenario_name, seed)] = per_run
+    return rows, series
+
+
+def _run_cell_on_worker(label, method, source, seeds, steps):
+    """A cell built and run where it is scheduled (a Dask worker)."""
+    scenes, run_seeds = _scenes(source, seeds)
+    return run_cell(label, method, scenes, run_seeds, steps)
 
 
 def _methods(methods) -> dict[str, Method]:
@@ -46,7 +102,7 @@ def _methods(methods) -> dict[str, Method]:
 
 def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequence,
             seeds: Iterable[int] | int = range(4),
-            *, steps: int | None = None, progress: bool = False):
+            *, steps: int | None = None, progress: bool = False, client=None):
     """Run every method on every scenario for every seed; one row per run (needs pandas).
 
     All seeds of one method and scenario run together as the scenes of one
@@ -61,8 +117,11 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
         or a list of methods labelled by their names. A method without a
         perturbation gets the scenario's (see ``Scenario.method_for``).
     scenarios
-        Scenario names (``"crossing"``) or functions taking ``seed=``
-        (``functools.partial(vosim.scenarios.bottleneck, 60, door_width=1.0)``).
+        Scenario names (``"crossing"``), functions taking ``seed=``
+        (``functools.partial(vosim.scenarios.bottleneck, 60, door_width=1.0)``)
+        or Scenario objects. A Scenario object is a fixed scene: it runs once
+        per method, and its row's seed is the scenario's own (``<NA>`` when
+        it has none).
     seeds
         The seeds, or a number K for seeds 0 to K-1 (as the command line's
         ``--seeds K``); scene k of each batch is ``factory(seed=seeds[k])``.
@@ -71,7 +130,11 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
         scenario's seeds.
     progress
         Show a progress bar for each batch, labelled with the method and
-        the scenario.
+        the scenario (not with ``client``).
+    client
+        A ``distributed.Client`` or a Dask scheduler's address: every method
+        and scenario then runs as one task on that cluster (needs
+        ``pip install "vosim[dask]"``). The results are the same as without.
 
     Returns
     -------
@@ -90,7 +153,7 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
     except ImportError as error:  # pragma: no cover - depends on the environment
         raise ImportError('compare needs pandas: pip install "vosim[pandas]"') from error
     named = _methods(methods)
-    if isinstance(scenarios, (str, bytes)) or callable(scenarios):
+    if isinstance(scenarios, (str, bytes, Scenario)) or callable(scenarios):
         scenarios = [scenarios]
     factories = [_factory(item, k) for k, item in enumerate(scenarios)]
     if not factories:
@@ -107,39 +170,26 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
         steps = integer(steps, "steps", minimum=1)
 
     rows, series = [], {}
-    for factory in factories:
-        scenes = [factory(seed=seed) for seed in seeds]
-        scenario_name = scenes[0].name
-        limit = steps if steps is not None else max(scene.max_steps for scene in scenes)
-        for label, method in named.items():
-            batch = build_batch(scenes, method=method)
-            # The metrics come from the engine; about 200 frames are enough
-            # for the series drawn over time.
-            with warnings.catch_warnings():
-                # Runs that do not all arrive are the table's business (arrival_rate, makespan NaN).
-                warnings.filterwarnings("ignore", message=r"run\(until_arrived=True\)", category=RuntimeWarning)
-                traj = batch.run(limit, record_every=max(1, limit // 200), until_arrived=True,
-                                 progress=f"{label} on {scenario_name}" if progress else False)
-            metrics = getattr(traj, "metrics", None)
-            if not metrics:
-                raise RuntimeError("compare: this vosim's engine returned no metrics with the trajectory")
-            for b, seed in enumerate(seeds):
-                row = {"method": label, "scenario": scenario_name, "seed": seed,
-                       "agents": scenes[b].num_agents, "steps_run": traj.steps_run}
-                per_run = {}
-                for name, value in metrics.items():
-                    value = np.asarray(value)
-                    if name in SERIES:
-                        per_run[name] = value[:, b]
-                    elif value.ndim == 1:
-                        row[name] = value[b].item()
-                    elif value.ndim == 2:
-                        per_run[name] = value[b]
-                per_run["time_step"] = scenes[b].time_step
-                per_run["record_steps"] = np.asarray(traj.steps)
-                rows.append(row)
-                series[(label, scenario_name, seed)] = per_run
+    if client is None:
+        for factory in factories:
+            scenes, run_seeds = _scenes(factory, seeds)
+            for label, method in named.items():
+                cell_rows, cell_series = run_cell(label, method, scenes, run_seeds, steps, progress)
+                rows += cell_rows
+                series.update(cell_series)
+    else:
+        from ._dask import client_for
+
+        with client_for(client) as dask_client:
+            futures = [dask_client.submit(_run_cell_on_worker, label, method, factory, seeds, steps,
+                                          pure=False)
+                       for factory in factories for label, method in named.items()]
+            for cell_rows, cell_series in dask_client.gather(futures):
+                rows += cell_rows
+                series.update(cell_series)
     table = pd.DataFrame(rows)
+    if len(table) and table["seed"].isna().any():
+        table["seed"] = table["seed"].astype("Int64")  # fixed scenarios without a seed
     table.attrs["series"] = series
     return table
 
