@@ -200,7 +200,9 @@ std::vector<int> Engine::scenes_with_obstacles() const {
     return scenes;
 }
 
-bool Engine::blocked(int scene, Vec2 p) const { return blocked_by(shared_obstacles_, obstacles(scene), p); }
+bool Engine::blocked(int scene, Vec2 p, bool with_moving) const {
+    return blocked_by(shared_obstacles_, obstacles(scene), p, with_moving);
+}
 
 double Engine::obstacle_clearance(int scene, Vec2 p) const {
     const double d = std::fmin(shared_obstacles_.distance(p), obstacles(scene).distance(p));

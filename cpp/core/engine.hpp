@@ -135,8 +135,9 @@ public:
     const ObstacleSet& obstacles(int scene) const;
     // The scenes that have obstacles of their own, ascending.
     std::vector<int> scenes_with_obstacles() const;
-    // Whether p is in the solid part of the obstacles scene `scene` sees.
-    bool blocked(int scene, Vec2 p) const;
+    // Whether p is in the solid part of the obstacles scene `scene` sees
+    // (its static ones only unless with_moving).
+    bool blocked(int scene, Vec2 p, bool with_moving = true) const;
     // Signed distance from p to the nearest obstacle surface of that scene:
     // negative in the solid, +infinity without obstacles.
     double obstacle_clearance(int scene, Vec2 p) const;

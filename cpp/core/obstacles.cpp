@@ -529,9 +529,9 @@ void ObstacleSet::query_node(std::int32_t node, Vec2 p, double range_sq, std::ve
     if (far >= 0) query_node(far, p, range_sq, out, first);
 }
 
-bool ObstacleSet::inside_polygon(Vec2 p) const {
+bool ObstacleSet::inside_polygon(Vec2 p, bool with_moving) const {
     for (const auto& child : children_) {
-        if (child && child->inside_polygon(p)) return true;
+        if (with_moving && child && child->inside_polygon(p)) return true;
     }
     for (const Source& s : sources_) {
         if (s.kind != ObstacleKind::polygon || s.removed || s.child >= 0) continue;
@@ -557,8 +557,8 @@ bool ObstacleSet::inside_boundary(Vec2 p) const {
     return false;
 }
 
-bool blocked_by(const ObstacleSet& a, const ObstacleSet& b, Vec2 p) {
-    if (a.inside_polygon(p) || b.inside_polygon(p)) return true;
+bool blocked_by(const ObstacleSet& a, const ObstacleSet& b, Vec2 p, bool with_moving) {
+    if (a.inside_polygon(p, with_moving) || b.inside_polygon(p, with_moving)) return true;
     return (a.has_boundary() || b.has_boundary()) && !a.inside_boundary(p) && !b.inside_boundary(p);
 }
 

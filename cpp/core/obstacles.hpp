@@ -74,8 +74,9 @@ bool blocks_point(const Vec2* points, int count, ObstacleKind kind, Vec2 p);
 
 // Whether p is in the solid part of the obstacles of these sets together:
 // inside any polygon, or outside every boundary (when there are boundaries:
-// several boundaries are several walkable areas).
-bool blocked_by(const ObstacleSet& a, const ObstacleSet& b, Vec2 p);
+// several boundaries are several walkable areas). Moving polygons count
+// unless with_moving is false (planners plan around static obstacles only).
+bool blocked_by(const ObstacleSet& a, const ObstacleSet& b, Vec2 p, bool with_moving = true);
 
 class ObstacleSet {
 public:
@@ -140,8 +141,9 @@ public:
     // on its right (the side it faces) and squared distance below range_sq.
     void query(Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out, std::size_t first = 0) const;
 
-    // Whether p lies strictly inside one of the solid polygons.
-    bool inside_polygon(Vec2 p) const;
+    // Whether p lies strictly inside one of the solid polygons (moving ones
+    // too unless with_moving is false).
+    bool inside_polygon(Vec2 p, bool with_moving = true) const;
     bool has_boundary() const;
     // Whether p lies inside (or on) at least one of the boundaries.
     bool inside_boundary(Vec2 p) const;
