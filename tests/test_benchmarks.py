@@ -25,9 +25,10 @@ CASES = [
      "(target < 1.0 s)"),
     ("bench_methods.py", ["--sizes", "64", "--steps", "1", "--warmup", "0"], False, "GridSampling"),
     ("bench_navigation.py", ["--pillars", "5", "--agents", "20"], False, "us/agent"),
+    ("deadlock_options.py", ["--seeds", "1", "--scenarios", "headon_pair"], False, "| headon_pair | sidestep | 100 %"),
 ]
 
-JSON_OPTION = {"bench_metrics.py": False}
+JSON_OPTION = {"bench_metrics.py": False, "deadlock_options.py": False}
 
 
 def run_script(script: str, args: list[str], env: dict | None = None) -> str:
@@ -53,7 +54,7 @@ def test_script_runs_without_pyrvo(script, args, compares, expected, tmp_path):
         assert "machine" in json.loads(json_path.read_text())
 
 
-@pytest.mark.skipif(not HAVE_PYRVO, reason="pyrvo is not installed")
+@pytest.mark.skipif(not HAVE_PYRVO, reason="pyrvo is not installed (pip install pyrvo)")
 @pytest.mark.parametrize("script, args, compares, expected", cases(with_pyrvo=True))
 def test_script_runs_with_pyrvo(script, args, compares, expected):
     out = run_script(script, args)

@@ -82,7 +82,7 @@ def test_bad_options_are_named(args, message):
 def test_a_bad_output_path_is_a_clean_error(tmp_path):
     result = _vosim("run", "--scenario", "headon_pair", "--quiet", "--animate", str(tmp_path / "x.avi"))
     assert result.returncode == 2
-    assert "vosim: error: path: cannot tell the format" in result.stderr
+    assert "vosim: error: --animate: cannot tell the format" in result.stderr
     assert "Traceback" not in result.stderr
 
 
@@ -96,3 +96,52 @@ def test_help_explains_every_option(command):
     for option in options[command]:
         assert option in result.stdout
     assert "room_evacuation" in result.stdout
+
+
+def test_version():
+    import vosim
+
+    result = _vosim("--version")
+    assert result.returncode == 0 and result.stdout.strip() == f"vosim {vosim.__version__}"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--out", "x.csv"], "vosim: error: --out: trajectories are saved as .npz archives, got "),
+    (["--animate", "x.mp4"], "vosim: error: --animate: writing .mp4 needs ffmpeg"),
+])
+def test_unusable_output_paths_are_refused_before_the_run(tmp_path, args, message):
+    if "x.mp4" in args:
+        from matplotlib import animation
+
+        if animation.writers.is_available("ffmpeg"):
+            pytest.skip("ffmpeg is installed: MP4 can be written")
+    args = [args[0], str(tmp_path / args[1])]
+    result = _vosim("run", "--scenario", "headon_pair", "--quiet", *args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "steps:" not in result.stdout  # nothing was run
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_demo_of_blocks_writes_blocks_png(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "vosim", "demo", "--scenario", "blocks", "--quiet"],
+                            capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "plot written to blocks.png" in result.stdout and (tmp_path / "blocks.png").exists()
+    assert not (tmp_path / "circle.png").exists()
+
+
+def test_a_stalled_run_says_so_and_names_the_option():
+    result = _vosim("run", "--scenario", "crossing", "--steps", "30", "--quiet")
+    assert result.returncode == 1
+    assert "not every agent arrived within 30 steps" in result.stdout and "--deadlock sidestep" in result.stdout
+    assert result.stderr == ""
+
+
+def test_compare_reports_finished_seeds_and_no_partial_makespan(tmp_path):
+    result = _vosim("compare", "--scenario", "headon_pair", "--methods", "orca", "--seeds", "2", "--steps", "20",
+                    "--quiet")
+    assert result.returncode == 0, result.stderr
+    row = next(line for line in result.stdout.splitlines() if line.startswith("headon_pair"))
+    assert row.split()[2:5] == ["0", "0", "-"]  # arrival_rate, finished, makespan
+    assert "makespan (s) only where all seeds finished" in result.stdout

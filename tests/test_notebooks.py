@@ -42,3 +42,17 @@ def test_notebook_runs(path, kernel_dir, monkeypatch, tmp_path):
     errors = [o for c in notebook.cells if c.cell_type == "code" for o in c.get("outputs", [])
               if o.get("output_type") == "error"]
     assert not errors
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebooks_are_stored_with_their_outputs(path):
+    """A browser of the repository sees the figures: every code cell was run
+    (python notebooks/execute.py) and its figures are kept."""
+    notebook = nbformat.read(path, as_version=4)
+    code = [c for c in notebook.cells if c.cell_type == "code"]
+    assert all(c.execution_count is not None for c in code), f"{path.name}: run python notebooks/execute.py"
+    assert any("image/png" in o.get("data", {}) for c in code for o in c.get("outputs", []))
+
+
+def test_stored_notebooks_stay_small():
+    assert sum(path.stat().st_size for path in NOTEBOOKS) < 2 * 1024**2

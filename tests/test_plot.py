@@ -80,7 +80,7 @@ def test_trajectories_mark_the_collisions_of_a_force_based_crowd(tmp_path):
     sim = scenario.build(vosim.ForceBased(avoidance_stiffness=0.0, separation_stiffness=0.0))
     traj = sim.run(150)
     ax = plot.trajectories(traj)
-    assert "overlaps (1)" in [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "overlap (1)" in [t.get_text() for t in ax.get_legend().get_texts()]
     _saved(ax.figure, tmp_path / "collision.png")
 
 

@@ -127,7 +127,7 @@ def test_bad_run_arguments(sim):
     with pytest.raises(ValueError, match="until_arrived=True needs"):
         sim.run(10, until_arrived=True)
     with pytest.raises(TypeError, match="progress"):
-        sim.run(10, progress="yes")
+        sim.run(10, progress=3)  # a label is a string; a number is nothing
 
 
 def test_huge_recording_is_refused_with_advice(sim):
@@ -138,7 +138,9 @@ def test_huge_recording_is_refused_with_advice(sim):
 
 def test_bad_method(sim):
     with pytest.raises(TypeError, match="method: expected a vosim method"):
-        sim.method = "ORCA"
+        sim.method = 3
+    with pytest.raises(ValueError, match="method: unknown method 'boids'; choose from adaptive"):
+        sim.method = "boids"
     with pytest.raises(ValueError, match="bisector_weight"):
         vosim.ORCA(bisector_weight=-1.0)
 

@@ -62,6 +62,9 @@ py::array view(Engine& e, const std::string& name) {
     if (name == "ids") return make(s.ids, 1, false);
     if (name == "active") return make_bool(s.active, true);
     if (name == "has_goal") return make_bool(s.has_goal, true);
+    // Deadlock resolution's state (what the next steps depend on).
+    if (name == "deadlock_timer") return make(s.deadlock_timer, 1, true);
+    if (name == "detour_side") return make(s.detour_side, 1, true);
     throw std::invalid_argument("no per-agent field named '" + name + "'");
 }
 

@@ -88,6 +88,8 @@ std::vector<std::int64_t> AgentState::append(int n, const AgentInput& in) {
             max_acceleration[dst] = in.max_acceleration.at(b, k);
             uncertainty_offset[dst] = in.uncertainty_offset.at(b, k);
             active[dst] = 1;
+            deadlock_timer[dst] = 0.0;
+            detour_side[dst] = 0;
             // Scene-major ids: within a scene, ids grow with the slot, which
             // `locate` relies on.
             ids[dst] = next_id_ + static_cast<std::int64_t>(src);

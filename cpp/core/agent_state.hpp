@@ -111,6 +111,8 @@ public:
         f(ids, 1, "ids");
         f(active, 1, "active");
         f(has_goal, 1, "has_goal");
+        f(deadlock_timer, 1, "deadlock_timer");
+        f(detour_side, 1, "detour_side");
     }
 
     // The columns (public: the engine and the bindings work on them directly).
@@ -127,6 +129,11 @@ public:
     Column<double> uncertainty_offset;
     Column<std::int64_t> ids;
     Column<std::uint8_t> active, has_goal;
+    // Deadlock resolution (DeadlockResolution in method.hpp), updated at
+    // integration: seconds stalled so far while detour_side is 0, else the
+    // seconds the detour has left; detour_side +1 turns right, -1 left.
+    Column<double> deadlock_timer;
+    Column<std::int8_t> detour_side;
 
 private:
     void reallocate(int new_capacity);

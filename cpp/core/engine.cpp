@@ -409,6 +409,7 @@ void Engine::update_pref_velocities() {
     AgentState& s = state_;
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
     const PreferenceNoise noise = method_->preference_noise();
+    const DeadlockResolution deadlock = method_->deadlock_resolution();
     const std::uint64_t step = static_cast<std::uint64_t>(step_count_);
 #pragma omp parallel for schedule(static) num_threads(max_threads()) if (total >= kParallelMinValues)
     for (std::int64_t i = 0; i < total; ++i) {
@@ -423,6 +424,12 @@ void Engine::update_pref_velocities() {
         } else if (longer_than(to_goal, s.pref_speed[i])) {
             // Lengths whose squares underflow.
             to_goal = to_goal * (s.pref_speed[i] / std::hypot(to_goal.x, to_goal.y));
+        }
+        if (s.detour_side[i] != 0) {
+            // A detour turns the preferred velocity (+1: clockwise, to the right).
+            const double angle = -s.detour_side[i] * deadlock.turn;
+            const double c = std::cos(angle), sn = std::sin(angle);
+            to_goal = Vec2(c * to_goal.x - sn * to_goal.y, sn * to_goal.x + c * to_goal.y);
         }
         if (noise.magnitude > 0.0) {
             // Drawn from (seed, agent id, step): independent of threads and slots.
@@ -579,6 +586,7 @@ void Engine::integrate() {
     AgentState& s = state_;
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
     const double dt = time_step_;
+    const DeadlockResolution deadlock = method_->deadlock_resolution();
 #pragma omp parallel for schedule(static) num_threads(max_threads()) if (total >= kParallelMinValues)
     for (std::int64_t i = 0; i < total; ++i) {
         if (i % s.capacity() >= s.count() || !s.active[i]) continue;
@@ -593,12 +601,17 @@ void Engine::integrate() {
         s.velocities[2 * i + 1] = v.y;
         s.positions[2 * i] += v.x * dt;
         s.positions[2 * i + 1] += v.y * dt;
-        if (metrics_) {
+        if (metrics_ || deadlock.rule != DeadlockRule::kNone) {
             const bool seeking = s.has_goal[i] != 0;
             const bool arrived = seeking && abs_sq(s.position(i) - s.goal(i)) <= sqr(s.arrival_radius[i]) &&
                                  !waypoints_.has_more(s, static_cast<std::size_t>(i));
-            metrics_->observe_motion(static_cast<std::size_t>(i), old_velocity, v, s.position(i), dt,
-                                     step_count_ + 1, seeking, arrived);
+            if (metrics_) {
+                metrics_->observe_motion(static_cast<std::size_t>(i), old_velocity, v, s.position(i), dt,
+                                         step_count_ + 1, seeking, arrived);
+            }
+            if (deadlock.rule != DeadlockRule::kNone) {
+                update_deadlock_state(deadlock, static_cast<std::size_t>(i), v, seeking && !arrived);
+            }
         }
     }
     // Moving obstacles move with the agents, after the velocities were chosen
@@ -609,6 +622,35 @@ void Engine::integrate() {
     }
     time_ += time_step_;
     ++step_count_;
+}
+
+void Engine::update_deadlock_state(const DeadlockResolution& rule, std::size_t i, Vec2 velocity, bool travelling) {
+    AgentState& s = state_;
+    double& timer = s.deadlock_timer[i];
+    std::int8_t& side = s.detour_side[i];
+    if (!travelling) {
+        timer = 0.0;
+        side = 0;
+    } else if (side != 0) {
+        timer -= time_step_;
+        if (timer <= 0.0) {
+            timer = 0.0;
+            side = 0;
+        }
+    } else if (longer_than(velocity, rule.stall_fraction * s.pref_speed[i])) {
+        timer = 0.0;
+    } else {
+        timer += time_step_;
+        if (timer >= rule.patience) {
+            // Drawn from (seed, agent id, step): independent of threads and slots.
+            const std::uint64_t kDetourStream = 0xD7E4A11B5EEDull;
+            CounterRng rng(mix_seed(mix_seed(method_->preference_noise().seed ^ kDetourStream,
+                                             static_cast<std::uint64_t>(s.ids[i])),
+                                    static_cast<std::uint64_t>(step_count_)));
+            timer = rule.hold * (0.5 + rng.next_unit());
+            side = rule.rule == DeadlockRule::kSidestep || rng.next_unit() < 0.5 ? 1 : -1;
+        }
+    }
 }
 
 bool Engine::advance(Ticker* ticker, std::int64_t steps_done) {

@@ -187,6 +187,9 @@ private:
     // False when the ticker asked to stop (nothing written but new_velocities).
     bool compute_new_velocities(Ticker* ticker, std::int64_t steps_done);
     void integrate();
+    // Deadlock resolution's per-agent timer and detour, after agent i's new
+    // velocity (travelling: seeking a goal it has not reached).
+    void update_deadlock_state(const DeadlockResolution& rule, std::size_t i, Vec2 velocity, bool travelling);
     // Phases 1-4 on a validated state; false (and nothing advanced) when the
     // ticker asked to stop.
     bool advance(Ticker* ticker, std::int64_t steps_done);

@@ -25,7 +25,7 @@ struct SavedColumn {
     std::string name;
     int width = 1;
     std::variant<std::vector<double>, std::vector<std::int32_t>, std::vector<std::int64_t>,
-                 std::vector<std::uint8_t>>
+                 std::vector<std::uint8_t>, std::vector<std::int8_t>>
         values;
 };
 

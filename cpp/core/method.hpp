@@ -85,6 +85,24 @@ struct PreferenceNoise {
     std::uint64_t seed = 0;
 };
 
+// Opt-in deadlock resolution (every method): a goal-seeking agent slower
+// than `stall_fraction` of its pref_speed for `patience` seconds takes a
+// detour, turning its preferred velocity by `turn` radians for `hold`
+// seconds (times a seeded factor in [0.5, 1.5), so that symmetric agents do
+// not resume at the same instant). The side is the passing-side convention
+// (kSidestep: always to the right, the same for every agent, so a
+// symmetric pair passes) or a seeded coin per detour (kRandomSide).
+// Per-agent state: AgentState::deadlock_timer and detour_side.
+enum class DeadlockRule { kNone, kSidestep, kRandomSide };
+
+struct DeadlockResolution {
+    DeadlockRule rule = DeadlockRule::kNone;
+    double patience = 1.0;
+    double hold = 1.0;
+    double turn = 1.5707963267948966;
+    double stall_fraction = 0.1;
+};
+
 class Method {
 public:
     virtual ~Method() = default;
@@ -92,6 +110,9 @@ public:
 
     const PreferenceNoise& preference_noise() const { return noise_; }
     void set_preference_noise(PreferenceNoise noise) { noise_ = noise; }
+    // Deadlock detours draw from the perturbation's seed.
+    const DeadlockResolution& deadlock_resolution() const { return deadlock_; }
+    void set_deadlock_resolution(DeadlockResolution deadlock) { deadlock_ = deadlock; }
 
     // The new velocity of agent `slot`, from its neighbours in ws.
     virtual Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const = 0;
@@ -118,6 +139,7 @@ protected:
 
 private:
     PreferenceNoise noise_;
+    DeadlockResolution deadlock_;
 };
 
 }  // namespace vosim

@@ -151,16 +151,21 @@ void RunMetrics::finish(const AgentState& state, std::int64_t steps_done, double
     const double duration = static_cast<double>(steps_done) * time_step;
     for (int b = 0; b < scenes_; ++b) {
         collision_pairs[b] = static_cast<std::int64_t>(distinct_pairs_[b].size());
-        std::int64_t live = 0, seeking = 0, arrived = 0, efficient = 0;
+        std::int64_t live = 0, seeking = 0, arrived = 0, efficient = 0, timed = 0;
         std::int64_t last_arrival = 0;
-        double path_sum = 0.0, travel_sum = 0.0, efficiency_sum = 0.0;
+        double path_sum = 0.0, travel_sum = 0.0, efficiency_sum = 0.0, speed_sum = 0.0;
         for (int slot = 0; slot < count_; ++slot) {
             const std::size_t i = state.index(b, slot);
             const std::size_t k = slot_index(i);
             path_length[k] = path_[i];
             arrival_step[k] = arrived_at_[i];
             longest_stall[k] = longest_stall_[i];
-            if (duration > 0.0) agent_mean_speed[k] = path_[i] / duration;
+            // Speed while travelling: until arrival for those that arrived
+            // (not diluted by the time they then wait for the others).
+            const double travelled = arrived_at_[i] >= 0 ? path_at_arrival_[i] : path_[i];
+            const double travel_time =
+                arrived_at_[i] >= 0 ? static_cast<double>(arrived_at_[i]) * time_step : duration;
+            if (travel_time > 0.0) agent_mean_speed[k] = travelled / travel_time;
             if (arrived_at_[i] >= 0 && path_at_arrival_[i] > 0.0) {
                 agent_path_efficiency[k] = straight_at_arrival_[i] / path_at_arrival_[i];
             } else if (arrived_at_[i] >= 0) {
@@ -169,6 +174,10 @@ void RunMetrics::finish(const AgentState& state, std::int64_t steps_done, double
             if (!state.active[i] || state.ids[i] < 0) continue;
             ++live;
             path_sum += path_[i];
+            if (!std::isnan(agent_mean_speed[k])) {
+                speed_sum += agent_mean_speed[k];
+                ++timed;
+            }
             sum_abs_dv[b] += sum_dv_[i];
             sum_abs_da[b] += sum_da_[i];
             if (longest_stall_[i] >= settings_.stall_steps) ++stalled_agents[b];
@@ -185,7 +194,7 @@ void RunMetrics::finish(const AgentState& state, std::int64_t steps_done, double
         }
         if (live > 0) {
             mean_path_length[b] = path_sum / static_cast<double>(live);
-            if (duration > 0.0) mean_speed[b] = path_sum / static_cast<double>(live) / duration;
+            if (timed > 0) mean_speed[b] = speed_sum / static_cast<double>(timed);
         }
         if (seeking > 0) {
             arrival_rate[b] = static_cast<double>(arrived) / static_cast<double>(seeking);

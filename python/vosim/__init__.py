@@ -14,7 +14,26 @@ from .batch import Batch
 from .comparison import compare
 from .methods import HRVO, ORCA, RVO, VO, AdaptiveSampling, ForceBased, GridSampling, Method
 from .simulator import Simulator
+from ._sweep import sweep
 from .trajectory import Trajectory
+
+# Submodules reachable as attributes without importing them first
+# (``vosim.plot.trajectories(...)``); imported on first use, so that
+# ``import vosim`` needs only NumPy.
+_LAZY_SUBMODULES = ("metrics", "plot", "scenarios")
+
+
+def __getattr__(name: str):
+    if name in _LAZY_SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'vosim' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_SUBMODULES))
+
 
 try:
     __version__ = _version("vosim")
@@ -39,6 +58,7 @@ __all__ = [
     "load_state",
     "have_openmp",
     "set_num_threads",
+    "sweep",
     "thread_limit",
     "__version__",
 ]

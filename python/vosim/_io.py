@@ -46,13 +46,29 @@ def _jsonable(value):
     return value
 
 
-def save(traj, path, *, scenario=None) -> Path:
-    """Write ``traj`` to ``path`` (``.npz`` is appended when missing); returns the path written."""
+def check_trajectory_path(path, argument: str = "path") -> Path:
+    """Where a trajectory is saved: ``path``, with ``.npz`` appended when it has no suffix.
+
+    Raises
+    ------
+    ValueError
+        A path with another suffix (``run.csv``): a trajectory file is an
+        ``.npz`` archive, and writing ``run.csv.npz`` would surprise.
+    """
+    path = Path(path)
+    if path.suffix == "":
+        return path.with_name(path.name + ".npz")
+    if path.suffix.lower() != ".npz":
+        raise ValueError(f"{argument}: trajectories are saved as .npz archives, got {str(path)!r}; "
+                         "for a table use traj.to_dataframe().to_csv(...)")
+    return path
+
+
+def save(traj, path, *, scenario=None, compress: bool = True) -> Path:
+    """Write ``traj`` to ``path`` (``.npz`` is appended when it has no suffix); returns the path written."""
     from . import __version__
 
-    path = Path(path)
-    if path.suffix != ".npz":
-        path = path.with_name(path.name + ".npz")
+    path = check_trajectory_path(path)
     metadata = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -79,7 +95,7 @@ def save(traj, path, *, scenario=None) -> Path:
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "wb") as stream:
-            np.savez_compressed(stream, **arrays)
+            (np.savez_compressed if compress else np.savez)(stream, **arrays)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
@@ -144,7 +160,7 @@ def load(path):
     return traj
 
 
-def to_dataframe(traj):
+def to_dataframe(traj, *, frames=None, ids=None):
     """One row per (scene, frame, agent): ``scene, frame, time, id, x, y, vx, vy``.
 
     ``frame`` is the simulator's step count at that frame; together with
@@ -155,15 +171,26 @@ def to_dataframe(traj):
         import pandas as pd
     except ImportError as error:  # pragma: no cover - depends on the environment
         raise ImportError('to_dataframe needs pandas: pip install "vosim[pandas]"') from error
-    positions = traj.positions if traj.is_batch else traj.positions[:, None]
-    velocities = traj.velocities if traj.is_batch else traj.velocities[:, None]
-    ids = np.asarray(traj.ids) if traj.is_batch else np.asarray(traj.ids)[None]
-    frames, scenes, agents = positions.shape[:3]
-    scene = np.broadcast_to(np.arange(scenes)[None, :, None], (frames, scenes, agents))
-    frame = np.broadcast_to(np.asarray(traj.steps)[:, None, None], (frames, scenes, agents))
-    time = np.broadcast_to(np.asarray(traj.times)[:, None, None], (frames, scenes, agents))
-    agent = np.broadcast_to(ids[None], (frames, scenes, agents))
-    keep = (agent >= 0).reshape(-1)
+    from ._checks import ids_array
+
+    chosen = _frame_selection(frames, len(traj.times))
+    positions = (traj.positions if traj.is_batch else traj.positions[:, None])[chosen]
+    velocities = (traj.velocities if traj.is_batch else traj.velocities[:, None])[chosen]
+    agent_ids = np.asarray(traj.ids) if traj.is_batch else np.asarray(traj.ids)[None]
+    count, scenes, agents = positions.shape[:3]
+    scene = np.broadcast_to(np.arange(scenes)[None, :, None], (count, scenes, agents))
+    frame = np.broadcast_to(np.asarray(traj.steps)[chosen][:, None, None], (count, scenes, agents))
+    time = np.broadcast_to(np.asarray(traj.times)[chosen][:, None, None], (count, scenes, agents))
+    agent = np.broadcast_to(agent_ids[None], (count, scenes, agents))
+    wanted = agent_ids >= 0
+    if ids is not None:
+        ids = ids_array(ids)
+        unknown = ~np.isin(ids, agent_ids[wanted])
+        if unknown.any():
+            k = int(np.argmax(unknown))
+            raise ValueError(f"ids[{k}]: no agent with id {ids[k]} in this trajectory")
+        wanted &= np.isin(agent_ids, ids)
+    keep = np.broadcast_to(wanted[None], agent.shape).reshape(-1)
     table = pd.DataFrame({
         "scene": scene.reshape(-1),
         "frame": frame.reshape(-1),
@@ -175,6 +202,27 @@ def to_dataframe(traj):
         "vy": velocities[..., 1].reshape(-1),
     })
     return table[keep].reset_index(drop=True)
+
+
+def _frame_selection(frames, count: int):
+    """Frame indices (an array, or a slice) from to_dataframe's ``frames``, checked."""
+    if frames is None:
+        return slice(None)
+    if isinstance(frames, slice):
+        return frames
+    from ._checks import _as_array
+
+    chosen = _as_array(frames, "frames")
+    if chosen.ndim == 0:
+        chosen = chosen.reshape(1)
+    if chosen.ndim != 1 or (chosen.size and (chosen.dtype == np.bool_ or not np.issubdtype(chosen.dtype, np.integer))):
+        raise TypeError(f"frames: expected a slice or a 1-D array of frame indices, got {chosen.dtype} "
+                        f"of shape {chosen.shape}")
+    bad = (chosen < -count) | (chosen >= count)
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise ValueError(f"frames[{k}] is {chosen[k]}; the trajectory has {count} frames")
+    return chosen.astype(np.int64)
 
 
 def to_pedpy(traj, *, scene: int = 0):

@@ -12,8 +12,10 @@ import numpy as np
 class _PlainBar:
     """A one-line text bar on stderr, redrawn at most five times a second."""
 
-    def __init__(self, total: int, stream=None):
+    def __init__(self, total: int, stream=None, label: str = ""):
         self.total = max(total, 1)
+        self.label = f"{label}: " if label else ""
+        self.note = ""
         self.stream = stream or sys.stderr
         self.started = time.perf_counter()
         self.last_draw = 0.0
@@ -31,31 +33,33 @@ class _PlainBar:
         elapsed = now - self.started
         rate = done / elapsed if elapsed > 0 else 0.0
         self.stream.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {100 * fraction:5.1f}% "
-            f"{done}/{self.total} steps, {rate:,.0f} steps/s"
+            f"\r{self.label}[{'#' * filled}{'.' * (width - filled)}] {100 * fraction:5.1f}% "
+            f"{done}/{self.total} steps, {rate:,.0f} steps/s{self.note}"
         )
         self.stream.flush()
 
-    def close(self, done: int, failed: bool = False) -> None:
-        self.total = max(done, 1) if done < self.total else self.total  # stopped early: show it complete
+    def close(self, done: int, failed: bool = False, note: str = "") -> None:
+        # A run that stopped early keeps its total: the bar shows how far it got, and why.
+        self.note = f" ({note})" if note else ""
         self._draw(done, time.perf_counter())
         self.stream.write("\n")
         self.stream.flush()
 
 
 class _TqdmBar:
-    def __init__(self, total: int):
+    def __init__(self, total: int, label: str = ""):
         from tqdm.auto import tqdm
 
-        self.bar = tqdm(total=total, unit="step", dynamic_ncols=True)
+        self.bar = tqdm(total=total, unit="step", dynamic_ncols=True, desc=label or None)
 
     def update(self, done: int) -> None:
         self.bar.update(done - self.bar.n)
 
-    def close(self, done: int, failed: bool = False) -> None:
-        if done < self.bar.total:
-            self.bar.total = done  # stopped early (arrived, interrupted): show it complete
+    def close(self, done: int, failed: bool = False, note: str = "") -> None:
+        # A run that stopped early keeps its total: the bar shows how far it got, and why.
         self.bar.update(done - self.bar.n)
+        if note:
+            self.bar.set_postfix_str(note, refresh=False)
         self.bar.close()
 
 
@@ -67,7 +71,7 @@ class _CallbackReporter:
     def update(self, done: int) -> None:
         self.callback(done, self.total)
 
-    def close(self, done: int, failed: bool = False) -> None:
+    def close(self, done: int, failed: bool = False, note: str = "") -> None:
         if not failed:  # the callback itself may be what failed
             self.callback(done, self.total)
 
@@ -80,9 +84,10 @@ def make_progress(progress, total: int):
         return None
     if callable(progress):
         return _CallbackReporter(progress, total)
-    if progress is True:
+    if progress is True or isinstance(progress, str):
+        label = progress if isinstance(progress, str) else ""
         try:
-            return _TqdmBar(total)
+            return _TqdmBar(total, label=label)
         except ImportError:
-            return _PlainBar(total)
-    raise TypeError(f"progress: expected True, False or a callable, got {type(progress).__name__}")
+            return _PlainBar(total, label=label)
+    raise TypeError(f"progress: expected True, False, a label or a callable, got {type(progress).__name__}")

@@ -6,8 +6,10 @@ a Simulator is the same engine with B = 1, showing ``(N, ...)``.
 
 from __future__ import annotations
 
+import difflib
 import os
 import time as _time
+import warnings
 from dataclasses import dataclass
 from typing import Callable
 
@@ -32,7 +34,7 @@ from ._checkpoint import _CheckpointMethods
 from ._obstacles import _ObstacleMethods
 from ._progress import make_progress
 from .metrics import from_engine as metrics_from_engine
-from .methods import ORCA, Method
+from .methods import ORCA, Method, method_from_name
 from .trajectory import Trajectory
 
 
@@ -161,7 +163,7 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
 
     _scene_axis: bool
 
-    def __init__(self, scenes: int, time_step: float, method: Method | None):
+    def __init__(self, scenes: int, time_step: float, method: Method | str | None):
         scenes = integer(scenes, "scenes", minimum=1, maximum=INT32_MAX)
         time_step = scalar(time_step, "time_step", minimum=MIN_TIME, maximum=MAX_MAGNITUDE)
         self._engine = _core.Engine(scenes, time_step)
@@ -244,13 +246,31 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
         return self._method
 
     @method.setter
-    def method(self, method: Method) -> None:
+    def method(self, method: Method | str) -> None:
+        if isinstance(method, str):
+            try:
+                method = method_from_name(method)  # "orca", "hrvo", ...: the method with its defaults
+            except ValueError as error:
+                raise ValueError(f"method: {error}") from None
         if not isinstance(method, Method):
             raise TypeError(
-                f"method: expected a vosim method such as vosim.ORCA(), got {type(method).__name__}"
+                f"method: expected a vosim method such as vosim.ORCA() or a name such as 'orca', "
+                f"got {type(method).__name__}"
             )
         self._engine.method = method._make_core()
         self._method = method
+
+    def __setattr__(self, name: str, value) -> None:
+        # Only the class's own attributes (fields, method, time_step, ...) and
+        # private ones may be assigned: a typo such as ``sim.max_sped = 3``
+        # would otherwise be accepted and change nothing.
+        if name.startswith("_") or hasattr(type(self), name):
+            object.__setattr__(self, name, value)
+            return
+        public = [attr for attr in dir(type(self)) if not attr.startswith("_")]
+        close = difflib.get_close_matches(name, public, n=3)
+        hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+        raise AttributeError(f"{type(self).__name__} has no attribute {name!r} to assign{hint}")
 
     @property
     def arrived(self) -> np.ndarray:
@@ -329,13 +349,14 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
         """Accepted input shapes of a per-agent field and its full (B, n[, width]) shape.
 
         A scalar (or one 2-vector) stands for every agent; a Batch also
-        accepts a leading scene axis.
+        accepts a leading scene axis, with one value per agent or per scene.
         """
         scenes = self._engine.scenes
         tail = () if width is None else (width,)
         shapes = [tail, (n, *tail)]
         if self._scene_axis:
-            shapes.append((scenes, n, *tail))
+            # A column of one value per scene broadcasts over its agents, as in NumPy.
+            shapes += [(scenes, n, *tail), (scenes, 1, *tail)]
         return shapes, (scenes, n, *tail)
 
     def _goals(self, value, shapes, target, broadcast_view=False) -> tuple[np.ndarray, np.ndarray]:
@@ -500,8 +521,10 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
             Stop after the first step at which every goal-seeking agent is
             within its arrival radius.
         progress
-            ``True`` shows a progress bar (tqdm when installed); a callable
-            is called as ``progress(steps_done, steps)`` a few times a second.
+            ``True`` shows a progress bar (tqdm when installed), a string one
+            labelled with it; a callable is called as
+            ``progress(steps_done, steps)`` a few times a second. A run that
+            stops early keeps its total, so the bar shows how far it got.
         metrics
             Measure collisions, arrivals, paths, smoothness, stalls and time
             per phase while running (``Trajectory.metrics``, see
@@ -519,6 +542,9 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
             crowd is abandoned part-way, advancing nothing). The exception
             carries the partial trajectory as ``error.trajectory``, and the
             simulator holds the state after the last completed step.
+        RuntimeWarning
+            When ``until_arrived`` was given and some goal-seeking agents
+            had still not arrived after ``steps`` steps.
         ValueError
             Bad arguments, or a value in the views out of range (naming the
             agent id and field). Before the first step nothing is run; a bad
@@ -561,7 +587,8 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
             wall_time = _time.perf_counter() - started
         error = outcome["error"]
         if reporter is not None:
-            reporter.close(outcome["steps_done"], failed=error is not None)
+            reporter.close(outcome["steps_done"], failed=error is not None,
+                           note="all arrived" if until_arrived and outcome["all_arrived"] else "")
 
         used = outcome["frames"]
         trajectory = Trajectory(
@@ -587,6 +614,16 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
         if error is not None:
             error.trajectory = trajectory
             raise error
+        if until_arrived and not trajectory.all_arrived:
+            seeking = self.has_goal & self.active
+            away = int(np.sum(seeking & ~self.arrived))  # at the end, as all_arrived (some may have arrived earlier)
+            stalled = int(np.sum(trajectory.metrics.get("stalled_agents", 0)))
+            hint = ("A deadlock? Try the method's deadlock='sidestep' option." if stalled else
+                    "None stalled: more steps may do.")
+            warnings.warn(
+                f"run(until_arrived=True) ended after {trajectory.steps_run} steps with {away} of "
+                f"{int(np.sum(seeking))} goal-seeking agents not at their goals ({stalled} stalled); see "
+                f"traj.summary(). {hint}", RuntimeWarning, stacklevel=2)
         return trajectory
 
     def inspect(self, agent_id: int) -> dict:

@@ -23,12 +23,13 @@ class Batch(_Simulation):
     time_step
         Seconds per step (1e-15 to 1e15), shared by all scenes.
     method
-        The avoidance method; ``vosim.ORCA()`` by default.
+        The avoidance method, ``vosim.ORCA()`` by default, or its name
+        (``"orca"``, ``"hrvo"``, ...) for its defaults.
     """
 
     _scene_axis = True
 
-    def __init__(self, scenes: int, time_step: float = 0.25, *, method: Method | None = None):
+    def __init__(self, scenes: int, time_step: float = 0.25, *, method: Method | str | None = None):
         super().__init__(scenes, time_step, method)
 
     def __repr__(self) -> str:

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
+from dataclasses import replace
 
 import numpy as np
+
+from ._io import check_trajectory_path
+from .methods import DEADLOCK_RULES
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -16,7 +21,7 @@ def _demo(args: argparse.Namespace) -> int:
     print(f"vosim demo: {scenario.name}, {scenario.num_agents} agents, {len(scenario.obstacles)} obstacles, "
           f"{sim.method.name}, time step {sim.time_step} s")
     max_steps = scenario.max_steps if args.max_steps is None else args.max_steps
-    traj = sim.run(max_steps, until_arrived=True, progress=not args.quiet)
+    traj = _run_until_arrived(sim, max_steps, None if args.quiet else scenario.name)
     arrived = int(sim.arrived.sum())
     clearance = float(traj.min_clearance().min())
     print(f"steps:             {traj.steps_run}")
@@ -26,29 +31,24 @@ def _demo(args: argparse.Namespace) -> int:
     print(f"minimum clearance: {clearance:+.4f} between agents (negative means overlap)")
     if traj.obstacles:
         print(f"                   {float(traj.min_obstacle_clearance().min()):+.2e} to obstacles")
-    if args.out:
-        from . import plot
+    out = args.out or f"{args.scenario}.png"
+    from . import plot
 
-        ax = plot.trajectories(traj, title=f"{scenario.name}: {sim.method.name}, {traj.steps_run} steps")
-        ax.figure.savefig(args.out, dpi=args.dpi, bbox_inches="tight")
-        print(f"plot written to {args.out}")
+    ax = plot.trajectories(traj, title=f"{scenario.name}: {sim.method.name}, {scenario.num_agents} agents, "
+                                       f"{traj.steps_run} steps ({sim.time:.4g} s)")
+    ax.figure.savefig(out, dpi=args.dpi, bbox_inches="tight")
+    print(f"plot written to {out}")
     return 0 if traj.all_arrived else 1
-
-
-# Method names on the command line (lower case) and the aliases users type.
-METHOD_ALIASES = {"adaptive": "AdaptiveSampling", "grid": "GridSampling", "force": "ForceBased"}
 
 
 def _method(text: str):
     """A method from its name, case-insensitive (orca, vo, rvo, hrvo, adaptive, grid, force, ...)."""
-    from .methods import METHODS
+    from .methods import method_from_name
 
-    by_name = {name.lower(): cls for name, cls in METHODS.items()}
-    by_name.update({alias: METHODS[name] for alias, name in METHOD_ALIASES.items()})
-    cls = by_name.get(text.strip().lower())
-    if cls is None:
-        raise argparse.ArgumentTypeError(f"unknown method {text!r}; choose from {', '.join(sorted(by_name))}")
-    return cls()
+    try:
+        return method_from_name(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _methods(text: str) -> list:
@@ -76,18 +76,40 @@ def _positive(text: str) -> int:
     return value
 
 
+def _run_until_arrived(sim, steps: int, label: str | None):
+    """sim.run(steps, until_arrived=True), saying on stdout (not as a warning) when agents did not arrive."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"run\(until_arrived=True\)", category=RuntimeWarning)
+        traj = sim.run(steps, until_arrived=True, progress=label or False)
+    if not traj.all_arrived:
+        stalled = int(np.sum(traj.metrics.get("stalled_agents", 0)))
+        print(f"not every agent arrived within {traj.steps_run} steps ({stalled} stalled); more --steps, "
+              "or --deadlock sidestep if they are stuck")
+    return traj
+
+
 def _run(args: argparse.Namespace) -> int:
     from . import scenarios
+
+    # Refuse unusable output paths before the run, not after it.
+    if args.out:
+        check_trajectory_path(args.out, "--out")
+    if args.animate:
+        from .plot._animate import animation_writer
+
+        animation_writer(args.animate, "--animate")
 
     factory = scenarios.SCENARIOS[args.scenario]
     seeds = list(range(args.seeds))
     scenes = [factory(seed=seed) for seed in seeds]
     method = scenes[0].method_for(args.method)
-    sim = scenes[0].build(args.method) if len(seeds) == 1 else scenarios.build_batch(scenes, method=args.method)
+    if args.deadlock != "none":
+        method = replace(method, deadlock=args.deadlock)
+    sim = scenes[0].build(method) if len(seeds) == 1 else scenarios.build_batch(scenes, method=method)
     steps = args.steps if args.steps is not None else max(scene.max_steps for scene in scenes)
     print(f"vosim run: {scenes[0].name}, {scenes[0].num_agents} agents, {len(seeds)} seed(s), {method.name}, "
           f"time step {scenes[0].time_step} s, at most {steps} steps")
-    traj = sim.run(steps, until_arrived=True, progress=not args.quiet)
+    traj = _run_until_arrived(sim, steps, None if args.quiet else f"{scenes[0].name}, {method.name}")
     arrived = np.asarray(sim.arrived).reshape(len(seeds), -1).sum(axis=1)
     clearance = np.asarray(traj.min_clearance()).reshape(len(traj.times), -1).min(axis=0)
     print(f"steps:             {traj.steps_run} ({traj.times[-1]:.2f} s simulated, {traj.wall_time:.3f} s wall time)")
@@ -112,7 +134,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from .comparison import compare
+    from .comparison import compare, summarize
 
     methods = {}
     for method in args.methods:
@@ -121,10 +143,9 @@ def _compare(args: argparse.Namespace) -> int:
     if args.out:
         table.to_csv(args.out, index=False)
         print(f"results written to {args.out}")
-    summary = table.drop(columns=["seed"]).groupby(["scenario", "method"], sort=False).mean(numeric_only=True)
-    shown = [c for c in ("arrival_rate", "makespan", "collision_agent_steps", "max_penetration", "path_efficiency")
-             if c in summary.columns]
-    print(summary[shown].to_string(float_format=lambda x: f"{x:.4g}"))
+    print(summarize(table).to_string(float_format=lambda x: f"{x:.4g}", na_rep="-"))
+    print("means over the seeds; finished: share of seeds in which every agent arrived; "
+          "makespan (s) only where all seeds finished")
     if args.plot:
         from . import plot
 
@@ -137,8 +158,11 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     parser = argparse.ArgumentParser(
         prog="vosim", description="Multi-agent collision avoidance simulations.")
+    parser.add_argument("--version", action="version", version=f"vosim {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     demo = commands.add_parser(
@@ -149,7 +173,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "between four square obstacles.")
     demo.add_argument("--scenario", choices=["circle", "blocks"], default="circle",
                       help="which scenario (default: %(default)s)")
-    demo.add_argument("--out", default="circle.png", help="where to write the plot (default: %(default)s)")
+    demo.add_argument("--out", default=None,
+                      help="where to write the plot (default: the scenario's name, circle.png or blocks.png)")
     demo.add_argument("--agents", type=int, default=250,
                       help="number of agents of the circle scenario (default: %(default)s)")
     demo.add_argument("--max-steps", type=int, default=None,
@@ -174,6 +199,8 @@ def build_parser() -> argparse.ArgumentParser:
                           "settings (default: the scenario's own, ORCA with whatever perturbation it needs)")
     run.add_argument("--steps", type=_positive, default=None,
                      help="give up after this many steps (default: the scenario's suggested limit)")
+    run.add_argument("--deadlock", choices=DEADLOCK_RULES, default="none",
+                     help="deadlock resolution of the method (see vosim.Method; default: %(default)s)")
     run.add_argument("--seeds", type=_positive, default=1, metavar="K",
                      help="run seeds 0 to K-1 together as the scenes of one batch (default: %(default)s)")
     run.add_argument("--out", default=None, metavar="PATH", help="write the trajectory to this .npz file")

@@ -7,11 +7,16 @@ agent parameters, so comparisons measure the algorithm alone.
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, fields
 
 from . import _core
 from ._checks import INT32_MAX, MAX_MAGNITUDE, integer, scalar
+
+
+# Deadlock resolution rules every method takes (see Method).
+DEADLOCK_RULES = ("none", "sidestep", "random_side")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -30,21 +35,52 @@ class Method(ABC):
         centre and stop) needs a larger one, about 10 % of the preferred
         speed. 0 (the default) disables it.
     seed
-        Seed of the perturbation. The draws depend only on (seed, agent id,
-        step), so results do not depend on the thread count.
+        Seed of the perturbation and of the deadlock detours. The draws
+        depend only on (seed, agent id, step), so results do not depend on
+        the thread count.
+    deadlock
+        Opt-in deadlock resolution. ``"none"`` (the default) leaves the
+        method as published. Otherwise a goal-seeking agent that has moved
+        slower than ``deadlock_stall`` times its ``pref_speed`` for
+        ``deadlock_patience`` seconds without arriving takes a detour: its
+        preferred velocity is turned by ``deadlock_turn`` degrees for
+        ``deadlock_hold`` seconds times a seeded factor in [0.5, 1.5) (so
+        that symmetric agents do not resume together). ``"sidestep"``
+        always turns right, a passing-side convention that is the same for
+        every agent (a head-on pair then passes, a ring starts to turn);
+        ``"random_side"`` tosses a seeded coin for each detour. The timers
+        are per-agent engine state, updated at each step.
+    deadlock_patience, deadlock_hold, deadlock_turn, deadlock_stall
+        Seconds stalled before a detour, seconds a detour lasts (before the
+        random factor), degrees of the turn, and the stall speed as a
+        fraction of ``pref_speed``.
     """
 
     perturbation: float = 0.0
     seed: int = 0
+    deadlock: str = "none"
+    deadlock_patience: float = 1.0
+    deadlock_hold: float = 1.0
+    deadlock_turn: float = 90.0
+    deadlock_stall: float = 0.1
     name = ""
 
     def __post_init__(self):
         scalar(self.perturbation, "perturbation", minimum=0.0, maximum=MAX_MAGNITUDE)
         integer(self.seed, "seed", minimum=0, maximum=2**64 - 1)
+        if not isinstance(self.deadlock, str) or self.deadlock not in DEADLOCK_RULES:
+            raise ValueError(f"deadlock is {self.deadlock!r}; must be one of {', '.join(map(repr, DEADLOCK_RULES))}")
+        scalar(self.deadlock_patience, "deadlock_patience", minimum=0.0, maximum=MAX_MAGNITUDE)
+        scalar(self.deadlock_hold, "deadlock_hold", minimum=0.0, maximum=MAX_MAGNITUDE)
+        scalar(self.deadlock_turn, "deadlock_turn", minimum=0.0, maximum=180.0)
+        scalar(self.deadlock_stall, "deadlock_stall", minimum=0.0, maximum=1.0)
 
     def _make_core(self):
         core = self._core_method()
         core.set_preference_noise(float(self.perturbation), int(self.seed))
+        core.set_deadlock_resolution(
+            rule=self.deadlock, patience=float(self.deadlock_patience), hold=float(self.deadlock_hold),
+            turn=math.radians(float(self.deadlock_turn)), stall_fraction=float(self.deadlock_stall))
         return core
 
     @abstractmethod
@@ -54,6 +90,10 @@ class Method(ABC):
     def to_dict(self) -> dict:
         """The configuration as plain data (for JSON and saved results)."""
         return {"method": self.name, **asdict(self)}
+
+
+# Settings of the base class, which the engine takes apart from each method's own.
+_SHARED_SETTINGS = frozenset(f.name for f in fields(Method))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -354,10 +394,32 @@ class ForceBased(Method):
 
     def _core_method(self):
         return _core.ForceBased(**{k: float(v) for k, v in asdict(self).items()
-                                   if k not in ("perturbation", "seed")})
+                                   if k not in _SHARED_SETTINGS})
 
 
 METHODS = {cls.name: cls for cls in (ORCA, VO, RVO, HRVO, AdaptiveSampling, GridSampling, ForceBased)}
+
+
+# Short names users type (the CLI, ``Simulator(method="adaptive")``), besides
+# the methods' own names in any case.
+METHOD_ALIASES = {"adaptive": "AdaptiveSampling", "grid": "GridSampling", "force": "ForceBased"}
+
+
+def method_from_name(name: str) -> Method:
+    """The method called ``name`` (case-insensitive: orca, vo, rvo, hrvo,
+    adaptive, grid, force, or a class name), with its default settings.
+
+    Raises
+    ------
+    ValueError
+        Unknown names, listing the known ones.
+    """
+    by_name = {key.lower(): cls for key, cls in METHODS.items()}
+    by_name.update({alias: METHODS[key] for alias, key in METHOD_ALIASES.items()})
+    cls = by_name.get(name.strip().lower())
+    if cls is None:
+        raise ValueError(f"unknown method {name!r}; choose from {', '.join(sorted(by_name))}")
+    return cls()
 
 
 def method_from_dict(data: dict) -> Method:

@@ -31,9 +31,14 @@ Per scene
     Seconds until the last goal-seeking agent arrived; NaN unless all did.
 ``mean_travel_time``
     Mean seconds to arrival, over the agents that arrived.
-``mean_path_length``, ``mean_speed``
-    Mean distance travelled, and mean of distance / run duration, over the
-    agents.
+``mean_path_length``
+    Mean distance travelled during the whole run, over the agents.
+``mean_speed``
+    Mean over the agents of each one's speed while travelling: distance
+    travelled until arrival over the time until arrival, or, for agents
+    that did not arrive (and those without a goal), distance over the run's
+    duration. Agents that arrived early are not slowed by waiting for the
+    others (or, in a Batch, for other scenes).
 ``path_efficiency``
     Mean, over the agents that arrived, of straight-line distance from start
     to arrival point over the distance travelled until then (1: a straight
@@ -55,8 +60,9 @@ Per scene
 
 Per agent (``(..., N)``)
 -------------------------
-``arrival_step`` (steps of the run until arrival, -1 if not), ``path_length``,
-``agent_path_efficiency``, ``agent_mean_speed``, ``longest_stall`` (steps).
+``arrival_step`` (steps of the run until arrival, -1 if not), ``path_length``
+(whole run), ``agent_path_efficiency``, ``agent_mean_speed`` (as in
+``mean_speed``), ``longest_stall`` (steps).
 
 Per frame (``(T, ...)``, aligned with the trajectory's frames)
 -------------------------------------------------------------

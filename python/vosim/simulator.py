@@ -23,19 +23,33 @@ class Simulator(GoalMethods, _Simulation):
     time_step
         Seconds per step, from 1e-15 to 1e15.
     method
-        The avoidance method; ``vosim.ORCA()`` by default.
+        The avoidance method, ``vosim.ORCA()`` by default, or its name
+        (``"orca"``, ``"hrvo"``, ``"adaptive"``, ...) for its defaults.
 
     Examples
     --------
-    >>> import numpy as np, vosim
+    Two agents exactly head-on: ORCA, like RVO2, stalls them face to face
+    (neither prefers a side), and ``run`` warns that they did not arrive.
+
+    >>> import warnings, vosim
     >>> sim = vosim.Simulator(time_step=0.25)
     >>> ids = sim.add_agents([[-5.0, 0.0], [5.0, 0.0]], goals=[[5.0, 0.0], [-5.0, 0.0]], radius=0.5)
-    >>> traj = sim.run(200, until_arrived=True)
+    >>> with warnings.catch_warnings(record=True):
+    ...     traj = sim.run(200, until_arrived=True)
+    >>> traj.all_arrived, int(traj.metrics["stalled_agents"])
+    (False, 2)
+
+    A deadlock rule (or a perturbation) lets them pass:
+
+    >>> sim = vosim.Simulator(time_step=0.25, method=vosim.ORCA(deadlock="sidestep"))
+    >>> ids = sim.add_agents([[-5.0, 0.0], [5.0, 0.0]], goals=[[5.0, 0.0], [-5.0, 0.0]], radius=0.5)
+    >>> sim.run(200, until_arrived=True).all_arrived
+    True
     """
 
     _scene_axis = False
 
-    def __init__(self, time_step: float = 0.25, *, method: Method | None = None):
+    def __init__(self, time_step: float = 0.25, *, method: Method | str | None = None):
         super().__init__(1, time_step, method)
 
     def __repr__(self) -> str:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 
-@dataclass
+@dataclass(repr=False)
 class Trajectory:
     """Frames recorded by ``run()``.
 
@@ -69,6 +69,21 @@ class Trajectory:
 
     def __len__(self) -> int:
         return len(self.times)
+
+    def __repr__(self) -> str:
+        from ._summary import one_line
+
+        return one_line(self)
+
+    def summary(self) -> str:
+        """The run in a few lines: steps, time, arrivals, collisions, minimum clearance,
+        stalls and fallbacks, with a warning when goal-seeking agents did not arrive.
+
+        Print it: ``print(traj.summary())``.
+        """
+        from ._summary import summary
+
+        return summary(self)
 
     def metrics_table(self):
         """The per-scene metrics as a pandas DataFrame, one row per scene."""
@@ -139,8 +154,28 @@ class Trajectory:
         return result if self.is_batch else result[:, 0]
 
     # ------------------------------------------------------------- exports
-    def save(self, path, *, scenario=None):
-        """Write this trajectory to a ``.npz`` file (``.npz`` is appended when missing).
+    def subsample(self, every: int) -> "Trajectory":
+        """A trajectory of every ``every``-th frame (the first and the last always kept).
+
+        The per-frame metric series are thinned alike; everything else
+        (per-run and per-agent metrics included) is unchanged.
+        """
+        from ._checks import integer
+        from .metrics import SERIES
+
+        every = integer(every, "every", minimum=1)
+        count = len(self.times)
+        keep = np.unique(np.r_[np.arange(0, count, every), count - 1]) if count else np.arange(0)
+        metrics = {name: (np.asarray(value)[keep] if name in SERIES else value)
+                   for name, value in (self.metrics or {}).items()}
+        thinned = replace(self, positions=self.positions[keep], velocities=self.velocities[keep],
+                          times=self.times[keep], steps=self.steps[keep], metrics=metrics)
+        if hasattr(self, "metadata"):
+            thinned.metadata = self.metadata
+        return thinned
+
+    def save(self, path, *, scenario=None, compress: bool = True, every: int = 1):
+        """Write this trajectory to a ``.npz`` file (``.npz`` is appended when it has no suffix).
 
         The file holds every array of the trajectory, its metrics, and JSON
         metadata (vosim version, method settings, time step, obstacles, and
@@ -155,6 +190,16 @@ class Trajectory:
         scenario
             The :class:`vosim.scenarios.Scenario` that was run, stored so the
             experiment can be repeated.
+        compress
+            Deflate the arrays (smaller, several times slower to write for
+            large crowds); False writes them as they are.
+        every
+            Keep every ``every``-th frame only (see :meth:`subsample`).
+
+        Raises
+        ------
+        ValueError
+            A path with a suffix other than ``.npz``.
 
         Returns
         -------
@@ -163,18 +208,27 @@ class Trajectory:
         """
         from ._io import save
 
-        return save(self, path, scenario=scenario)
+        traj = self if every == 1 else self.subsample(every)
+        return save(traj, path, scenario=scenario, compress=compress)
 
-    def to_dataframe(self):
+    def to_dataframe(self, *, frames=None, ids=None):
         """A tidy pandas DataFrame, one row per (scene, frame, agent) (needs pandas).
 
         Columns ``scene, frame, time, id, x, y, vx, vy``; ``frame`` is the
         step count, so ``id, frame, x, y`` are what PedPy reads. Slots of
         removed agents are left out.
+
+        Parameters
+        ----------
+        frames
+            Which recorded frames: a slice (``slice(None, None, 10)``) or
+            frame indices; all by default.
+        ids
+            Only the agents with these ids; all by default.
         """
         from ._io import to_dataframe
 
-        return to_dataframe(self)
+        return to_dataframe(self, frames=frames, ids=ids)
 
     def to_pedpy(self, *, scene: int = 0):
         """One scene as a ``pedpy.TrajectoryData`` (needs ``pip install pedpy``); frame rate ``1 / time_step``."""

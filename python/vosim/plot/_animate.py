@@ -8,13 +8,35 @@ import numpy as np
 
 from .._checks import integer, scalar
 from ..trajectory import Trajectory
+from . import _style as style
 from ._common import _pyplot, frame_stride, obstacles, scene_of
 
 WRITERS = {".gif": "pillow", ".mp4": "ffmpeg", ".webm": "ffmpeg", ".mkv": "ffmpeg"}
 
 
+def animation_writer(path, argument: str = "path") -> tuple[Path, str]:
+    """``path`` and the name of the matplotlib writer its suffix needs, checked to be available.
+
+    Raises
+    ------
+    ValueError
+        An unknown suffix, or a writer matplotlib cannot find (naming ``argument``).
+    """
+    path = Path(path)
+    writer = WRITERS.get(path.suffix.lower())
+    if writer is None:
+        raise ValueError(f"{argument}: cannot tell the format of {str(path)!r}; use one of {', '.join(WRITERS)}")
+    _pyplot()
+    from matplotlib import animation
+
+    if not animation.writers.is_available(writer):
+        raise ValueError(f"{argument}: writing {path.suffix} needs {writer}, which matplotlib cannot find"
+                         + ("; install ffmpeg, or write a .gif" if writer == "ffmpeg" else ""))
+    return path, writer
+
+
 def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, max_frames: int | None = 300,
-            trail: int = 10, dpi: int = 100, figsize=(6, 6), title: str | None = None):
+            trail: int = 10, dpi: int = 100, figsize=None, title: str | None = None):
     """Animate a run: agents as discs of their radius, with short trails, over the obstacles.
 
     Parameters
@@ -34,7 +56,8 @@ def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, m
     trail
         Frames of trail drawn behind each agent.
     dpi, figsize
-        Size of the figure.
+        Resolution and size (inches) of the figure; by default the size
+        follows the scene's shape, so that little canvas is left empty.
     title
         Title; the simulated time is shown below it.
 
@@ -53,17 +76,11 @@ def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, m
     trail = integer(trail, "trail", minimum=0)
     writer = None
     if path is not None:
-        path = Path(path)
-        writer = WRITERS.get(path.suffix.lower())
-        if writer is None:
-            raise ValueError(f"path: cannot tell the format of {str(path)!r}; use one of {', '.join(WRITERS)}")
+        path, writer = animation_writer(path)
     plt = _pyplot()
     from matplotlib import animation
     from matplotlib.collections import EllipseCollection, LineCollection
 
-    if writer is not None and not animation.writers.is_available(writer):
-        raise ValueError(f"path: writing {path.suffix} needs {writer}, which matplotlib cannot find"
-                         + ("; install ffmpeg, or write a .gif" if writer == "ffmpeg" else ""))
     stride = frame_stride(len(traj.times), max_frames)
     frames = np.unique(np.r_[np.arange(0, len(traj.times), stride), len(traj.times) - 1])
     live = data["ids"] >= 0
@@ -73,22 +90,27 @@ def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, m
     radius = np.asarray(data["radius"])[live]
     n = positions.shape[1]
 
-    fig, ax = plt.subplots(figsize=figsize, dpi=dpi)
-    obstacles(traj.obstacles, ax=ax, scene=data["scene"])
     every = positions.reshape(-1, 2)
     lo, hi = np.nanmin(every, axis=0) - radius.max(initial=0) - 1, np.nanmax(every, axis=0) + radius.max(initial=0) + 1
     for _, vertices, owner in traj.obstacles:
         if data["scene"] is None or owner is None or owner == data["scene"]:
             lo, hi = np.minimum(lo, vertices.min(axis=0)), np.maximum(hi, vertices.max(axis=0))
+    if figsize is None:
+        # The canvas takes the scene's shape (within limits), so that a long corridor is not a thin strip.
+        aspect = float(np.clip((hi[1] - lo[1]) / max(hi[0] - lo[0], 1e-9), 0.3, 2.0))
+        figsize = (7.0, 7.0 * aspect + 0.8) if aspect <= 1 else (7.0 / aspect, 7.8)
+    fig, ax = plt.subplots(figsize=figsize, dpi=dpi, layout="constrained")
+    obstacles(traj.obstacles, ax=ax, scene=data["scene"])
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
     ax.set_aspect("equal")
     ax.set_xlabel("x [m]")
     ax.set_ylabel("y [m]")
-    colors = plt.get_cmap("hsv")(np.linspace(0.0, 1.0, max(n, 1), endpoint=False))
+    colors = style.agent_colors(n)
     goals = data["goals"][live][data["has_goal"][live]]
     if len(goals):
-        ax.scatter(goals[:, 0], goals[:, 1], s=10, marker="x", color="black", linewidths=0.6, zorder=2)
+        ax.scatter(goals[:, 0], goals[:, 1], s=16, marker="o", facecolors="none", edgecolors=style.GOAL_COLOR,
+                   linewidths=0.6, zorder=2)
     discs = EllipseCollection(2 * radius, 2 * radius, np.zeros(n), units="xy", offsets=positions[0],
                               offset_transform=ax.transData, facecolors=colors, edgecolors="black",
                               linewidths=0.3, zorder=3)

@@ -25,7 +25,8 @@ def _pyplot():
 
 def obstacles(items, *, ax, scene: int | None = None):
     """Draw obstacles: polygons filled grey, walls as thick lines, boundaries
-    as thick outlines with the outside shaded.
+    as thick outlines with the outside shaded; below anything drawn at the
+    default z-order 2 or higher (paths pass over them).
 
     Parameters
     ----------
@@ -43,7 +44,7 @@ def obstacles(items, *, ax, scene: int | None = None):
         if scene is not None and owner is not None and owner != scene:
             continue
         if kind == "polygon":
-            ax.add_patch(Polygon(vertices, closed=True, facecolor="0.6", edgecolor="0.2", linewidth=0.8, zorder=2))
+            ax.add_patch(Polygon(vertices, closed=True, facecolor="0.6", edgecolor="0.2", linewidth=0.8, zorder=1.5))
         elif kind == "boundary":
             # Shade the outside: a large square with the boundary as a hole.
             lo, hi = vertices.min(axis=0), vertices.max(axis=0)
@@ -55,7 +56,7 @@ def obstacles(items, *, ax, scene: int | None = None):
             path = Path(np.vstack([frame, frame[:1], vertices, vertices[:1]]), codes + ring)
             ax.add_patch(PathPatch(path, facecolor="0.85", edgecolor="0.2", linewidth=1.2, zorder=1))
         else:
-            ax.plot(vertices[:, 0], vertices[:, 1], color="0.2", linewidth=2.0, solid_capstyle="round", zorder=2)
+            ax.plot(vertices[:, 0], vertices[:, 1], color="0.2", linewidth=2.0, solid_capstyle="round", zorder=1.5)
     return ax
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._common import _pyplot
+from ._style import series_color
 
 #: Metrics drawn by default, with their axis labels.
 METRICS = {
@@ -44,8 +45,10 @@ def compare(table, *, metrics=None, figsize_per_panel=(3.4, 3.0)) -> dict:
     Returns
     -------
     dict of matplotlib.figure.Figure
-        ``"metrics"``: each metric per method, one dot per seed and the mean
-        as a bar, grouped by scenario. With the per-step data of
+        Three figures (save each with ``figure.savefig``). ``"metrics"``:
+        each metric per method, one dot per seed and the mean as a bar,
+        grouped by scenario; runs without a value (the makespan of a run in
+        which some agent did not arrive) are listed under the panel. With the per-step data of
         ``table.attrs["series"]``: ``"collisions"``, colliding pairs over
         time (mean over seeds, the range shaded), and ``"arrivals"``, the
         fraction of agents arrived over time, one panel per scenario.
@@ -62,7 +65,7 @@ def compare(table, *, metrics=None, figsize_per_panel=(3.4, 3.0)) -> dict:
                 raise ValueError(f"metrics[{k}] is {name!r}; the table has no such column")
     methods = _order(table["method"])
     scenario_names = _order(table["scenario"])
-    colors = {m: plt.get_cmap("tab10")(k % 10) for k, m in enumerate(methods)}
+    colors = {m: series_color(k) for k, m in enumerate(methods)}
     figures = {}
 
     columns = min(4, max(len(metrics), 1))
@@ -72,6 +75,7 @@ def compare(table, *, metrics=None, figsize_per_panel=(3.4, 3.0)) -> dict:
     width = 0.8 / len(methods)
     rng = np.random.default_rng(0)  # horizontal jitter of the dots only
     for ax, name in zip(axes.flat, metrics):
+        missing_runs = []
         for s, scenario in enumerate(scenario_names):
             for k, method in enumerate(methods):
                 values = table[(table["scenario"] == scenario) & (table["method"] == method)][name].to_numpy(float)
@@ -83,16 +87,24 @@ def compare(table, *, metrics=None, figsize_per_panel=(3.4, 3.0)) -> dict:
                            color=colors[method], zorder=3)
                 missing = len(values) - len(finite)
                 if missing:  # NaN: e.g. no makespan where not everyone arrived
-                    ax.annotate(f"{missing}×–", (x, 0), ha="center", va="bottom", fontsize="x-small",
-                                color=colors[method])
+                    missing_runs.append(f"{method} {missing}/{len(values)}"
+                                        + (f" ({scenario})" if len(scenario_names) > 1 else ""))
         ax.set_xticks(range(len(scenario_names)))
         ax.set_xticklabels(scenario_names, fontsize="small")
         ax.set_title(METRICS.get(name, name), fontsize="medium")
+        if missing_runs:
+            # Runs without a value (makespan when not everyone arrived) are said, never drawn as 0.
+            ax.set_xlabel("no value: " + ", ".join(missing_runs), fontsize="x-small", color="0.3")
     for ax in list(axes.flat)[len(metrics):]:
         ax.set_visible(False)
     handles = [plt.Rectangle((0, 0), 1, 1, color=colors[m]) for m in methods]
-    fig.legend(handles, methods, loc="upper center", ncol=min(len(methods), 6), frameon=False)
-    fig.tight_layout(rect=(0, 0, 1, 0.94))
+    handles.append(plt.Line2D([], [], linestyle="", marker="o", color="0.4", markersize=4))
+    labels = methods + ["one seed (bar: mean)"]
+    fig.suptitle(f"metrics per method over {table['seed'].nunique()} seeds", fontsize="medium")
+    fig.tight_layout(rect=(0, 0, 1, 0.92))
+    # The legend between the title and the panels, where it covers nothing.
+    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.955), ncol=min(len(labels), 7),
+               frameon=False, fontsize="small")
     figures["metrics"] = fig
 
     series = table.attrs.get("series") if hasattr(table, "attrs") else None
@@ -116,8 +128,11 @@ def _curve(run: dict, what: str) -> tuple[np.ndarray, np.ndarray] | None:
     if arrival is None:
         return None
     arrival = np.asarray(arrival)
-    last = int(arrival.max(initial=0))
-    steps = np.arange(last + 2)
+    # To the end of the run, not to the last arrival: a run that stopped with
+    # agents still walking shows its final share as a flat line.
+    recorded = run.get("record_steps")
+    end = int(np.max(recorded)) if recorded is not None and len(recorded) else int(arrival.max(initial=0)) + 1
+    steps = np.arange(max(end, int(arrival.max(initial=0)) + 1) + 1)
     arrived = np.searchsorted(np.sort(arrival[arrival >= 0]), steps, side="right") / max(len(arrival), 1)
     return steps * dt, arrived
 
@@ -145,7 +160,12 @@ def _over_time(plt, table, series, methods, scenario_names, colors, what: str):
         ax.set_ylabel("colliding pairs" if what == "collisions" else "arrived (fraction)")
         if what == "arrivals":
             ax.set_ylim(-0.02, 1.02)
-    axes[0][0].legend(fontsize="small")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    handles.append(plt.Rectangle((0, 0), 1, 1, color="0.5", alpha=0.25))
+    labels.append("range over seeds (line: mean)")
     fig.suptitle("collisions over time" if what == "collisions" else "arrivals over time", fontsize="medium")
-    fig.tight_layout()
+    # Under the panels, where it covers no curve.
+    columns = min(len(labels), max(2, 3 * len(scenario_names)))
+    fig.tight_layout(rect=(0, 0.06 * (1 + (len(labels) - 1) // columns), 1, 1))
+    fig.legend(handles, labels, loc="lower center", ncol=columns, fontsize="small", frameon=False)
     return fig

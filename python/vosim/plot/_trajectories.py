@@ -5,18 +5,22 @@ from __future__ import annotations
 import numpy as np
 
 from ..trajectory import Trajectory
+from . import _style as style
 from ._common import _pyplot, frame_stride, obstacles, scene_of
+from ._style import legend_below
 
 COLOR_BY = ("agent", "speed", "time")
 
 
-def collisions(positions: np.ndarray, radius: np.ndarray, active=None, *, min_fraction: float = 0.01) -> np.ndarray:
+def collisions(positions: np.ndarray, radius: np.ndarray, active=None, *, min_fraction: float = 0.01,
+               with_depth: bool = False):
     """Where agents overlapped: one point per overlap episode of a pair, ``(k, 2)``.
 
     An episode is a run of consecutive frames in which the pair's discs
     overlap by more than ``min_fraction`` of their combined radius (contact
     jitter below that does not count); it is marked at the midpoint of the
     pair in its deepest frame. The search uses the engine's spatial grid.
+    With ``with_depth``, also returns each episode's deepest overlap ``(k,)``.
     """
     from .. import _core
 
@@ -25,23 +29,28 @@ def collisions(positions: np.ndarray, radius: np.ndarray, active=None, *, min_fr
     live = np.ones(radius.shape, dtype=np.uint8) if active is None else np.asarray(active, dtype=np.uint8)
     table, depth = _core.overlaps(positions, radius, np.ascontiguousarray(live), float(min_fraction))
     if not len(table):
-        return np.zeros((0, 2))
+        return (np.zeros((0, 2)), np.zeros(0)) if with_depth else np.zeros((0, 2))
     order = np.lexsort((table[:, 0], table[:, 2], table[:, 1]))  # by pair, then frame
     table, depth = table[order], depth[order]
     same_pair = (table[1:, 1] == table[:-1, 1]) & (table[1:, 2] == table[:-1, 2])
     starts = np.flatnonzero(np.r_[True, ~(same_pair & (table[1:, 0] == table[:-1, 0] + 1))])
-    marks = []
+    marks, depths = [], []
     for start, stop in zip(starts, np.r_[starts[1:], len(table)]):
         deepest = start + int(np.argmax(depth[start:stop]))
         frame, a, b = table[deepest]
         marks.append((positions[frame, a] + positions[frame, b]) / 2)
-    return np.array(marks)
+        depths.append(depth[deepest])
+    return (np.array(marks), np.array(depths)) if with_depth else np.array(marks)
 
 
 def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "agent", title: str | None = None,
                  show_collisions: bool = True, max_frames: int | None = 1000, colorbar: bool = True,
                  linewidth: float = 0.7):
-    """Draw the obstacles and every agent's path, its start (dot) and its goal (cross).
+    """Draw the obstacles, then every agent's path, its start (dot) and its goal (ring).
+
+    Agents that did not arrive are marked where they ended (squares), and
+    overlaps where they were deepest (small crosses, at most the 150
+    deepest); the legend, under the axes, explains every mark.
 
     Parameters
     ----------
@@ -56,10 +65,10 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
         coloured by the speed there; ``"time"``: by the time (both with a
         colour bar).
     title
-        Axes title.
+        Axes title; by default the method, agents, steps and time.
     show_collisions
-        Mark with a red x each overlap episode of two agents (deeper than 1 %
-        of their combined radius), where it was deepest.
+        Mark with a small x each overlap episode of two agents (deeper than
+        1 % of their combined radius), where it was deepest.
     max_frames
         Draw at most this many frames, evenly spaced (None: all); long
         recordings otherwise make slow pictures.
@@ -77,9 +86,10 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
     data = scene_of(traj, scene)
     plt = _pyplot()
     from matplotlib.collections import LineCollection
+    from matplotlib.lines import Line2D
 
     if ax is None:
-        _, ax = plt.subplots(figsize=(7, 7))
+        _, ax = plt.subplots(figsize=(7, 7.6))
     stride = frame_stride(len(traj.times), max_frames)
     frames = np.unique(np.r_[np.arange(0, len(traj.times), stride), len(traj.times) - 1])
     positions = data["positions"][frames]
@@ -87,43 +97,85 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
     if data["active"] is not None:
         live &= data["active"]
     n = positions.shape[1]
-    obstacles(traj.obstacles, ax=ax, scene=data["scene"])
-    colors = plt.get_cmap("hsv")(np.linspace(0.0, 1.0, max(n, 1), endpoint=False))
+    obstacles(traj.obstacles, ax=ax, scene=data["scene"])  # first: everything else is drawn over them
+    colors = style.agent_colors(n)
+    handles, labels = [], []
     if color_by == "agent":
         segments = [positions[:, k] for k in range(n) if live[k]]
-        ax.add_collection(LineCollection(segments, colors=colors[live], linewidths=linewidth, alpha=0.8))
+        ax.add_collection(LineCollection(segments, colors=colors[live], linewidths=linewidth, alpha=0.8, zorder=2))
+        handles.append(Line2D([], [], color=style.SERIES_COLORS[0], linewidth=1.5))
+        labels.append("path (colour: agent)")
     else:
         # one segment per agent and pair of drawn frames, coloured at its end
         starts, ends = positions[:-1, live], positions[1:, live]
         segments = np.stack([starts, ends], axis=2).reshape(-1, 2, 2)
         if color_by == "speed":
             values = np.linalg.norm(data["velocities"][frames[1:]][:, live], axis=-1).reshape(-1)
-            label, cmap = "speed [m/s]", "viridis"
+            label, cmap = "speed [m/s]", style.SPEED_CMAP
         else:
             values = np.repeat(np.asarray(traj.times)[frames[1:]], int(live.sum()))
-            label, cmap = "time [s]", "plasma"
-        lines = LineCollection(segments, array=values, cmap=cmap, linewidths=linewidth)
+            label, cmap = "time [s]", style.TIME_CMAP
+        lines = LineCollection(segments, array=values, cmap=cmap, linewidths=linewidth, zorder=2)
         ax.add_collection(lines)
         if colorbar:
             ax.figure.colorbar(lines, ax=ax, label=label, shrink=0.8)
-    ax.scatter(positions[0, live, 0], positions[0, live, 1], s=6, color=colors[live] if color_by == "agent" else "0.3",
-               zorder=3, label="start")
+        handles.append(Line2D([], [], color=plt.get_cmap(cmap)(0.6), linewidth=1.5))
+        labels.append(f"path (colour: {label.split(' [')[0]})")
     has_goal = data["has_goal"] & live
     if has_goal.any():
-        ax.scatter(data["goals"][has_goal, 0], data["goals"][has_goal, 1], s=10, marker="x", color="black",
-                   linewidths=0.6, zorder=3, label="goal")
+        # Hollow rings: a start on the same spot (an antipode's) stays visible inside.
+        ax.scatter(data["goals"][has_goal, 0], data["goals"][has_goal, 1], s=28, marker="o", facecolors="none",
+                   edgecolors=style.GOAL_COLOR, linewidths=0.7, zorder=3)
+        handles.append(Line2D([], [], linestyle="", marker="o", markerfacecolor="none",
+                              markeredgecolor=style.GOAL_COLOR, markersize=6))
+        labels.append("goal")
+    ax.scatter(positions[0, live, 0], positions[0, live, 1], s=7,
+               color=colors[live] if color_by == "agent" else style.START_COLOR, zorder=4)
+    handles.append(Line2D([], [], linestyle="", marker="o", color=style.START_COLOR, markersize=3.5))
+    labels.append("start" + (" (agent's colour)" if color_by == "agent" else ""))
+    arrived = _arrived(traj, data)
+    missed = has_goal & ~arrived
+    if missed.any():
+        final = data["positions"][-1, missed]
+        ax.scatter(final[:, 0], final[:, 1], s=30, marker="s", facecolors="none", edgecolors=style.NOT_ARRIVED_COLOR,
+                   linewidths=1.2, zorder=5)
+        handles.append(Line2D([], [], linestyle="", marker="s", markerfacecolor="none",
+                              markeredgecolor=style.NOT_ARRIVED_COLOR, markersize=6, markeredgewidth=1.2))
+        labels.append(f"did not arrive ({int(missed.sum())}), at its end")
     if show_collisions:
-        marks = collisions(data["positions"], data["radius"], live)
+        marks, depth = collisions(data["positions"], data["radius"], live, with_depth=True)
         if len(marks):
-            many = len(marks) > 50  # smaller, fainter markers when there are many, so that paths stay visible
-            ax.scatter(marks[:, 0], marks[:, 1], s=12 if many else 40, marker="x", color="red",
-                       linewidths=0.8 if many else 1.5, alpha=0.6 if many else 1.0, zorder=4,
-                       label=f"overlaps ({len(marks)})")
-            ax.legend(loc="upper right", fontsize="small")
+            shown = np.argsort(-depth, kind="stable")[:style.MAX_OVERLAP_MARKS]
+            ax.scatter(marks[shown, 0], marks[shown, 1], s=10, marker="x", color=style.OVERLAP_COLOR,
+                       linewidths=0.6, alpha=0.45, zorder=6)
+            handles.append(Line2D([], [], linestyle="", marker="x", color=style.OVERLAP_COLOR, markersize=5))
+            labels.append(f"overlap ({len(marks)}" + (f"; the {len(shown)} deepest shown)" if len(shown) < len(marks)
+                                                     else ")"))
+    legend_below(ax, handles, labels)
     ax.autoscale_view()
     ax.set_aspect("equal", adjustable="datalim")  # a narrow run (two agents on a line) keeps a visible height
     ax.set_xlabel("x [m]")
     ax.set_ylabel("y [m]")
-    if title:
-        ax.set_title(title)
+    ax.set_title(default_title(traj, data) if title is None else title)
     return ax
+
+
+def _arrived(traj: Trajectory, data: dict) -> np.ndarray:
+    """Whether each agent of the scene arrived during the run (or, without metrics, is at its goal at the end)."""
+    steps = (traj.metrics or {}).get("arrival_step")
+    if steps is not None:
+        steps = np.asarray(steps)
+        return (steps[data["scene"]] if data["scene"] is not None else steps) >= 0
+    reach = traj.radius if traj.arrival_radius is None else traj.arrival_radius
+    reach = np.asarray(reach)[data["scene"]] if data["scene"] is not None else np.asarray(reach)
+    with np.errstate(invalid="ignore"):
+        return np.linalg.norm(data["positions"][-1] - data["goals"], axis=-1) <= reach
+
+
+def default_title(traj: Trajectory, data: dict) -> str:
+    """``ORCA, 250 agents, 3137 steps (784 s)`` (and the scene of a batch)."""
+    method = traj.method.get("method", "") if isinstance(traj.method, dict) else ""
+    live = int(np.sum(data["ids"] >= 0))
+    where = f", scene {data['scene']}" if data["scene"] is not None else ""
+    return (f"{method}{', ' if method else ''}{live} agents, {traj.steps_run} steps "
+            f"({traj.steps_run * traj.time_step:.4g} s){where}")

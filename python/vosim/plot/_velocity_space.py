@@ -5,12 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from ._common import _pyplot
+from ._style import legend_below
 
 # Colours of what is drawn.
-AGENT_CONE = "tab:orange"
+AGENT_CONE = "#E69F00"   # Okabe-Ito orange
 OBSTACLE_CONE = "0.45"
-FORBIDDEN = "tab:red"
-FEASIBLE = "tab:green"
+FORBIDDEN = "#D55E00"    # vermillion
+FEASIBLE = "#009E73"     # bluish green
 
 
 def _clip(polygon: np.ndarray, point: np.ndarray, normal: np.ndarray) -> np.ndarray:
@@ -118,7 +119,9 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
     """
     info = sim.inspect(agent_id)
     plt = _pyplot()
-    from matplotlib.patches import Circle, Polygon
+    from matplotlib.patches import Circle, Patch, Polygon
+
+    proxies = []  # legend entries for what is drawn without a label of its own
 
     if ax is None:
         _, ax = plt.subplots(figsize=(6.5, 6))
@@ -148,6 +151,12 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
         if len(feasible) >= 3:
             ax.add_patch(Polygon(feasible, closed=True, facecolor=FEASIBLE, alpha=0.35, edgecolor=FEASIBLE,
                                  zorder=2, label="admissible velocities"))
+        if (~lines["obstacle"]).any():
+            proxies.append(Patch(facecolor=FORBIDDEN, alpha=0.3, edgecolor=FORBIDDEN,
+                               label="forbidden by a neighbour (ORCA half-plane)"))
+        if lines["obstacle"].any():
+            proxies.append(Patch(facecolor="0.3", alpha=0.4, edgecolor="0.15",
+                               label="forbidden by an obstacle (hard half-plane)"))
         n_agent = int((~lines["obstacle"]).sum())
         notes.append(f"{n_agent} agent, {len(lines['point']) - n_agent} obstacle half-planes")
         if info["used_fallback"]:
@@ -167,6 +176,14 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
                              zorder=1))
         ax.plot(*cones["apex"][k], marker=".", color=color, markersize=4, zorder=3)
     if len(cones["apex"]):
+        # Legend entries for the cone colours (proxies: the cones themselves are unlabelled).
+        kinds = [str(kind) for kind in cones["kind"]]
+        if any(kind.startswith("agent") for kind in kinds):
+            proxies.append(Patch(facecolor=AGENT_CONE, alpha=0.35, edgecolor=AGENT_CONE,
+                               label="velocity obstacle of a neighbour"))
+        if any(not kind.startswith("agent") for kind in kinds):
+            proxies.append(Patch(facecolor=OBSTACLE_CONE, alpha=0.35, edgecolor=OBSTACLE_CONE,
+                               label="velocity obstacle of an obstacle edge"))
         truncated = np.isfinite(cones["horizon"]).any()
         notes.append(f"{len(cones['apex'])} velocity obstacles" + (" (truncated)" if truncated else ""))
         if info["used_fallback"]:
@@ -205,10 +222,10 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
 
     ax.add_patch(Circle((0, 0), max_speed, fill=False, linestyle="--", color="0.3", zorder=3,
                         label=f"max speed {max_speed:g} m/s"))
-    ax.plot(*velocity, marker="o", color="tab:blue", markersize=7, zorder=6, linestyle="none", label="current velocity")
-    ax.plot(*pref, marker="*", color="tab:green", markersize=13, markeredgecolor="black", zorder=6, linestyle="none",
+    ax.plot(*velocity, marker="o", color="#0072B2", markersize=7, zorder=6, linestyle="none", label="current velocity")
+    ax.plot(*pref, marker="*", color="#009E73", markersize=13, markeredgecolor="black", zorder=6, linestyle="none",
             label="preferred velocity")
-    ax.plot(*new, marker="D", color="tab:red", markersize=7, markeredgecolor="black", zorder=7, linestyle="none",
+    ax.plot(*new, marker="D", color="#CC79A7", markersize=7, markeredgecolor="black", zorder=7, linestyle="none",
             label="new velocity")
     ax.axhline(0, color="0.7", linewidth=0.5, zorder=0)
     ax.axvline(0, color="0.7", linewidth=0.5, zorder=0)
@@ -220,5 +237,8 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
     heading = title if title is not None else f"{info['method']}, agent {info['id']}"
     ax.set_title(heading + ("\n" + "; ".join(notes) if notes else ""), fontsize="medium")
     if legend:
-        ax.legend(loc="upper left", fontsize="x-small", framealpha=0.85)
+        handles, labels = ax.get_legend_handles_labels()
+        handles += proxies
+        labels += [proxy.get_label() for proxy in proxies]
+        legend_below(ax, handles, labels, columns=2)
     return ax

@@ -1,0 +1,62 @@
+"""Getting a Dask client: one given, one to a scheduler's address, or a local cluster."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+
+from ._checks import integer
+
+
+def _distributed():
+    try:
+        import distributed
+    except ImportError as error:
+        raise ImportError('running on Dask needs dask.distributed: pip install "vosim[dask]"') from error
+    return distributed
+
+
+def usable_cores() -> int:
+    """Cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def local_layout(workers: int | None, threads: int | None) -> tuple[int, int]:
+    """Worker processes and OpenMP threads per worker for a cluster on this machine.
+
+    By default one single-threaded worker per core: cells are independent, so
+    processes use the cores fully without sharing anything; ``threads`` then
+    defaults to the cores left per worker.
+    """
+    cores = usable_cores()
+    workers = cores if workers is None else integer(workers, "workers", minimum=1)
+    threads = max(1, cores // workers) if threads is None else integer(threads, "threads", minimum=1)
+    return workers, threads
+
+
+@contextlib.contextmanager
+def client_for(client, *, workers: int | None = None, threads: int | None = None):
+    """A ``distributed.Client`` for ``client``, closed afterwards if made here.
+
+    ``client`` is a Client (used as is), a scheduler address such as
+    ``"tcp://10.0.0.5:8786"``, or None for a ``LocalCluster`` of ``workers``
+    processes (each running vosim on ``threads`` threads).
+    """
+    distributed = _distributed()
+    if isinstance(client, distributed.Client):
+        yield client
+        return
+    if isinstance(client, str):
+        with distributed.Client(client) as made:
+            yield made
+        return
+    if client is not None:
+        raise TypeError(f"client: expected a distributed.Client, a scheduler address or None, "
+                        f"got {type(client).__name__}")
+    workers, _ = local_layout(workers, threads)
+    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster) as made:
+        yield made

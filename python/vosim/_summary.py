@@ -1,0 +1,84 @@
+"""A run in a few lines: what ``Trajectory.summary()`` and ``repr`` show."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _scalar(metrics: dict, name: str, reduce) -> float | None:
+    value = metrics.get(name)
+    if value is None:
+        return None
+    value = np.asarray(value, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        return float(reduce(value)) if value.size else None
+
+
+def _seeking(traj) -> np.ndarray:
+    seeking = np.asarray(traj.has_goal, bool)
+    if traj.active is not None:
+        seeking = seeking & np.asarray(traj.active, bool)
+    return seeking
+
+
+def arrivals(traj) -> tuple[int, int]:
+    """(agents that arrived during the run, goal-seeking agents), over every scene."""
+    seeking = _seeking(traj)
+    steps = traj.metrics.get("arrival_step") if traj.metrics else None
+    if steps is not None:
+        arrived = seeking & (np.asarray(steps) >= 0)
+    elif len(traj):
+        arrived = seeking & np.asarray(traj.arrived()[-1])
+    else:
+        arrived = np.zeros_like(seeking)
+    return int(arrived.sum()), int(seeking.sum())
+
+
+def one_line(traj) -> str:
+    """``Trajectory(ORCA, 250 agents, 3137 steps = 784.2 s, 250/250 arrived, 2 frames)``."""
+    method = traj.method.get("method", "?") if isinstance(traj.method, dict) else "?"
+    shape = np.shape(traj.ids)
+    agents = f"{shape[0]} scenes x {shape[1]} agents" if traj.is_batch else f"{shape[0]} agents"
+    arrived, seeking = arrivals(traj)
+    duration = traj.steps_run * traj.time_step
+    return (f"Trajectory({method}, {agents}, {traj.steps_run} steps = {duration:.4g} s, "
+            f"{arrived}/{seeking} arrived, {len(traj)} frames)")
+
+
+def summary(traj) -> str:
+    """Several lines: steps, time, arrivals, collisions, clearance, stalls, fallbacks, warnings."""
+    m = traj.metrics or {}
+    arrived, seeking = arrivals(traj)
+    duration = traj.steps_run * traj.time_step
+    method = traj.method.get("method", "?") if isinstance(traj.method, dict) else "?"
+    scenes = np.shape(traj.ids)[0] if traj.is_batch else 1
+    lines = [one_line(traj),
+             f"  method             {method}" + (f" over {scenes} scenes" if traj.is_batch else ""),
+             f"  steps              {traj.steps_run} of {traj.time_step:g} s = {duration:.4g} s simulated, "
+             f"{traj.wall_time:.3g} s wall time"]
+    makespan = _scalar(m, "makespan", np.max)
+    arrival = f"  arrived            {arrived} of {seeking} goal-seeking agents"
+    if seeking and arrived == seeking and makespan is not None and not np.isnan(makespan):
+        arrival += f", the last after {makespan:.4g} s"
+    lines.append(arrival)
+    if not m:
+        lines.append("  metrics            not measured (run(metrics=False))")
+    else:
+        clearance = _scalar(m, "min_clearance", np.min)
+        lines.append(f"  collisions         {int(_scalar(m, 'collision_pairs', np.sum))} pairs overlapped in "
+                     f"{int(_scalar(m, 'collision_agent_steps', np.sum))} agent-steps, deepest "
+                     f"{_scalar(m, 'max_penetration', np.max):.3g} m")
+        lines.append(f"  min clearance      {clearance:+.4g} m between agents (negative: overlap)")
+        if traj.obstacles:
+            lines.append(f"  obstacles          {int(_scalar(m, 'obstacle_agent_steps', np.sum))} agent-steps "
+                         f"touching, deepest {_scalar(m, 'max_obstacle_penetration', np.max):.3g} m")
+        lines.append(f"  stalled agents     {int(_scalar(m, 'stalled_agents', np.sum))} (slower than 0.05 m/s "
+                     f"for 40 steps in a row without arriving)")
+        lines.append(f"  fallbacks          {int(_scalar(m, 'fallbacks', np.sum))} agent-steps")
+    if seeking and arrived < seeking:
+        lines.append(f"  warning            {seeking - arrived} goal-seeking agents did not arrive within "
+                     f"{traj.steps_run} steps; makespan is undefined (NaN), not averaged over the others")
+    elif seeking and not traj.all_arrived:
+        lines.append("  warning            every agent arrived at some step, but not all were at their goals "
+                     "at the end (pushed away after arriving)")
+    return "\n".join(lines)

@@ -1,0 +1,210 @@
+"""Sweeps on Dask: the grid, the rows (those of compare), Parquet parts and resuming."""
+
+import functools
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pytest
+
+pd = pytest.importorskip("pandas")
+pytest.importorskip("pyarrow")
+distributed = pytest.importorskip("distributed")
+
+import vosim  # noqa: E402
+from vosim import scenarios  # noqa: E402
+
+CROSSING = functools.partial(scenarios.crossing, 4)
+TIMINGS = ["time_neighbors", "time_velocities", "time_integration"]  # wall times differ between runs
+
+
+def _same(a, b):
+    pd.testing.assert_frame_equal(a.drop(columns=TIMINGS), b.drop(columns=TIMINGS))
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster) as made:
+        yield made
+
+
+def test_sweep_rows_are_compares_rows_for_every_cell(client):
+    methods = {"ORCA": vosim.ORCA(), "RVO": vosim.RVO(samples=40)}
+    table = vosim.sweep(methods, [CROSSING], seeds=[1, 2], method_params={"perturbation": [0.0, 0.01]},
+                        agent_params={"time_horizon": [2.0, 5.0]}, steps=300, client=client)
+    assert len(table) == 2 * 2 * 2 * 2
+    assert list(table.columns[:7]) == ["method", "scenario", "seed", "agents", "steps_run", "perturbation",
+                                       "time_horizon"]
+    assert not table.duplicated(["method", "seed", "perturbation", "time_horizon"]).any()
+    assert table.attrs["cells_run"] == 8 and table.attrs["cells_reused"] == 0
+    # one cell against compare() on the same scenes, the one definition of a run
+    scenes = [scenarios.Scenario(**{**CROSSING(seed=s).__dict__,
+                                    "agent_params": {**CROSSING(seed=s).agent_params, "time_horizon": 5.0}})
+              for s in (1, 2)]
+    expected = vosim.compare({"RVO": vosim.RVO(samples=40, perturbation=0.01)}, [lambda seed: scenes[seed - 1]],
+                             seeds=[1, 2], steps=300)
+    got = table[(table["method"] == "RVO") & (table["perturbation"] == 0.01) & (table["time_horizon"] == 5.0)]
+    got = got.drop(columns=["perturbation", "time_horizon"]).reset_index(drop=True)
+    expected["seed"] = expected["seed"].astype("Int64")
+    _same(got, expected)
+
+
+def test_sweep_on_a_cluster_equals_the_sweep_in_this_process(client):
+    grid = dict(methods=[vosim.ORCA(), vosim.ForceBased()], scenarios=["headon_pair", CROSSING],
+                seeds=[3, 4, 5], scenario_params=None, steps=250)
+    here = vosim.sweep(**grid, client=False)
+    there = vosim.sweep(**grid, client=client)
+    _same(here, there)
+
+
+def test_sweep_connects_to_a_scheduler_address(client):
+    table = vosim.sweep([vosim.ORCA()], ["headon_pair"], seeds=[0, 1], steps=100, client=client.scheduler.address)
+    _same(table, vosim.sweep([vosim.ORCA()], ["headon_pair"], seeds=[0, 1], steps=100, client=False))
+
+
+def test_default_local_cluster_runs_the_grid():
+    table = vosim.sweep([vosim.ORCA()], ["headon_pair"], seeds=[0, 1], steps=100, workers=1, threads=1)
+    assert list(table["seed"]) == [0, 1] and table.attrs["cells_run"] == 1
+
+
+def test_an_interrupted_sweep_resumes_without_redoing_cells(tmp_path, client):
+    grid = dict(methods={"ORCA": vosim.ORCA()}, scenarios=["crossing"], seeds=[1, 2],
+                scenario_params={"n_per_group": [2, 4, 6]}, steps=200)
+    whole = vosim.sweep(**grid, client=False)
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_two(done, total):
+        if done >= 2:
+            raise Stop
+
+    folder = tmp_path / "results"
+    with pytest.raises(Stop):
+        vosim.sweep(**grid, path=folder, client=client, progress=stop_after_two)
+    parts = sorted(folder.glob("cell-*.parquet"))
+    assert 2 <= len(parts) < 3
+    written = {p: p.stat().st_mtime_ns for p in parts}
+    resumed = vosim.sweep(**grid, path=folder, client=client)
+    assert resumed.attrs["cells_reused"] == len(parts) and resumed.attrs["cells_run"] == 3 - len(parts)
+    assert all(p.stat().st_mtime_ns == t for p, t in written.items())  # nothing redone
+    _same(resumed, whole.astype(resumed.dtypes.to_dict()))
+    _same(pd.read_parquet(folder).sort_values(["n_per_group", "seed"]).reset_index(drop=True)[resumed.columns], resumed)
+    again = vosim.sweep(**grid, path=folder, client=False)
+    assert again.attrs["cells_run"] == 0
+    _same(again, resumed)
+
+
+def test_a_killed_sweep_resumes(tmp_path):
+    """The process running the sweep is killed mid-way; running it again finishes the rest."""
+    folder = tmp_path / "killed"
+    script = textwrap.dedent(f"""
+        import functools, vosim
+        from vosim import scenarios
+        vosim.sweep([vosim.ORCA()], ["crossing"], seeds=[1], scenario_params={{"n_per_group": list(range(2, 40))}},
+                    steps=2000, path={str(folder)!r}, client=False)
+    """)
+    process = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        deadline = time.monotonic() + 60
+        while not list(folder.glob("cell-*.parquet")) and time.monotonic() < deadline:
+            time.sleep(0.05)
+            assert process.poll() is None, "the sweep ended before it could be killed"
+        process.send_signal(signal.SIGKILL)
+    finally:
+        process.wait()
+    parts = sorted(folder.glob("cell-*.parquet"))
+    assert 1 <= len(parts) < 38
+    assert not [p for p in os.listdir(folder) if not p.startswith("cell-")] or all(
+        p.startswith(".") for p in os.listdir(folder) if not p.startswith("cell-"))
+    written = {p: p.stat().st_mtime_ns for p in parts}
+    grid = dict(methods=[vosim.ORCA()], scenarios=["crossing"], seeds=[1],
+                scenario_params={"n_per_group": list(range(2, 40))}, steps=2000)
+    resumed = vosim.sweep(**grid, path=folder, client=False)
+    assert resumed.attrs["cells_reused"] == len(parts)
+    assert all(p.stat().st_mtime_ns == t for p, t in written.items())
+    assert list(resumed["n_per_group"]) == list(range(2, 40))
+
+
+def test_a_sweep_survives_a_killed_worker(tmp_path):
+    """A worker process dies mid-sweep: Dask restarts it and runs its cells again; the table is complete."""
+    grid = dict(methods={"ORCA": vosim.ORCA()}, scenarios=["crossing"], seeds=[1, 2],
+                scenario_params={"n_per_group": [2, 4, 6, 8]}, steps=300)
+    whole = vosim.sweep(**grid, client=False)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
+        killed = []
+
+        def kill_the_worker_once(done, total):
+            if done == 1 and not killed:
+                killed.extend(client.run(os.getpid).values())
+                os.kill(killed[0], signal.SIGKILL)
+
+        table = vosim.sweep(**grid, client=client, path=tmp_path, progress=kill_the_worker_once)
+        assert killed and killed[0] not in client.run(os.getpid).values()  # a new worker process
+    assert table.attrs["cells_run"] == 4 and len(list(tmp_path.glob("cell-*.parquet"))) == 4
+    _same(table, whole.astype(table.dtypes.to_dict()))
+
+
+def test_a_corrupt_part_is_refused_naming_the_file(tmp_path):
+    grid = dict(methods=[vosim.ORCA()], scenarios=["headon_pair"], seeds=[0], steps=50)
+    vosim.sweep(**grid, path=tmp_path, client=False)
+    (part,) = tmp_path.glob("cell-*.parquet")
+    part.write_bytes(part.read_bytes()[:40])
+    with pytest.raises(ValueError, match=rf"{part.name}: not a readable Parquet file"):
+        vosim.sweep(**grid, path=tmp_path, client=False)
+
+
+def test_fixed_scenarios_run_once_with_their_seed():
+    fixed = scenarios.circle(6, radius=5.0)
+    table = vosim.sweep([vosim.ORCA()], [fixed, "headon_pair"], seeds=[0, 1], steps=50, client=False)
+    assert table["seed"].isna().tolist() == [True, False, False]
+    compared = vosim.compare([vosim.ORCA()], fixed, seeds=[0, 1], steps=50)
+    assert len(compared) == 1 and compared["seed"].isna().all()
+
+
+def test_sweep_checks_its_arguments():
+    with pytest.raises(ValueError, match=r"method_params\['samples'\]: method 'ORCA' \(ORCA\) has no such field"):
+        vosim.sweep([vosim.ORCA()], ["headon_pair"], method_params={"samples": [10]}, client=False)
+    with pytest.raises(TypeError, match=r"agent_params\['radius'\]: expected a list of values, got float"):
+        vosim.sweep([vosim.ORCA()], ["headon_pair"], agent_params={"radius": 0.5}, client=False)
+    with pytest.raises(ValueError, match=r"scenario_params\['n'\]: expected at least one value"):
+        vosim.sweep([vosim.ORCA()], ["crossing"], scenario_params={"n": []}, client=False)
+    with pytest.raises(ValueError, match=r"agent_params\['seed'\]: the name is already a column"):
+        vosim.sweep([vosim.ORCA()], ["crossing"], agent_params={"seed": [1]}, client=False)
+    with pytest.raises(ValueError, match=r"threads is 0; must be >= 1"):
+        vosim.sweep([vosim.ORCA()], ["crossing"], threads=0, client=False)
+    with pytest.raises(TypeError, match=r"client: expected a distributed.Client, a scheduler address or None"):
+        vosim.sweep([vosim.ORCA()], ["headon_pair"], client=3)
+    with pytest.raises(TypeError, match=r"scenario_params \{'n': 3\}, agent_params \{\}: .*unexpected keyword "
+                                        r"argument 'n'"):
+        vosim.sweep([vosim.ORCA()], ["crossing"], scenario_params={"n": [3]}, client=False)
+    with pytest.raises(ValueError, match=r"agent_params: unknown parameter 'speed'"):
+        vosim.sweep([vosim.ORCA()], ["headon_pair"], agent_params={"speed": [1.0]}, client=False)
+    with pytest.raises(ValueError, match="two cells of the sweep are the same run"):
+        vosim.sweep([vosim.ORCA()], ["headon_pair", "headon_pair"], client=False)
+    with pytest.raises(TypeError, match=r"scenarios\[0\]: expected a scenario name, a function taking seed= or a"):
+        vosim.compare([vosim.ORCA()], [3])
+
+
+def test_compare_runs_on_a_client(client):
+    local = vosim.compare([vosim.ORCA(), vosim.HRVO()], [CROSSING, scenarios.headon_pair()], seeds=[1, 2],
+                          steps=200)
+    remote = vosim.compare([vosim.ORCA(), vosim.HRVO()], [CROSSING, scenarios.headon_pair()], seeds=[1, 2],
+                           steps=200, client=client)
+    _same(local, remote)
+    assert local.attrs["series"].keys() == remote.attrs["series"].keys()
+    key = ("HRVO", "crossing", 2)
+    np.testing.assert_array_equal(local.attrs["series"][key]["arrival_step"],
+                                  remote.attrs["series"][key]["arrival_step"])
+
+
+def test_importing_vosim_imports_no_dask():
+    code = "import sys, vosim; print(any(m.split('.')[0] in ('dask', 'distributed', 'pyarrow') for m in sys.modules))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.strip() == "False"
