@@ -210,7 +210,7 @@ def test_unpickling_something_else_says_what_is_wrong():
         sim.__setstate__({"format": "other"})
     state = sim.__getstate__()
     state["format_version"] = 99
-    with pytest.raises(ValueError, match="format version 99, which this vosim .1. cannot read"):
+    with pytest.raises(ValueError, match="format version 99, which this vosim .2. cannot read"):
         sim.__setstate__(state)
 
 

@@ -97,7 +97,8 @@ def test_a_newer_format_version_is_refused(tmp_path):
         metadata["format_version"] = _checkpoint.FORMAT_VERSION + 1
         arrays["metadata"] = np.array(json.dumps(metadata))
 
-    with pytest.raises(ValueError, match=r"'.*newer\.npz' has state format version 2, which this vosim"):
+    newer_version = _checkpoint.FORMAT_VERSION + 1
+    with pytest.raises(ValueError, match=rf"'.*newer\.npz' has state format version {newer_version}, which this vosim"):
         vosim.load_state(_rewrite(path, tmp_path / "newer.npz", newer))
 
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <type_traits>
 
 #include "engine.hpp"
@@ -181,13 +182,41 @@ void step(Engine& e, double tick_seconds) {
     if (error) throw std::move(*error);
 }
 
+// A run's pause calling `replan(steps_done)` with the GIL held: it returns
+// None or new tracks (ids, offsets, points, radius) as set_waypoints takes
+// them. A Python exception is kept in `error` and stops the run.
+Pause python_pause(std::optional<py::error_already_set>& error, const py::object& replan) {
+    if (replan.is_none()) return {};
+    return [&error, &replan](std::int64_t done) {
+        py::gil_scoped_acquire gil;
+        NewTracks tracks;
+        try {
+            const py::object result = replan(done);
+            if (result.is_none()) return tracks;
+            const auto [ids, offsets, points, radius] = py::cast<std::tuple<Int64s, Int64s, Doubles, Doubles>>(result);
+            tracks.ids.assign(ids.data(), ids.data() + ids.size());
+            tracks.offsets.assign(offsets.data(), offsets.data() + offsets.size());
+            if (points.ndim() != 2 || points.shape(1) != 2) throw std::invalid_argument("replan: points must be (k, 2)");
+            for (py::ssize_t k = 0; k < points.shape(0); ++k) {
+                tracks.points.emplace_back(points.data()[2 * k], points.data()[2 * k + 1]);
+            }
+            tracks.radius.assign(radius.data(), radius.data() + radius.size());
+        } catch (py::error_already_set& raised) {
+            error.emplace(std::move(raised));
+            throw std::runtime_error("replan raised");  // the caller reports `error`
+        }
+        return tracks;
+    };
+}
+
 // Runs with the GIL released. `progress(steps_done)` is called from the
 // periodic tick with the GIL held; Ctrl-C (a pending signal) or an exception
 // from `progress` stops the run after the current step, and the run still
-// returns what it recorded so far; the caller re-raises.
+// returns what it recorded so far; the caller re-raises. `replan`, unless
+// None, is the pause called every `pause_every` steps (see python_pause).
 py::dict run(Engine& e, std::int64_t steps, std::int64_t record_every, bool until_arrived, bool metrics,
              DoublesOut positions, DoublesOut velocities, DoublesOut times, Int64sOut step_numbers,
-             double tick_seconds, const py::object& progress) {
+             double tick_seconds, const py::object& progress, std::int64_t pause_every, const py::object& replan) {
     const std::int64_t frames = frames_for(steps, record_every);
     const AgentState& s = e.state();
     const py::ssize_t frame_values = static_cast<py::ssize_t>(s.scenes()) * s.count() * 2;
@@ -209,14 +238,17 @@ py::dict run(Engine& e, std::int64_t steps, std::int64_t record_every, bool unti
     options.until_arrived = until_arrived;
     options.tick_seconds = tick_seconds;
     options.metrics = metrics;
+    if (pause_every < 0) throw std::invalid_argument("pause_every must be >= 0, got " + std::to_string(pause_every));
+    options.pause_every = pause_every;
 
     std::optional<py::error_already_set> error;
     const Tick tick = python_tick(error, progress);
+    const Pause pause = python_pause(error, replan);
 
     RunResult result;
     {
         py::gil_scoped_release release;
-        result = e.run(options, recording, tick);
+        result = e.run(options, recording, tick, pause);
     }
     py::dict out;
     out["steps_done"] = result.steps_done;
@@ -278,7 +310,8 @@ void bind_engine(py::module_& m) {
         .def("run", &run, py::arg("steps"), py::arg("record_every"), py::arg("until_arrived"), py::arg("metrics"),
              py::arg("positions").noconvert(), py::arg("velocities").noconvert(),
              py::arg("times").noconvert(), py::arg("step_numbers").noconvert(),
-             py::arg("tick_seconds"), py::arg("progress"))
+             py::arg("tick_seconds"), py::arg("progress"), py::arg("pause_every") = 0,
+             py::arg("replan") = py::none())
         .def("all_arrived", &Engine::all_arrived)
         .def(
             "set_waypoints",
@@ -301,6 +334,17 @@ void bind_engine(py::module_& m) {
             py::array_t<std::int32_t> out({static_cast<py::ssize_t>(e.state().scenes()),
                                            static_cast<py::ssize_t>(e.state().count())});
             if (!left.empty()) std::memcpy(out.mutable_data(), left.data(), left.size() * sizeof(std::int32_t));
+            return out;
+        })
+        .def("final_goals", [](const Engine& e) {
+            const std::vector<Vec2> goals = e.final_goals();
+            py::array_t<double> out({static_cast<py::ssize_t>(e.state().scenes()),
+                                     static_cast<py::ssize_t>(e.state().count()), py::ssize_t{2}});
+            double* data = out.mutable_data();
+            for (std::size_t k = 0; k < goals.size(); ++k) {
+                data[2 * k] = goals[k].x;
+                data[2 * k + 1] = goals[k].y;
+            }
             return out;
         })
         .def("neighbor_table", &neighbor_table);

@@ -132,6 +132,8 @@ py::dict run_metrics_dict(const RunMetrics& m, const PhaseTimes& times) {
 }
 
 void bind_metrics(py::module_& m) {
+    // Below this speed a goal-seeking agent that has not arrived stalls.
+    m.attr("STALL_SPEED") = MetricsSettings{}.stall_speed;
     m.def(
         "overlaps",
         [](const Doubles& positions, const Doubles& radius, const Bytes& active, double min_fraction) {

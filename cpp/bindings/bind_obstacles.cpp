@@ -111,14 +111,14 @@ void bind_obstacles(py::module_& m) {
                "The scenes that have obstacles of their own, ascending.");
     engine.def(
         "blocked_points",
-        [](const Engine& e, const Doubles& points, int scene) {
+        [](const Engine& e, const Doubles& points, int scene, bool moving) {
             const std::vector<Vec2> p = points_of(points, "points");
             py::array_t<bool> out(static_cast<py::ssize_t>(p.size()));
             bool* data = out.mutable_data();
-            for (std::size_t i = 0; i < p.size(); ++i) data[i] = e.blocked(scene, p[i]);
+            for (std::size_t i = 0; i < p.size(); ++i) data[i] = e.blocked(scene, p[i], moving);
             return out;
         },
-        py::arg("points"), py::arg("scene"));
+        py::arg("points"), py::arg("scene"), py::arg("moving") = true);
     engine.def(
         "obstacle_distances",
         [](const Engine& e, const Doubles& points, int scene) {

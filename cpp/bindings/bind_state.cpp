@@ -95,17 +95,27 @@ py::dict snapshot(const Engine& e) {
     std::vector<std::int32_t> scenes;
     std::vector<std::string> kinds;
     std::vector<std::int64_t> offsets{0};
-    std::vector<Vec2> points;
+    std::vector<Vec2> points, velocities, displacements;
+    std::vector<std::uint8_t> removed, moving;
     for (const SavedObstacle& o : s.obstacles) {
         scenes.push_back(o.scene);
         kinds.emplace_back(kind_name(o.kind));
         points.insert(points.end(), o.points.begin(), o.points.end());
         offsets.push_back(static_cast<std::int64_t>(points.size()));
+        removed.push_back(o.removed ? 1 : 0);
+        moving.push_back(o.moving ? 1 : 0);
+        velocities.push_back(o.velocity);
+        displacements.push_back(o.displacement);
     }
-    out["obstacle_scenes"] = to_array(scenes, {static_cast<py::ssize_t>(scenes.size())});
+    const py::ssize_t obstacles = static_cast<py::ssize_t>(scenes.size());
+    out["obstacle_scenes"] = to_array(scenes, {obstacles});
     out["obstacle_kinds"] = kinds;
-    out["obstacle_offsets"] = to_array(offsets, {static_cast<py::ssize_t>(offsets.size())});
+    out["obstacle_offsets"] = to_array(offsets, {obstacles + 1});
     out["obstacle_points"] = points_array(points);
+    out["obstacle_removed"] = to_array(removed, {obstacles});
+    out["obstacle_moving"] = to_array(moving, {obstacles});
+    out["obstacle_velocities"] = points_array(velocities);
+    out["obstacle_displacements"] = points_array(displacements);
     std::vector<std::int64_t> ids, next, waypoint_offsets{0};
     std::vector<double> radius;
     std::vector<Vec2> waypoint_points;
@@ -155,10 +165,22 @@ void restore(Engine& e, const py::dict& d) {
     const auto kinds = py::cast<std::vector<std::string>>(item(d, "obstacle_kinds"));
     const auto obstacles = split(values_of<double>(item(d, "obstacle_points")),
                                  values_of<std::int64_t>(item(d, "obstacle_offsets")), "obstacle");
-    if (scenes.size() != obstacles.size() || kinds.size() != obstacles.size()) {
+    const auto removed = values_of<std::uint8_t>(item(d, "obstacle_removed"));
+    const auto moving = values_of<std::uint8_t>(item(d, "obstacle_moving"));
+    const auto velocities = points_of(values_of<double>(item(d, "obstacle_velocities")));
+    const auto displacements = points_of(values_of<double>(item(d, "obstacle_displacements")));
+    const std::size_t n = obstacles.size();
+    if (scenes.size() != n || kinds.size() != n || removed.size() != n || moving.size() != n ||
+        velocities.size() != n || displacements.size() != n) {
         throw std::invalid_argument("saved state: obstacle entries differ in length");
     }
-    for (std::size_t k = 0; k < obstacles.size(); ++k) s.obstacles.push_back({scenes[k], kind_of(kinds[k]), obstacles[k]});
+    for (std::size_t k = 0; k < n; ++k) {
+        if (removed[k] > 1 || moving[k] > 1) {
+            throw std::invalid_argument("saved state: obstacle " + std::to_string(k) + " has flags other than 0 or 1");
+        }
+        s.obstacles.push_back({scenes[k], kind_of(kinds[k]), obstacles[k], removed[k] != 0, moving[k] != 0,
+                               velocities[k], displacements[k]});
+    }
     const auto ids = values_of<std::int64_t>(item(d, "waypoint_ids"));
     const auto next = values_of<std::int64_t>(item(d, "waypoint_next"));
     const auto radius = values_of<double>(item(d, "waypoint_radius"));

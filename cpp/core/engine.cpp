@@ -200,7 +200,9 @@ std::vector<int> Engine::scenes_with_obstacles() const {
     return scenes;
 }
 
-bool Engine::blocked(int scene, Vec2 p) const { return blocked_by(shared_obstacles_, obstacles(scene), p); }
+bool Engine::blocked(int scene, Vec2 p, bool with_moving) const {
+    return blocked_by(shared_obstacles_, obstacles(scene), p, with_moving);
+}
 
 double Engine::obstacle_clearance(int scene, Vec2 p) const {
     const double d = std::fmin(shared_obstacles_.distance(p), obstacles(scene).distance(p));
@@ -370,6 +372,11 @@ void Engine::remove_agents(const std::int64_t* ids, std::size_t count) {
 void Engine::set_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
                            const Vec2* points, const double* radius) {
     BusyGuard guard(busy_);
+    replace_waypoints(ids, count, offsets, points, radius);
+}
+
+void Engine::replace_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
+                               const Vec2* points, const double* radius) {
     // Check everything first: a refused call changes nothing.
     std::vector<std::pair<int, int>> where(count);
     for (std::size_t k = 0; k < count; ++k) {
@@ -397,6 +404,19 @@ void Engine::set_waypoints(const std::int64_t* ids, std::size_t count, const std
                            std::vector<Vec2>(points + offsets[k], points + offsets[k + 1]), radius[k]);
         }
     }
+}
+
+std::vector<Vec2> Engine::final_goals() const {
+    const AgentState& s = state_;
+    std::vector<Vec2> out(static_cast<std::size_t>(s.scenes()) * s.count());
+    for (int b = 0; b < s.scenes(); ++b) {
+        for (int slot = 0; slot < s.count(); ++slot) out[b * s.count() + slot] = s.goal(s.index(b, slot));
+    }
+    for (const auto& [id, track] : waypoints_.tracks()) {
+        int scene = 0, slot = 0;
+        if (s.locate(id, scene, slot)) out[scene * s.count() + slot] = track.points.back();
+    }
+    return out;
 }
 
 std::vector<std::int32_t> Engine::waypoints_remaining() const {

@@ -37,7 +37,22 @@ struct RunOptions {
     double tick_seconds = 0.05;  // how often `tick` is called during a run
     bool metrics = true;         // gather RunMetrics
     MetricsSettings metrics_settings;
+    std::int64_t pause_every = 0;  // call `pause` after every this many steps (0: never)
 };
+
+// New waypoint tracks for some agents, as Engine::set_waypoints takes them.
+struct NewTracks {
+    std::vector<std::int64_t> ids;
+    std::vector<std::int64_t> offsets{0};
+    std::vector<Vec2> points;
+    std::vector<double> radius;
+};
+
+// Called between the steps of a run, every RunOptions::pause_every steps
+// (a fixed count, so that runs stay deterministic), with the number of steps
+// done; the tracks it returns replace those agents' waypoints before the
+// next step. It may read the engine, not change it.
+using Pause = std::function<NewTracks(std::int64_t)>;
 
 // Caller-owned output of a run, each array sized for `max_frames` frames of
 // scenes x count agents (positions and velocities: x and y). Null pointers
@@ -135,8 +150,9 @@ public:
     const ObstacleSet& obstacles(int scene) const;
     // The scenes that have obstacles of their own, ascending.
     std::vector<int> scenes_with_obstacles() const;
-    // Whether p is in the solid part of the obstacles scene `scene` sees.
-    bool blocked(int scene, Vec2 p) const;
+    // Whether p is in the solid part of the obstacles scene `scene` sees
+    // (its static ones only unless with_moving).
+    bool blocked(int scene, Vec2 p, bool with_moving = true) const;
     // Signed distance from p to the nearest obstacle surface of that scene:
     // negative in the solid, +infinity without obstacles.
     double obstacle_clearance(int scene, Vec2 p) const;
@@ -146,7 +162,8 @@ public:
     // and is abandoned when it asks to stop: false is returned and nothing is
     // advanced.
     bool step(Ticker* ticker = nullptr);
-    RunResult run(const RunOptions& options, const Recording& recording, const Tick& tick);
+    RunResult run(const RunOptions& options, const Recording& recording, const Tick& tick,
+                  const Pause& pause = {});
 
     // True when every active goal-seeking agent is at its final goal (no
     // waypoints left) within its arrival radius (vacuously true when there
@@ -159,6 +176,9 @@ public:
                        const Vec2* points, const double* radius);
     // Waypoints left after each agent's current goal, (scenes x count).
     std::vector<std::int32_t> waypoints_remaining() const;
+    // Where each agent is finally bound, (scenes x count): the last
+    // waypoint of its track, or its goal without one.
+    std::vector<Vec2> final_goals() const;
 
     // Everything the next step depends on except the method (which the
     // caller keeps: methods are configuration), and its inverse. restore()
@@ -193,6 +213,9 @@ private:
     // ticker asked to stop.
     bool advance(Ticker* ticker, std::int64_t steps_done);
     void prepare_workspaces(int threads);
+    // set_waypoints without the busy guard (a run's pause calls it).
+    void replace_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
+                           const Vec2* points, const double* radius);
     void build_obstacles();
     // The most agent neighbours agent i can have: its max_neighbors, at most
     // the other agents of its scene.

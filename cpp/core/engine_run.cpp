@@ -33,7 +33,7 @@ void Engine::record(const Recording& rec, std::int64_t frame) const {
     }
 }
 
-RunResult Engine::run(const RunOptions& options, const Recording& recording, const Tick& tick) {
+RunResult Engine::run(const RunOptions& options, const Recording& recording, const Tick& tick, const Pause& pause) {
     const std::int64_t frames_needed = frames_for(options.steps, options.record_every);
     if (recording.max_frames < frames_needed) {
         throw std::invalid_argument("recording holds " + std::to_string(recording.max_frames) +
@@ -80,6 +80,15 @@ RunResult Engine::run(const RunOptions& options, const Recording& recording, con
             if (options.until_arrived && all_arrived()) {
                 result.all_arrived = true;
                 break;
+            }
+            if (pause && options.pause_every > 0 && k % options.pause_every == 0 && k < options.steps) {
+                const NewTracks tracks = pause(k);
+                if (tracks.offsets.size() != tracks.ids.size() + 1 || tracks.offsets.front() != 0 || tracks.radius.size() != tracks.ids.size() ||
+                    tracks.offsets.back() != static_cast<std::int64_t>(tracks.points.size())) {
+                    throw std::invalid_argument("pause: the new tracks' entries differ in length");
+                }
+                replace_waypoints(tracks.ids.data(), tracks.ids.size(), tracks.offsets.data(),
+                                  tracks.points.data(), tracks.radius.data());
             }
             if (k < options.steps && !ticker.poll(k)) {
                 result.stopped = true;

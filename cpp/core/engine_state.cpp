@@ -19,7 +19,39 @@ namespace {
 [[noreturn]] void refuse(const std::string& what) { throw std::invalid_argument("saved state: " + what); }
 
 void save_obstacles(const ObstacleSet& set, int scene, std::vector<SavedObstacle>& out) {
-    for (int o = 0; o < set.obstacle_count(); ++o) out.push_back({scene, set.kind(o), set.vertices(o)});
+    for (int o = 0; o < set.obstacle_count(); ++o) {
+        SavedObstacle saved{scene, set.kind(o), set.given_vertices(o), !set.live(o), set.moving(o)};
+        if (set.live(o) && set.moving(o)) {
+            saved.velocity = set.velocity(o);
+            saved.displacement = set.displacement(o);
+        }
+        out.push_back(std::move(saved));
+    }
+}
+
+// Adds a saved obstacle to `set` as it was (k: its index in the snapshot).
+void restore_obstacle(ObstacleSet& set, const SavedObstacle& o, std::size_t k) {
+    const std::string name = "obstacle " + std::to_string(k);
+    if (o.removed) {
+        if (!o.points.empty()) refuse(name + " is removed but has vertices");
+        set.add_removed(o.kind, o.moving);
+        return;
+    }
+    for (const Vec2& v : {o.velocity, o.displacement}) {
+        if (!within(v.x, kCoordinateRange) || !within(v.y, kCoordinateRange)) {
+            refuse(name + " has a velocity or displacement out of range");
+        }
+    }
+    if (!o.moving && (o.velocity.x != 0.0 || o.velocity.y != 0.0 || o.displacement.x != 0.0 ||
+                      o.displacement.y != 0.0)) {
+        refuse(name + " is static but has a velocity or displacement");
+    }
+    try {
+        const int id = set.add(o.points.data(), static_cast<int>(o.points.size()), o.kind, o.moving, o.velocity);
+        if (o.moving) set.set_displacement(id, o.displacement);
+    } catch (const std::invalid_argument& error) {
+        refuse(name + ": " + error.what());
+    }
 }
 
 // Ids of live agents ascend with the slot in every scene (AgentState::locate
@@ -76,7 +108,10 @@ EngineSnapshot Engine::snapshot() const {
         out.columns.push_back({name, width, std::move(values)});
     });
     save_obstacles(shared_obstacles_, -1, out.obstacles);
-    for (int b : scenes_with_obstacles()) save_obstacles(*scene_obstacles_[b], b, out.obstacles);
+    // Every scene's set, even one whose obstacles were all removed (its ids go on).
+    for (std::size_t b = 0; b < scene_obstacles_.size(); ++b) {
+        if (scene_obstacles_[b]) save_obstacles(*scene_obstacles_[b], static_cast<int>(b), out.obstacles);
+    }
     for (const auto& [id, track] : waypoints_.tracks()) {
         out.waypoints.push_back({id, track.points, static_cast<std::int64_t>(track.next), track.radius});
     }
@@ -145,12 +180,12 @@ void Engine::restore(const EngineSnapshot& saved) {
             refuse("obstacle " + std::to_string(k) + " has an unknown kind");
         }
         if (o.scene < 0) {
-            shared.add(o.points.data(), static_cast<int>(o.points.size()), o.kind);
+            restore_obstacle(shared, o, k);
             continue;
         }
         if (own.empty()) own.resize(saved.scenes);
         if (!own[o.scene]) own[o.scene] = std::make_unique<ObstacleSet>();
-        own[o.scene]->add(o.points.data(), static_cast<int>(o.points.size()), o.kind);
+        restore_obstacle(*own[o.scene], o, k);
     }
 
     Waypoints waypoints;

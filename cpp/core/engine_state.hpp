@@ -29,10 +29,16 @@ struct SavedColumn {
         values;
 };
 
+// Every obstacle id ever given is saved, removed ones too, so that ids stay
+// the same after a restore.
 struct SavedObstacle {
     int scene = -1;  // -1: seen by every scene
     ObstacleKind kind = ObstacleKind::polygon;
-    std::vector<Vec2> points;  // as given to add_obstacle
+    std::vector<Vec2> points;  // as given to add_obstacle (empty once removed)
+    bool removed = false;
+    bool moving = false;
+    Vec2 velocity;      // moving: its velocity now
+    Vec2 displacement;  // moving: how far it has moved since it was added
 };
 
 struct SavedWaypoints {
@@ -51,7 +57,7 @@ struct EngineSnapshot {
     std::int64_t step_count = 0;
     std::vector<SavedColumn> columns;
     // Shared obstacles first, then each scene's, each set in the order added
-    // (the order fixes the vertex table and the tree).
+    // (the order fixes the ids, the vertex table and the tree).
     std::vector<SavedObstacle> obstacles;
     std::vector<SavedWaypoints> waypoints;  // ascending id
     std::vector<std::int64_t> fallbacks;    // per scene (empty before the first step with agents)

@@ -209,10 +209,14 @@ int ObstacleSet::add(const Vec2* points, int count, ObstacleKind kind, bool movi
     if (moving) {
         auto child = std::make_unique<ObstacleSet>();
         child->add(points, count, kind);
+        // Built once, from the vertices as given: a restored checkpoint
+        // rebuilds the same table and tree, then places them.
+        child->build();
+        child->given_ = source.points;
+        child->given_table_ = child->point_;
         child->velocity_ = velocity;
         child->is_moving_ = true;
         source.child = static_cast<std::int32_t>(children_.size());
-        source.points.clear();  // the child holds them, moved
         children_.push_back(std::move(child));
     } else {
         dirty_ = true;
@@ -241,10 +245,29 @@ void ObstacleSet::remove(int id) {
     if (source.child >= 0) {
         children_[source.child].reset();
     } else {
-        source.points.clear();
-        source.points.shrink_to_fit();
         dirty_ = true;
     }
+    source.points.clear();
+    source.points.shrink_to_fit();
+}
+
+int ObstacleSet::add_removed(ObstacleKind kind, bool moving) {
+    Source source{kind, {}, Vec2(), Vec2()};
+    source.removed = true;
+    if (moving) {
+        source.child = static_cast<std::int32_t>(children_.size());
+        children_.emplace_back();
+    }
+    sources_.push_back(std::move(source));
+    return static_cast<int>(sources_.size()) - 1;
+}
+
+void ObstacleSet::set_displacement(int id, Vec2 displacement) {
+    check_id(id, "obstacle");
+    if (sources_[id].child < 0) throw std::invalid_argument("obstacle " + std::to_string(id) + " is static");
+    ObstacleSet& child = *children_[sources_[id].child];
+    child.displacement_ = displacement;
+    child.place();
 }
 
 void ObstacleSet::set_velocity(int id, Vec2 velocity) {
@@ -266,19 +289,24 @@ const std::vector<Vec2>& ObstacleSet::vertices(int obstacle) const {
     return source.points;
 }
 
-void ObstacleSet::translate(Vec2 offset) {
-    for (Source& source : sources_) {
-        for (Vec2& p : source.points) p = p + offset;
-        source.lo = source.lo + offset;
-        source.hi = source.hi + offset;
+void ObstacleSet::place() {
+    Source& source = sources_[0];
+    for (std::size_t k = 0; k < given_.size(); ++k) source.points[k] = given_[k] + displacement_;
+    source.lo = source.hi = source.points[0];
+    for (const Vec2& p : source.points) {
+        source.lo = Vec2(std::fmin(source.lo.x, p.x), std::fmin(source.lo.y, p.y));
+        source.hi = Vec2(std::fmax(source.hi.x, p.x), std::fmax(source.hi.y, p.y));
     }
     // The tree and its split vertices move along: their sides do not change.
-    for (Vec2& p : point_) p = p + offset;
+    for (std::size_t v = 0; v < given_table_.size(); ++v) point_[v] = given_table_[v] + displacement_;
 }
 
 void ObstacleSet::advance(double dt) {
     for (auto& child : children_) {
-        if (child && (child->velocity_.x != 0.0 || child->velocity_.y != 0.0)) child->translate(child->velocity_ * dt);
+        if (child && (child->velocity_.x != 0.0 || child->velocity_.y != 0.0)) {
+            child->displacement_ = child->displacement_ + child->velocity_ * dt;
+            child->place();
+        }
     }
 }
 
@@ -501,9 +529,9 @@ void ObstacleSet::query_node(std::int32_t node, Vec2 p, double range_sq, std::ve
     if (far >= 0) query_node(far, p, range_sq, out, first);
 }
 
-bool ObstacleSet::inside_polygon(Vec2 p) const {
+bool ObstacleSet::inside_polygon(Vec2 p, bool with_moving) const {
     for (const auto& child : children_) {
-        if (child && child->inside_polygon(p)) return true;
+        if (with_moving && child && child->inside_polygon(p)) return true;
     }
     for (const Source& s : sources_) {
         if (s.kind != ObstacleKind::polygon || s.removed || s.child >= 0) continue;
@@ -529,8 +557,8 @@ bool ObstacleSet::inside_boundary(Vec2 p) const {
     return false;
 }
 
-bool blocked_by(const ObstacleSet& a, const ObstacleSet& b, Vec2 p) {
-    if (a.inside_polygon(p) || b.inside_polygon(p)) return true;
+bool blocked_by(const ObstacleSet& a, const ObstacleSet& b, Vec2 p, bool with_moving) {
+    if (a.inside_polygon(p, with_moving) || b.inside_polygon(p, with_moving)) return true;
     return (a.has_boundary() || b.has_boundary()) && !a.inside_boundary(p) && !b.inside_boundary(p);
 }
 

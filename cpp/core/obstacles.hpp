@@ -22,8 +22,10 @@
 //
 // Moving obstacles (polygons, segments and walls that translate with a
 // velocity of their own) are kept out of that index: each lives in a small
-// set of its own (with its own tree), translated every step, so moving them
-// never rebuilds the static index. Agents see their edges like static ones,
+// set of its own (with its own tree, built once from the vertices as given),
+// placed every step at the vertices as given plus its displacement so far,
+// so moving them never rebuilds the static index, and the given vertices,
+// the displacement and the velocity are all a checkpoint needs. Agents see their edges like static ones,
 // and ORCA also sees the set's velocity (see orca_obstacles.cpp).
 #pragma once
 
@@ -72,8 +74,9 @@ bool blocks_point(const Vec2* points, int count, ObstacleKind kind, Vec2 p);
 
 // Whether p is in the solid part of the obstacles of these sets together:
 // inside any polygon, or outside every boundary (when there are boundaries:
-// several boundaries are several walkable areas).
-bool blocked_by(const ObstacleSet& a, const ObstacleSet& b, Vec2 p);
+// several boundaries are several walkable areas). Moving polygons count
+// unless with_moving is false (planners plan around static obstacles only).
+bool blocked_by(const ObstacleSet& a, const ObstacleSet& b, Vec2 p, bool with_moving = true);
 
 class ObstacleSet {
 public:
@@ -86,6 +89,12 @@ public:
     void remove(int id);
     // Sets the velocity of moving obstacle `id` (throws unless it is one).
     void set_velocity(int id, Vec2 velocity);
+    // For restoring a checkpoint: takes up the next id with an obstacle
+    // already removed, so that later ids stay what they were.
+    int add_removed(ObstacleKind kind, bool moving);
+    // For restoring a checkpoint: places moving obstacle `id` at its given
+    // vertices plus `displacement`.
+    void set_displacement(int id, Vec2 displacement);
     // Moves every moving obstacle by its velocity times dt.
     void advance(double dt);
     // Throws std::invalid_argument (naming the obstacle id, and the scene
@@ -102,6 +111,10 @@ public:
     ObstacleKind kind(int obstacle) const { return sources_[obstacle].kind; }
     // The vertices as given to add(), moved by the obstacle's motion so far.
     const std::vector<Vec2>& vertices(int obstacle) const;
+    // The vertices as given to add() (empty once removed).
+    const std::vector<Vec2>& given_vertices(int obstacle) const { return sources_[obstacle].points; }
+    // How far a moving obstacle has moved since it was added.
+    Vec2 displacement(int obstacle) const { return children_[sources_[obstacle].child]->displacement_; }
     // A moving obstacle's velocity.
     Vec2 velocity(int obstacle) const { return children_[sources_[obstacle].child]->velocity_; }
     // For the set of one moving obstacle (as ObstacleNeighbor::set): its
@@ -128,8 +141,9 @@ public:
     // on its right (the side it faces) and squared distance below range_sq.
     void query(Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out, std::size_t first = 0) const;
 
-    // Whether p lies strictly inside one of the solid polygons.
-    bool inside_polygon(Vec2 p) const;
+    // Whether p lies strictly inside one of the solid polygons (moving ones
+    // too unless with_moving is false).
+    bool inside_polygon(Vec2 p, bool with_moving = true) const;
     bool has_boundary() const;
     // Whether p lies inside (or on) at least one of the boundaries.
     bool inside_boundary(Vec2 p) const;
@@ -146,7 +160,7 @@ public:
 private:
     struct Source {
         ObstacleKind kind;
-        std::vector<Vec2> points;  // as given (moving obstacles: see children_)
+        std::vector<Vec2> points;  // as given (a moving obstacle's child: moved)
         Vec2 lo, hi;               // bounding box
         bool removed = false;
         std::int32_t child = -1;   // moving: its set in children_
@@ -159,7 +173,8 @@ private:
 
     void append_chain(const std::vector<Vec2>& chain, int obstacle);
     void check_id(int id, const char* what) const;
-    void translate(Vec2 offset);
+    // A moving obstacle's child: puts its vertices at the given ones plus displacement_.
+    void place();
     std::int32_t build_node(std::vector<std::int32_t>& edges);
     void query_node(std::int32_t node, Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out,
                     std::size_t first) const;
@@ -183,6 +198,10 @@ private:
     std::vector<std::unique_ptr<ObstacleSet>> children_;
     Vec2 velocity_;
     bool is_moving_ = false;
+    // A moving obstacle's child: the vertices as given, the vertex table as
+    // built from them, and how far they have moved.
+    std::vector<Vec2> given_, given_table_;
+    Vec2 displacement_;
 };
 
 inline std::pair<Vec2, Vec2> ObstacleNeighbor::endpoints() const {

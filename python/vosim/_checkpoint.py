@@ -26,7 +26,9 @@ import numpy as np
 from . import _core
 
 FORMAT = "vosim-state"
-FORMAT_VERSION = 1
+# 2: obstacles keep their ids, removed ones stay removed, moving ones keep
+# their velocity and how far they have moved.
+FORMAT_VERSION = 2
 
 # The engine's plain numbers (kept in the metadata JSON, exactly: JSON
 # floats round-trip through Python's shortest repr).
@@ -63,7 +65,8 @@ def restore_into(sim, state: dict, source: str = "state") -> None:
     if not isinstance(state, dict) or state.get("format") != FORMAT:
         raise ValueError(f"{source} is not a vosim simulator state")
     version = state.get("format_version")
-    if not isinstance(version, int) or version < 1 or version > FORMAT_VERSION:
+    if not isinstance(version, int) or version != FORMAT_VERSION:
+        # Older formats lack state the engine now needs (see FORMAT_VERSION).
         raise ValueError(f"{source} has state format version {version!r}, which this vosim "
                          f"({FORMAT_VERSION}) cannot read; it was written by vosim "
                          f"{state.get('vosim_version')}")

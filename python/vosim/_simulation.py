@@ -401,6 +401,7 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
         until_arrived: bool = False,
         progress: bool | Callable[[int, int], None] = False,
         metrics: bool = True,
+        replan_stalled: float | None = None,
     ) -> Trajectory:
         """Advance up to ``steps`` steps inside the engine, recording as it goes.
 
@@ -423,6 +424,13 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
             Measure collisions, arrivals, paths, smoothness, stalls and time
             per phase while running (``Trajectory.metrics``, see
             :mod:`vosim.metrics`); False skips it (about 10 % faster).
+        replan_stalled
+            Simulator only: every this many seconds (of simulated time),
+            plan again, from where they are, the agents that have moved
+            less than the stall speed of :mod:`vosim.metrics` over that time
+            without reaching their final goal, with the planner last given
+            to ``set_goals(plan=...)``. None (the default) never re-plans.
+            The run stays one run: one trajectory, one set of metrics.
 
         Returns
         -------
@@ -453,6 +461,13 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
         record_every = integer(record_every, "record_every", minimum=1, maximum=_MAX_STEPS)
         until_arrived = boolean(until_arrived, "until_arrived")
         metrics = boolean(metrics, "metrics")
+        pause_every, replan = 0, None
+        if replan_stalled is not None:
+            if self._scene_axis:
+                raise TypeError("replan_stalled: only a Simulator re-plans (a Batch has no planner)")
+            from .navigation._replanning import stall_replanner
+
+            pause_every, replan = stall_replanner(self, replan_stalled)
         reporter = make_progress(progress, steps)
         if until_arrived and not np.any(self.has_goal & self.active):
             raise ValueError("until_arrived=True needs at least one active agent with a goal")
@@ -475,7 +490,7 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
         try:
             outcome = self._engine.run(
                 steps, record_every, bool(until_arrived), metrics, positions, velocities, times,
-                step_numbers, _TICK_SECONDS, callback,
+                step_numbers, _TICK_SECONDS, callback, pause_every, replan,
             )
         finally:
             wall_time = _time.perf_counter() - started

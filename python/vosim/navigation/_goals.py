@@ -10,6 +10,14 @@ from ._geometry import points_array
 PLANNERS = ("roadmap", "navmesh")
 
 
+def builder_of(name: str):
+    """The planner class a ``plan=`` string names."""
+    from ._navmesh import NavMesh
+    from ._roadmap import Roadmap
+
+    return Roadmap if name == "roadmap" else NavMesh
+
+
 class GoalMethods:
     """Mixed into Simulator: set goals, planning the way to them."""
 
@@ -48,6 +56,12 @@ class GoalMethods:
             With ``plan="roadmap"`` or ``"navmesh"``: extra distance the
             paths keep from obstacles.
 
+        Notes
+        -----
+        The last ``plan`` given is kept for ``run(replan_stalled=...)``,
+        which plans stalled agents again with it (a string: built again from
+        the simulator then). It is not part of checkpoints.
+
         Raises
         ------
         ValueError
@@ -74,14 +88,16 @@ class GoalMethods:
                                  minimum=0.0, maximum=MAX_MAGNITUDE)
         if len(ids) == 0:
             return
+        planner = plan
         if plan is None:
             offsets, points = np.arange(len(ids) + 1, dtype=np.int64), goals
         else:
             if isinstance(plan, str):
                 radius = float(np.asarray(self.radius)[slots].max())
-                builder = Roadmap if plan == "roadmap" else NavMesh
-                plan = builder.from_simulator(self, radius=radius, clearance=clearance)
+                plan = builder_of(plan).from_simulator(self, radius=radius, clearance=clearance)
             starts = np.ascontiguousarray(np.asarray(self.positions)[slots])
             offsets, points = plan.plan_flat(starts, goals, lambda i: f"agent {int(ids[i])}")
         self._engine.set_waypoints(ids, np.ascontiguousarray(offsets, dtype=np.int64),
                                    np.ascontiguousarray(points, dtype=np.float64), waypoint_radius)
+        if planner is not None:  # what run(replan_stalled=...) plans with (not part of checkpoints)
+            self._plan = (planner, clearance)

@@ -100,6 +100,9 @@ class NavMesh:
                        margin: float = 5.0) -> "NavMesh":
         """The mesh of a simulator's free space: inside its boundaries, outside its obstacles and walls.
 
+        Only the static obstacles not removed count: moving obstacles are
+        left to the local method to avoid.
+
         Parameters
         ----------
         sim

@@ -130,6 +130,9 @@ class Roadmap:
                        links: int = 16) -> "Roadmap":
         """The roadmap of a simulator's obstacles: points off every corner that paths bend around.
 
+        Only the static obstacles not removed count: moving obstacles are
+        left to the local method to avoid.
+
         Parameters
         ----------
         sim
@@ -162,7 +165,7 @@ class Roadmap:
         candidates = corner_points(obstacles, offset)
         keep = Sight(obstacle_edges(obstacles)).clear_points(candidates, radius)
         if free is not None and len(candidates):  # not inside another obstacle's solid
-            keep &= ~free._engine.blocked_points(np.ascontiguousarray(candidates), 0)
+            keep &= ~free._engine.blocked_points(np.ascontiguousarray(candidates), 0, False)
         elif len(candidates):
             keep &= ~_blocked(candidates, obstacles)
         return cls(candidates[keep], obstacles, radius=radius, links=links)

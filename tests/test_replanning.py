@@ -1,0 +1,102 @@
+"""run(replan_stalled=...): agents whose plan is blocked are planned again from where they stalled."""
+
+import numpy as np
+import pytest
+
+shapely = pytest.importorskip("shapely")
+if not hasattr(shapely, "constrained_delaunay_triangles"):
+    pytest.skip("vosim.navigation needs shapely >= 2.1", allow_module_level=True)
+
+import vosim  # noqa: E402
+from vosim.navigation import NavMesh  # noqa: E402
+
+GOAL = (17.0, 2.75)  # the middle of the goals
+DOOR_A = [[9.5, 2.0], [10.5, 2.0], [10.5, 3.5], [9.5, 3.5]]
+
+
+def two_doors(plan="navmesh", agents: int = 1, **method) -> tuple[vosim.Simulator, np.ndarray]:
+    """A room split by a wall with two doors; the agents plan through the near one, which then closes."""
+    sim = vosim.Simulator(time_step=0.1, method=vosim.ORCA(**method))
+    sim.add_boundary([[0.0, 0.0], [20.0, 0.0], [20.0, 10.0], [0.0, 10.0]])
+    for y0, y1 in [(0.0, 2.0), (3.5, 7.0), (8.5, 10.0)]:
+        sim.add_obstacle([[9.5, y0], [10.5, y0], [10.5, y1], [9.5, y1]], strict=False)
+    starts = np.column_stack([np.full(agents, 3.0), GOAL[1] + np.linspace(-1.2, 1.2, agents)])
+    ids = sim.add_agents(starts, radius=0.3, max_speed=1.3, pref_speed=1.2, time_horizon=2.0, time_horizon_obst=1.0)
+    sim.set_goals(ids, starts * (0.0, 1.0) + (GOAL[0], 0.0), plan=plan)
+    sim.add_obstacle(DOOR_A)  # closed after planning: the plans run into it
+    return sim, ids
+
+
+def arrived(sim) -> np.ndarray:
+    return np.linalg.norm(sim.positions - sim._engine.final_goals()[0], axis=1) <= sim.arrival_radius
+
+
+@pytest.mark.parametrize("plan", ["navmesh", "roadmap"])
+def test_a_stalled_agent_is_planned_round_the_closed_door(plan):
+    blocked, _ = two_doors(plan)
+    traj = blocked.run(600)
+    assert not arrived(blocked).any()
+    assert traj.metrics["stalled_agents"] == 1
+
+    sim, _ = two_doors(plan)
+    traj = sim.run(600, replan_stalled=2.0)
+    assert arrived(sim).all()
+    assert traj.positions[:, 0, 1].max() > 7.0  # through the far door
+    assert traj.metrics["obstacle_agent_steps"] == 0
+
+
+def test_the_run_is_one_run_and_the_same_on_any_number_of_threads():
+    results = []
+    for threads in [1, 2] if vosim.have_openmp() else [1]:
+        vosim.set_num_threads(threads)
+        sim, _ = two_doors(agents=4)
+        results.append(sim.run(500, replan_stalled=1.5, record_every=7))
+    vosim.set_num_threads(1)
+    traj = results[0]
+    assert np.array_equal(traj.steps, np.r_[0:500:7, 500])  # one trajectory, no frame repeated
+    assert traj.metrics["arrival_rate"] == 1.0
+    for other in results[1:]:
+        assert np.array_equal(other.positions, traj.positions)
+        assert np.array_equal(other.velocities, traj.velocities)
+
+
+def test_a_planner_object_is_used_as_given():
+    """Re-planning with a planner built before the door closed keeps sending the agent to that door."""
+    sim, ids = two_doors()
+    sim.remove_obstacle(4)  # the near door
+    mesh = NavMesh.from_simulator(sim)  # with the near door open
+    sim.set_goals(ids, [[GOAL[0], sim.positions[0, 1]]], plan=mesh)
+    sim.add_obstacle(DOOR_A)
+    assert sim._plan == (mesh, 0.0)
+    traj = sim.run(600, replan_stalled=2.0)
+    assert not arrived(sim).any()
+    assert traj.positions[:, 0, 1].max() < 4.0  # never tried the far door
+
+
+def test_bad_arguments():
+    sim, _ = two_doors()
+    for bad, error, message in [(0.0, ValueError, "replan_stalled is 0.0; must be > 0"),
+                                (-1.0, ValueError, "replan_stalled is -1.0"),
+                                (np.nan, ValueError, "replan_stalled is nan"),
+                                ("soon", TypeError, "replan_stalled: expected a real number")]:
+        with pytest.raises(error, match=message):
+            sim.run(10, replan_stalled=bad)
+    assert sim.step_count == 0
+    fresh = vosim.Simulator()
+    fresh.add_agents([[0.0, 0.0]], goals=[[1.0, 0.0]])
+    with pytest.raises(ValueError, match=r"replan_stalled: there is no planner .*set_goals\(\.\.\., plan=\.\.\.\)"):
+        fresh.run(10, replan_stalled=1.0)
+    with pytest.raises(TypeError, match="replan_stalled: only a Simulator re-plans"):
+        vosim.Batch(2).run(10, replan_stalled=1.0)
+
+
+def test_an_error_while_re_planning_stops_the_run_with_what_was_recorded(monkeypatch):
+    sim, _ = two_doors()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the planner broke")
+
+    monkeypatch.setattr(NavMesh, "from_simulator", broken)
+    with pytest.raises(RuntimeError, match="the planner broke") as raised:
+        sim.run(600, replan_stalled=2.0)
+    assert 0 < raised.value.trajectory.steps_run < 600
