@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <type_traits>
 
 #include "engine.hpp"
 #include "run_metrics.hpp"
@@ -38,34 +39,19 @@ void require_size(const py::array& a, py::ssize_t size, const char* name) {
 
 py::array view(Engine& e, const std::string& name) {
     AgentState& s = e.state();
+    // Flags (uint8 columns) show as bool.
     auto make = [&](const auto& column, int width, bool writable) {
-        return column_view(column, s.scenes(), s.count(), s.capacity(), width, writable);
+        using Value = std::remove_cv_t<std::remove_reference_t<decltype(column[0])>>;
+        const py::dtype dtype = std::is_same_v<Value, std::uint8_t> ? py::dtype::of<bool>() : py::dtype::of<Value>();
+        return column_view(column, s.scenes(), s.count(), s.capacity(), width, writable, dtype);
     };
-    auto make_bool = [&](const Column<std::uint8_t>& column, bool writable) {
-        return column_view(column, s.scenes(), s.count(), s.capacity(), 1, writable,
-                           py::dtype::of<bool>());
-    };
-    if (name == "positions") return make(s.positions, 2, true);
-    if (name == "velocities") return make(s.velocities, 2, true);
-    if (name == "pref_velocities") return make(s.pref_velocities, 2, true);
-    if (name == "goals") return make(s.goals, 2, true);
-    if (name == "radius") return make(s.radius, 1, true);
-    if (name == "max_speed") return make(s.max_speed, 1, true);
-    if (name == "pref_speed") return make(s.pref_speed, 1, true);
-    if (name == "neighbor_dist") return make(s.neighbor_dist, 1, true);
-    if (name == "max_neighbors") return make(s.max_neighbors, 1, true);
-    if (name == "time_horizon") return make(s.time_horizon, 1, true);
-    if (name == "time_horizon_obst") return make(s.time_horizon_obst, 1, true);
-    if (name == "arrival_radius") return make(s.arrival_radius, 1, true);
-    if (name == "priority") return make(s.priority, 1, true);
-    if (name == "max_acceleration") return make(s.max_acceleration, 1, true);
-    if (name == "uncertainty_offset") return make(s.uncertainty_offset, 1, true);
-    if (name == "ids") return make(s.ids, 1, false);
-    if (name == "active") return make_bool(s.active, true);
-    if (name == "has_goal") return make_bool(s.has_goal, true);
-    // Deadlock resolution's state (what the next steps depend on).
-    if (name == "deadlock_timer") return make(s.deadlock_timer, 1, true);
-    if (name == "detour_side") return make(s.detour_side, 1, true);
+    // One view per field of the table that has one.
+#define VOSIM_FIELD_VIEW(field, T, width, role, ...)                                  \
+    if (FieldRole::role != FieldRole::kInternal && name == #field) {                 \
+        return make(s.field, width, FieldRole::role != FieldRole::kReadOnly);        \
+    }
+    VOSIM_AGENT_FIELDS(VOSIM_FIELD_VIEW)
+#undef VOSIM_FIELD_VIEW
     throw std::invalid_argument("no per-agent field named '" + name + "'");
 }
 
@@ -97,40 +83,56 @@ AgentSource<T> agent_source(const Strided<T>& a, int scenes, int n, int width, c
     return {a.data(), a.strides(0) / itemsize, a.strides(1) / itemsize};
 }
 
-py::array_t<std::int64_t> add_agents(Engine& e, int n, const Strided<double>& positions,
-                                     const Strided<double>& velocities, const Strided<double>& pref_velocities,
-                                     const Strided<double>& goals, const Strided<std::uint8_t>& has_goal,
-                                     const Strided<double>& radius, const Strided<double>& max_speed,
-                                     const Strided<double>& pref_speed, const Strided<double>& neighbor_dist,
-                                     const Strided<std::int32_t>& max_neighbors,
-                                     const Strided<double>& time_horizon,
-                                     const Strided<double>& time_horizon_obst,
-                                     const Strided<double>& arrival_radius, const Strided<double>& priority,
-                                     const Strided<double>& max_acceleration,
-                                     const Strided<double>& uncertainty_offset) {
+// add_agents with one array per input field of the table, by name.
+py::array_t<std::int64_t> add_agents(Engine& e, int n, const py::dict& fields) {
     if (n < 0) throw std::invalid_argument("n must be >= 0");
     const int scenes = e.state().scenes();
     AgentInput in;
-    in.positions = agent_source(positions, scenes, n, 2, "positions");
-    in.velocities = agent_source(velocities, scenes, n, 2, "velocities");
-    in.pref_velocities = agent_source(pref_velocities, scenes, n, 2, "pref_velocities");
-    in.goals = agent_source(goals, scenes, n, 2, "goals");
-    in.has_goal = agent_source(has_goal, scenes, n, 1, "has_goal");
-    in.radius = agent_source(radius, scenes, n, 1, "radius");
-    in.max_speed = agent_source(max_speed, scenes, n, 1, "max_speed");
-    in.pref_speed = agent_source(pref_speed, scenes, n, 1, "pref_speed");
-    in.neighbor_dist = agent_source(neighbor_dist, scenes, n, 1, "neighbor_dist");
-    in.max_neighbors = agent_source(max_neighbors, scenes, n, 1, "max_neighbors");
-    in.time_horizon = agent_source(time_horizon, scenes, n, 1, "time_horizon");
-    in.time_horizon_obst = agent_source(time_horizon_obst, scenes, n, 1, "time_horizon_obst");
-    in.arrival_radius = agent_source(arrival_radius, scenes, n, 1, "arrival_radius");
-    in.priority = agent_source(priority, scenes, n, 1, "priority");
-    in.max_acceleration = agent_source(max_acceleration, scenes, n, 1, "max_acceleration");
-    in.uncertainty_offset = agent_source(uncertainty_offset, scenes, n, 1, "uncertainty_offset");
+    std::size_t used = 0;
+#define VOSIM_FIELD_SOURCE(field, T, width, role, ...)                                             \
+    if constexpr (FieldRole::role == FieldRole::kInput) {                                         \
+        if (!fields.contains(#field)) throw std::invalid_argument("add_agents: no " #field " given"); \
+        in.field = agent_source(py::cast<Strided<T>>(fields[#field]), scenes, n, width, #field);  \
+        ++used;                                                                                   \
+    }
+    VOSIM_AGENT_FIELDS(VOSIM_FIELD_SOURCE)
+#undef VOSIM_FIELD_SOURCE
+    if (used != py::len(fields)) {
+        for (const auto& item : fields) {
+            const auto key = py::cast<std::string>(item.first);
+            bool known = false;
+            for (const FieldInfo& info : kAgentFields) {
+                known = known || (key == info.name && info.role == FieldRole::kInput);
+            }
+            if (!known) throw std::invalid_argument("add_agents: no input field named '" + key + "'");
+        }
+    }
     const std::vector<std::int64_t> ids = e.add_agents(n, in);
     py::array_t<std::int64_t> out({static_cast<py::ssize_t>(e.state().scenes()),
                                    static_cast<py::ssize_t>(n)});
     if (!ids.empty()) std::memcpy(out.mutable_data(), ids.data(), ids.size() * sizeof(std::int64_t));
+    return out;
+}
+
+// The field table (agent_fields.hpp) as a list of dicts, for python/vosim/_fields.py.
+py::list agent_fields() {
+    static const char* const roles[] = {"input", "state", "hidden", "read-only", "internal"};
+    static const char* const checks[] = {"always", "with goal", "without goal", "never"};
+    py::list out;
+    for (const FieldInfo& info : kAgentFields) {
+        py::dict row;
+        row["name"] = info.name;
+        row["dtype"] = info.type;
+        row["width"] = info.width;
+        row["role"] = roles[static_cast<int>(info.role)];
+        row["check"] = checks[static_cast<int>(info.check)];
+        row["min"] = info.range.lo;
+        row["max"] = info.range.hi;
+        const bool given = info.default_value != kRequired && info.default_value != kDerived;
+        row["default"] = given ? py::object(py::float_(info.default_value)) : py::object(py::none());
+        row["doc"] = info.doc;
+        out.append(std::move(row));
+    }
     return out;
 }
 
@@ -283,6 +285,8 @@ void bind_engine(py::module_& m) {
     m.attr("MIN_TIME") = kMinTime;
     m.attr("MAX_AGENTS") = AgentState::kMaxAgents;
 
+    m.attr("AGENT_FIELDS") = agent_fields();
+
     m.def("frames_for", &frames_for, py::arg("steps"), py::arg("record_every"),
           "Number of frames a run of `steps` steps records.");
 
@@ -297,12 +301,7 @@ void bind_engine(py::module_& m) {
         .def_property("method", &Engine::method,
                       [](Engine& e, std::shared_ptr<Method> method) { e.set_method(std::move(method)); })
         .def("view", &view, py::arg("name"))
-        .def("add_agents", &add_agents, py::arg("n"), py::kw_only(), py::arg("positions"),
-             py::arg("velocities"), py::arg("pref_velocities"), py::arg("goals"),
-             py::arg("has_goal"), py::arg("radius"), py::arg("max_speed"), py::arg("pref_speed"),
-             py::arg("neighbor_dist"), py::arg("max_neighbors"), py::arg("time_horizon"),
-             py::arg("time_horizon_obst"), py::arg("arrival_radius"), py::arg("priority"),
-             py::arg("max_acceleration"), py::arg("uncertainty_offset"))
+        .def("add_agents", &add_agents, py::arg("n"), py::arg("fields"))
         .def(
             "remove_agents",
             [](Engine& e, const Int64s& ids) { e.remove_agents(ids.data(), ids.size()); },

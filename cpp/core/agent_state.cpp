@@ -4,6 +4,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace vosim {
@@ -13,6 +14,13 @@ namespace {
 // A removed agent keeps its slot until the slot is empty in every scene; its
 // id is set to this marker so that it can never be found again.
 constexpr std::int64_t kRemovedId = -1;
+
+// Flags are stored as 0 or 1 whatever nonzero byte they were given.
+template <typename T>
+T normalized(T value) {
+    if constexpr (std::is_same_v<T, std::uint8_t>) return value ? 1 : 0;
+    return value;
+}
 
 }  // namespace
 
@@ -68,28 +76,17 @@ std::vector<std::int64_t> AgentState::append(int n, const AgentInput& in) {
         for (int k = 0; k < n; ++k) {
             const std::size_t src = static_cast<std::size_t>(b) * n + k;
             const std::size_t dst = index(b, count_ + k);
-            for (int d = 0; d < 2; ++d) {
-                positions[2 * dst + d] = in.positions.at(b, k, d);
-                velocities[2 * dst + d] = in.velocities.at(b, k, d);
-                pref_velocities[2 * dst + d] = in.pref_velocities.at(b, k, d);
-                goals[2 * dst + d] = in.goals.at(b, k, d);
-                new_velocities[2 * dst + d] = in.velocities.at(b, k, d);
-            }
-            has_goal[dst] = in.has_goal.at(b, k) ? 1 : 0;
-            radius[dst] = in.radius.at(b, k);
-            max_speed[dst] = in.max_speed.at(b, k);
-            pref_speed[dst] = in.pref_speed.at(b, k);
-            neighbor_dist[dst] = in.neighbor_dist.at(b, k);
-            max_neighbors[dst] = in.max_neighbors.at(b, k);
-            time_horizon[dst] = in.time_horizon.at(b, k);
-            time_horizon_obst[dst] = in.time_horizon_obst.at(b, k);
-            arrival_radius[dst] = in.arrival_radius.at(b, k);
-            priority[dst] = in.priority.at(b, k);
-            max_acceleration[dst] = in.max_acceleration.at(b, k);
-            uncertainty_offset[dst] = in.uncertainty_offset.at(b, k);
-            active[dst] = 1;
-            deadlock_timer[dst] = 0.0;
-            detour_side[dst] = 0;
+            // Every input field of the table read from its source; the
+            // engine's own state starts at its default.
+#define VOSIM_APPEND_FIELD(name, T, width, role, check, range, fallback, ...)                          \
+    if constexpr (FieldRole::role == FieldRole::kInput) {                                            \
+        for (int d = 0; d < width; ++d) name[width * dst + d] = normalized(in.name.at(b, k, d));     \
+    } else if constexpr (FieldRole::role == FieldRole::kState || FieldRole::role == FieldRole::kHidden) { \
+        for (int d = 0; d < width; ++d) name[width * dst + d] = static_cast<T>(fallback);            \
+    }
+            VOSIM_AGENT_FIELDS(VOSIM_APPEND_FIELD)
+#undef VOSIM_APPEND_FIELD
+            for (int d = 0; d < 2; ++d) new_velocities[2 * dst + d] = velocities[2 * dst + d];
             // Scene-major ids: within a scene, ids grow with the slot, which
             // `locate` relies on.
             ids[dst] = next_id_ + static_cast<std::int64_t>(src);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "agent_fields.hpp"
 #include "column.hpp"
 #include "vec2.hpp"
 
@@ -30,23 +31,12 @@ struct AgentSource {
     }
 };
 
+// add_agents' input: one source per field of the table (agent_fields.hpp);
+// those of fields that are not inputs stay unused.
 struct AgentInput {
-    AgentSource<double> positions;        // 2 per agent
-    AgentSource<double> velocities;       // 2
-    AgentSource<double> pref_velocities;  // 2
-    AgentSource<double> goals;            // 2
-    AgentSource<std::uint8_t> has_goal;
-    AgentSource<double> radius;
-    AgentSource<double> max_speed;
-    AgentSource<double> pref_speed;
-    AgentSource<double> neighbor_dist;
-    AgentSource<std::int32_t> max_neighbors;
-    AgentSource<double> time_horizon;
-    AgentSource<double> time_horizon_obst;
-    AgentSource<double> arrival_radius;
-    AgentSource<double> priority;
-    AgentSource<double> max_acceleration;  // +inf: unlimited
-    AgentSource<double> uncertainty_offset;
+#define VOSIM_AGENT_SOURCE(name, T, ...) AgentSource<T> name;
+    VOSIM_AGENT_FIELDS(VOSIM_AGENT_SOURCE)
+#undef VOSIM_AGENT_SOURCE
 };
 
 class AgentState {
@@ -87,53 +77,21 @@ public:
     }
     Vec2 goal(std::size_t i) const { return {goals[2 * i], goals[2 * i + 1]}; }
 
-    // Calls f(column, width, name) for every column, so that growth,
-    // compaction and saved states (engine_state.cpp) treat all of them alike:
-    // a column added here is saved and restored too.
+    // Calls f(column, width, name) for every column of the field table, so
+    // that growth, compaction and saved states (engine_state.cpp) treat all of
+    // them alike: a field added to the table is saved and restored too.
     template <class F>
     void for_each_column(F&& f) {
-        f(positions, 2, "positions");
-        f(velocities, 2, "velocities");
-        f(pref_velocities, 2, "pref_velocities");
-        f(goals, 2, "goals");
-        f(new_velocities, 2, "new_velocities");
-        f(radius, 1, "radius");
-        f(max_speed, 1, "max_speed");
-        f(pref_speed, 1, "pref_speed");
-        f(neighbor_dist, 1, "neighbor_dist");
-        f(max_neighbors, 1, "max_neighbors");
-        f(time_horizon, 1, "time_horizon");
-        f(time_horizon_obst, 1, "time_horizon_obst");
-        f(arrival_radius, 1, "arrival_radius");
-        f(priority, 1, "priority");
-        f(max_acceleration, 1, "max_acceleration");
-        f(uncertainty_offset, 1, "uncertainty_offset");
-        f(ids, 1, "ids");
-        f(active, 1, "active");
-        f(has_goal, 1, "has_goal");
-        f(deadlock_timer, 1, "deadlock_timer");
-        f(detour_side, 1, "detour_side");
+#define VOSIM_VISIT_COLUMN(name, T, width, ...) f(name, width, #name);
+        VOSIM_AGENT_FIELDS(VOSIM_VISIT_COLUMN)
+#undef VOSIM_VISIT_COLUMN
     }
 
-    // The columns (public: the engine and the bindings work on them directly).
-    Column<double> positions, velocities, pref_velocities, goals;
-    Column<double> new_velocities;  // phase-3 output, copied into velocities by integration
-    Column<double> radius, max_speed, pref_speed, neighbor_dist;
-    Column<std::int32_t> max_neighbors;
-    Column<double> time_horizon, time_horizon_obst, arrival_radius;
-    // ORCA shares avoidance between a pair in proportion to the other's priority.
-    Column<double> priority;
-    // Largest change of velocity per second (every method; +inf: unlimited).
-    Column<double> max_acceleration;
-    // Velocity-obstacle methods widen every cone by this (the HRVO library's option).
-    Column<double> uncertainty_offset;
-    Column<std::int64_t> ids;
-    Column<std::uint8_t> active, has_goal;
-    // Deadlock resolution (DeadlockResolution in method.hpp), updated at
-    // integration: seconds stalled so far while detour_side is 0, else the
-    // seconds the detour has left; detour_side +1 turns right, -1 left.
-    Column<double> deadlock_timer;
-    Column<std::int8_t> detour_side;
+    // The columns, one per row of the field table (public: the engine and the
+    // bindings work on them directly).
+#define VOSIM_DECLARE_COLUMN(name, T, ...) Column<T> name;
+    VOSIM_AGENT_FIELDS(VOSIM_DECLARE_COLUMN)
+#undef VOSIM_DECLARE_COLUMN
 
 private:
     void reallocate(int new_capacity);

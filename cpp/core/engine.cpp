@@ -239,28 +239,38 @@ int Engine::scene_of(std::int64_t k) const {
     return static_cast<int>(after - scene_starts_.begin()) - 1;
 }
 
+int Engine::neighbor_capacity(std::size_t i) const {
+    // Never more neighbours than other agents in a scene.
+    return std::max(0, std::min(state_.max_neighbors[i], state_.count() - 1));
+}
+
+int Engine::gather_neighbors(const NeighborGrid& grid, int scene, int slot, Neighbor* agents,
+                             std::vector<ObstacleNeighbor>* edges) const {
+    const std::size_t i = state_.index(scene, slot);
+    const int count = grid.nearest(state_.position(i), state_.neighbor_dist[i], neighbor_capacity(i), slot, agents);
+    if (edges) append_obstacle_neighbors(scene, i, *edges);
+    return count;
+}
+
 void Engine::find_neighbors(std::int64_t begin, std::int64_t end, Workspace& ws) const {
     ws.obstacle_buffer.clear();
     ws.obstacle_starts.clear();
     ws.agent_starts.clear();
-    // Never more neighbours than other agents in a scene.
-    const int others = std::max(0, state_.count() - 1);
     std::size_t used = 0;
     int scene = scene_of(begin);
     for (std::int64_t k = begin; k < end; ++k) {
         while (k >= scene_starts_[scene + 1]) ++scene;
         const int slot = slot_at(scene, k);
         const std::size_t i = state_.index(scene, slot);
-        const int wanted = std::min(state_.max_neighbors[i], others);
+        const int wanted = neighbor_capacity(i);
         if (ws.agent_buffer.size() < used + wanted) {
             ws.agent_buffer.resize(std::max(used + wanted, 2 * ws.agent_buffer.size()));
         }
         Neighbor* const found = ws.agent_buffer.data() + used;
-        const int count = grids_[scene].nearest(state_.position(i), state_.neighbor_dist[i], wanted, slot, found);
         ws.agent_starts.push_back(used);
-        used += static_cast<std::size_t>(count);
         ws.obstacle_starts.push_back(ws.obstacle_buffer.size());
-        append_obstacle_neighbors(scene, i, ws.obstacle_buffer);
+        const int count = gather_neighbors(grids_[scene], scene, slot, found, &ws.obstacle_buffer);
+        used += static_cast<std::size_t>(count);
         if (metrics_ && state_.active[i]) {
             const std::size_t first_edge = ws.obstacle_starts.back();
             observe_agent(scene, slot, i, {found, count}, wanted,
@@ -723,10 +733,8 @@ Diagnostics Engine::inspect(int scene, int slot) {
     build_grid(state_, scene, grid);
     const std::size_t i = state_.index(scene, slot);
     Workspace ws;
-    const int wanted = std::max(0, std::min(state_.max_neighbors[i], state_.count() - 1));
-    ws.agent_buffer.resize(wanted);
-    const int found = grid.nearest(state_.position(i), state_.neighbor_dist[i], wanted, slot, ws.agent_buffer.data());
-    append_obstacle_neighbors(scene, i, ws.obstacle_buffer);
+    ws.agent_buffer.resize(neighbor_capacity(i));
+    const int found = gather_neighbors(grid, scene, slot, ws.agent_buffer.data(), &ws.obstacle_buffer);
     ws.agent_neighbors = {ws.agent_buffer.data(), found};
     ws.obstacle_neighbors = {ws.obstacle_buffer.data(), static_cast<int>(ws.obstacle_buffer.size())};
 
@@ -773,8 +781,8 @@ std::vector<std::int32_t> Engine::neighbor_table(int& width) {
         for (int slot = 0; slot < s.count(); ++slot) {
             const std::size_t i = s.index(b, slot);
             if (!s.active[i]) continue;
-            const int n = grid.nearest(s.position(i), s.neighbor_dist[i],
-                                       std::min(s.max_neighbors[i], width), slot, found.data());
+            // width >= every active agent's neighbour capacity.
+            const int n = gather_neighbors(grid, b, slot, found.data(), nullptr);
             const std::size_t row = (static_cast<std::size_t>(b) * s.count() + slot) * width;
             for (int k = 0; k < n; ++k) table[row + k] = found[k].slot;
         }

@@ -1,7 +1,7 @@
 // The simulation engine: B independent scenes of agents stepped together by
 // one avoidance method.
 //
-// One step (DESIGN.md section 3):
+// One step (ARCHITECTURE.md, "The step"):
 //   0. check the state (the views let users write anything into it);
 //   1. preferred velocities of goal-seeking agents from their goals;
 //   2. neighbour index per scene over the frozen positions;
@@ -217,6 +217,16 @@ private:
     void replace_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
                            const Vec2* points, const double* radius);
     void build_obstacles();
+    // The most agent neighbours agent i can have: its max_neighbors, at most
+    // the other agents of its scene.
+    int neighbor_capacity(std::size_t i) const;
+    // The one neighbour gathering of the engine, used by the step, inspect
+    // and neighbor_table alike: writes the agent neighbours of `slot` in
+    // `scene` from `grid` (nearest first, at most neighbor_capacity) to
+    // `agents` and returns how many; appends the obstacle edges it sees to
+    // `edges` (nearest first) unless that is null.
+    int gather_neighbors(const NeighborGrid& grid, int scene, int slot, Neighbor* agents,
+                         std::vector<ObstacleNeighbor>* edges) const;
     // Appends the obstacle edges agent i of `scene` sees to out, nearest first.
     void append_obstacle_neighbors(int scene, std::size_t i, std::vector<ObstacleNeighbor>& out) const;
     // The scene of the k-th agent in processing order.

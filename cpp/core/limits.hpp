@@ -27,7 +27,9 @@ struct Range {
 constexpr Range kCoordinateRange{-kMaxMagnitude, kMaxMagnitude};  // positions, velocities, goals
 constexpr Range kNonNegativeRange{0.0, kMaxMagnitude};            // radii, speeds, distances
 constexpr Range kTimeRange{kMinTime, kMaxMagnitude};              // time step, time horizons
-// Limits where +inf means "none" (max_acceleration).
+constexpr Range kCountRange{0.0, 2147483647.0};                    // int32 counts (max_neighbors)
+constexpr Range kSideRange{-1.0, 1.0};                             // a side: -1, 0 or +1
+// Limits where +inf means "none" (max_acceleration); also flags and ids, never checked.
 constexpr Range kUnboundedRange{0.0, std::numeric_limits<double>::infinity()};
 
 constexpr bool within(double value, Range range) { return value >= range.lo && value <= range.hi; }

@@ -41,42 +41,45 @@ struct Violation {
     Range range{0.0, 0.0};
 };
 
-constexpr Range kNeighborCountRange{0.0, 2147483647.0};
-
-// Whether agent i breaks a rule; the first broken rule goes to `out` when it
-// is not null. Every value is compared with its range once (NaN is in no
-// range), so the check costs a few comparisons per agent.
+// Whether agent i breaks a rule of the field table (agent_fields.hpp); the
+// first broken rule goes to `out` when it is not null. Every value is
+// compared with its range once (NaN is in no range), so the check costs a few
+// comparisons per agent.
 inline bool find_violation(const AgentState& s, std::size_t i, Violation* out) {
+    const bool goal = s.has_goal[i] != 0;
+    auto applies = [goal](FieldCheck check) {
+        return check == FieldCheck::kAlways || (check == FieldCheck::kWithGoal && goal) ||
+               (check == FieldCheck::kWithoutGoal && !goal);
+    };
     auto bad = [out](const char* field, double value, Range range) {
         if (within(value, range)) return false;
         if (out) *out = Violation{field, value, range};
         return true;
     };
-    const bool goal = s.has_goal[i] != 0;
-    for (int d = 0; d < 2; ++d) {
-        if (bad("position", s.positions[2 * i + d], kCoordinateRange)) return true;
+#define VOSIM_CHECK_FIELD(name, T, width, role, check, range, ...)                                 \
+    if constexpr (FieldCheck::check != FieldCheck::kNever) {                                      \
+        if (applies(FieldCheck::check)) {                                                         \
+            for (int d = 0; d < width; ++d) {                                                     \
+                if (bad(#name, static_cast<double>(s.name[width * i + d]), range)) return true;   \
+            }                                                                                     \
+        }                                                                                         \
     }
-    for (int d = 0; d < 2; ++d) {
-        if (bad("velocity", s.velocities[2 * i + d], kCoordinateRange)) return true;
-    }
-    for (int d = 0; d < 2; ++d) {
-        // Goal-seeking agents' preferred velocities are derived from the goal.
-        if (goal ? bad("goal", s.goals[2 * i + d], kCoordinateRange)
-                 : bad("pref_velocity", s.pref_velocities[2 * i + d], kCoordinateRange)) {
-            return true;
+    VOSIM_AGENT_FIELDS(VOSIM_CHECK_FIELD)
+#undef VOSIM_CHECK_FIELD
+    return false;
+}
+
+// A vector field's name for one agent's value: "positions" -> "position",
+// "velocities" -> "velocity"; scalar fields keep theirs.
+std::string one_value_name(const std::string& field) {
+    for (const FieldInfo& info : kAgentFields) {
+        if (field != info.name || info.width == 1) continue;
+        if (field.size() > 3 && field.compare(field.size() - 3, 3, "ies") == 0) {
+            return field.substr(0, field.size() - 3) + "y";
         }
+        if (field.back() == 's') return field.substr(0, field.size() - 1);
     }
-    return bad("radius", s.radius[i], kNonNegativeRange) ||
-           bad("max_speed", s.max_speed[i], kNonNegativeRange) ||
-           bad("neighbor_dist", s.neighbor_dist[i], kNonNegativeRange) ||
-           bad("max_neighbors", s.max_neighbors[i], kNeighborCountRange) ||
-           (goal && bad("pref_speed", s.pref_speed[i], kNonNegativeRange)) ||
-           (goal && bad("arrival_radius", s.arrival_radius[i], kNonNegativeRange)) ||
-           bad("priority", s.priority[i], kNonNegativeRange) ||
-           bad("max_acceleration", s.max_acceleration[i], kUnboundedRange) ||
-           bad("uncertainty_offset", s.uncertainty_offset[i], kNonNegativeRange) ||
-           bad("time_horizon", s.time_horizon[i], kTimeRange) ||
-           bad("time_horizon_obst", s.time_horizon_obst[i], kTimeRange);
+    return field;
 }
 
 }  // namespace
@@ -97,7 +100,7 @@ void check_state(const AgentState& s) {
     find_violation(s, static_cast<std::size_t>(first_bad), &violation);
     const int scene = static_cast<int>(first_bad / s.capacity());
     const int slot = static_cast<int>(first_bad % s.capacity());
-    throw std::invalid_argument(describe_agent(s, scene, slot) + ": " + violation.field + " is " +
+    throw std::invalid_argument(describe_agent(s, scene, slot) + ": " + one_value_name(violation.field) + " is " +
                                 format_number(violation.value) + "; it must be " +
                                 describe(violation.range) + ". Nothing was advanced.");
 }

@@ -10,7 +10,7 @@ import difflib
 import os
 import time as _time
 import warnings
-from dataclasses import dataclass
+from textwrap import indent
 from typing import Callable
 
 import numpy as np
@@ -33,68 +33,11 @@ from ._checks import (
 from ._checkpoint import _CheckpointMethods
 from ._obstacles import _ObstacleMethods
 from ._progress import make_progress
+from ._fields import ADD_AGENTS_SIGNATURE, ADD_DEFAULTS, ENGINE_BYTES_PER_AGENT, FIELDS, INPUT_BYTES_PER_AGENT, VIEWS, parameter_docs
 from .metrics import from_engine as metrics_from_engine
 from .methods import ORCA, Method, method_from_name
 from .trajectory import Trajectory
 
-
-@dataclass(frozen=True)
-class _Field:
-    """A per-agent field: the width of its view, what it accepts, its docstring."""
-
-    width: int | None  # 2 for vectors, None for one value per agent
-    kind: str  # "coordinate", "goal", "nonnegative", "time", "count", "flag" or "id"
-    doc: str
-
-
-# The checks of each kind of field; the engine checks the same bounds on
-# values written straight into the views (before every step).
-_CHECKS = {
-    "coordinate": dict(magnitude=MAX_MAGNITUDE),
-    "nonnegative": dict(minimum=0.0, maximum=MAX_MAGNITUDE),
-    "time": dict(minimum=MIN_TIME, maximum=MAX_MAGNITUDE),
-    "count": dict(minimum=0.0, maximum=INT32_MAX, whole=True),
-    "limit": dict(minimum=0.0, infinity=True),
-}
-
-_FIELDS = {
-    "positions": _Field(2, "coordinate", "Agent positions, float64 ``(..., N, 2)``."),
-    "velocities": _Field(2, "coordinate", "Current velocities, float64 ``(..., N, 2)``."),
-    "pref_velocities": _Field(2, "coordinate", """Preferred velocities, ``(..., N, 2)``.
-
-        For agents with a goal they are recomputed from the goal before each
-        step; for the others, what you write here is what they want."""),
-    "goals": _Field(2, "goal", """Goals, ``(..., N, 2)`` (NaN for agents without one).
-
-        Assigning ``sim.goals = g`` also sets ``has_goal``: rows of NaN mean
-        no goal. Writing into the view does not."""),
-    "radius": _Field(None, "nonnegative", "Agent radii ``(..., N)``."),
-    "max_speed": _Field(None, "nonnegative", "Maximum speeds ``(..., N)``."),
-    "pref_speed": _Field(None, "nonnegative",
-                         "Speed at which goal-seeking agents head for their goals ``(..., N)``."),
-    "neighbor_dist": _Field(None, "nonnegative", "Neighbour search distances ``(..., N)``."),
-    "max_neighbors": _Field(None, "count", "Maximum numbers of agent neighbours, int32 ``(..., N)``."),
-    "time_horizon": _Field(None, "time", "Time horizons towards other agents ``(..., N)``."),
-    "time_horizon_obst": _Field(None, "time", "Time horizons towards obstacles ``(..., N)``."),
-    "arrival_radius": _Field(None, "nonnegative",
-                             "Distance to the goal within which an agent counts as arrived ``(..., N)``."),
-    "priority": _Field(None, "nonnegative", """ORCA priorities ``(..., N)``.
-
-        A pair shares the avoidance in proportion: agent A takes
-        ``priority_B / (priority_A + priority_B)`` of it (half when equal, as
-        RVO2; all of it when A's is 0 and B's is not)."""),
-    "max_acceleration": _Field(None, "limit", """Largest change of velocity per second ``(..., N)``; inf: none.
-
-        Applied after any method chose a velocity (the HRVO library's rule);
-        a limit voids ORCA's collision-free guarantee."""),
-    "uncertainty_offset": _Field(None, "nonnegative",
-                                 "Velocity-obstacle methods widen every cone by this ``(..., N)``."),
-    "has_goal": _Field(None, "flag", "Whether each agent seeks its goal, bool ``(..., N)``."),
-    "active": _Field(None, "flag", """Whether each agent takes part, bool ``(..., N)``.
-
-        Inactive agents neither move nor are seen by others."""),
-    "ids": _Field(None, "id", "Agent id of each slot, int64 ``(..., N)``; read-only (-1: removed)."),
-}
 
 _VIEW_NOTE = """
 
@@ -106,7 +49,8 @@ _VIEW_NOTE = """
 
 
 def _field_property(name: str) -> property:
-    field = _FIELDS[name]
+    field = FIELDS[name]
+    doc = f"{field.doc} {field.dtype} {field.shape_text()}."
 
     def get(self) -> np.ndarray:
         return self._view(name)
@@ -114,23 +58,10 @@ def _field_property(name: str) -> property:
     def set(self, value) -> None:
         self._set_field(name, value)
 
-    if field.kind == "id":
-        return property(get, doc=field.doc)
-    return property(get, set, doc=field.doc + _VIEW_NOTE)
+    if field.role == "read-only":
+        return property(get, doc=doc + " Read-only.")
+    return property(get, set, doc=doc + _VIEW_NOTE)
 
-
-# Defaults of add_agents' per-agent parameters (those of RVO2's examples).
-_ADD_DEFAULTS = {
-    "radius": 1.5,
-    "max_speed": 2.0,
-    "neighbor_dist": 15.0,
-    "max_neighbors": 10,
-    "time_horizon": 10.0,
-    "time_horizon_obst": 10.0,
-    "priority": 1.0,
-    "max_acceleration": np.inf,
-    "uncertainty_offset": 0.0,
-}
 
 # How often the engine hands control back during run() and long steps (for
 # Ctrl-C and progress).
@@ -138,13 +69,6 @@ _TICK_SECONDS = 0.05
 
 # Refuse recordings bigger than this with advice instead of a MemoryError.
 _MAX_RECORDING_BYTES = 8 * 1024**3
-
-# Memory per agent slot: the engine's columns, and at most what add_agents
-# copies of its arguments (they are passed as broadcast views; the checks
-# make temporary masks, and per-agent arrays of other dtypes are converted).
-_ENGINE_BYTES_PER_AGENT = 5 * 16 + 10 * 8 + 4 + 8 + 2
-_INPUT_BYTES_PER_AGENT = 4 * 16 + 12 * 8 + 1
-
 
 def _physical_memory() -> int | None:
     """Bytes of memory of this machine, or None where the platform does not say."""
@@ -179,38 +103,21 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
         if self._engine.busy:
             raise RuntimeError(f"{name}: the simulator is busy running in another thread; "
                                "assign after that call returns")
-        field = _FIELDS[name]
+        field = FIELDS[name]
         view = self._engine.view(name)
         scenes, count = view.shape[:2]
-        shapes, target = self._agent_shapes(count, field.width)
-        if field.kind == "flag":
+        shapes, target = self._agent_shapes(count, field.width if field.is_vector else None)
+        if field.dtype == "bool":
             view[...] = flags(value, name, shapes, target)
-        elif field.kind == "goal":
+        elif name == "goals":
             goals, has_goal = self._goals(value, shapes, target)
             view[...] = goals
             self._engine.view("has_goal")[...] = has_goal
         else:
-            array = shaped(value, name, shapes, target, **_CHECKS[field.kind])
+            array = shaped(value, name, shapes, target, **field.checks)
             view[...] = array.astype(view.dtype)
 
-    positions = _field_property("positions")
-    velocities = _field_property("velocities")
-    pref_velocities = _field_property("pref_velocities")
-    goals = _field_property("goals")
-    has_goal = _field_property("has_goal")
-    active = _field_property("active")
-    ids = _field_property("ids")
-    radius = _field_property("radius")
-    max_speed = _field_property("max_speed")
-    pref_speed = _field_property("pref_speed")
-    neighbor_dist = _field_property("neighbor_dist")
-    max_neighbors = _field_property("max_neighbors")
-    time_horizon = _field_property("time_horizon")
-    time_horizon_obst = _field_property("time_horizon_obst")
-    arrival_radius = _field_property("arrival_radius")
-    priority = _field_property("priority")
-    max_acceleration = _field_property("max_acceleration")
-    uncertainty_offset = _field_property("uncertainty_offset")
+    # One property per field of the engine's table (positions, radius, ...): see below the class.
 
     # ------------------------------------------------------------ properties
     @property
@@ -391,7 +298,7 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
         n = array.shape[-2]
         if n > MAX_AGENTS - self._engine.count:
             raise ValueError(f"positions: {n} more agents would exceed {MAX_AGENTS} per scene")
-        needed = scenes * ((self._engine.count + n) * _ENGINE_BYTES_PER_AGENT + n * _INPUT_BYTES_PER_AGENT)
+        needed = scenes * ((self._engine.count + n) * ENGINE_BYTES_PER_AGENT + n * INPUT_BYTES_PER_AGENT)
         memory = _physical_memory()
         if memory is not None and needed > memory:
             raise ValueError(
@@ -403,16 +310,16 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
 
         def vector(name, value):
             return shaped(value, name, vector_shapes, vector_target, broadcast_view=True,
-                          **_CHECKS[_FIELDS[name].kind])
+                          **FIELDS[name].checks)
 
         # Inputs are broadcast views, not copies: the engine reads them where
         # they lie, so that one value for a million agents costs nothing.
         def per_agent(name, value):
             return shaped(value, name, scalar_shapes, scalar_target, broadcast_view=True,
-                          **_CHECKS[_FIELDS[name].kind])
+                          **FIELDS[name].checks)
 
         positions = shaped(positions, "positions", [np.shape(positions)], vector_target, broadcast_view=True,
-                           **_CHECKS["coordinate"])
+                           **FIELDS["positions"].checks)
         if fields["strict"]:
             self._refuse_blocked_positions(positions)
         velocities, pref_velocities = (
@@ -425,31 +332,18 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
             fields["waypoints"], fields.get("waypoint_radius"), n, scalar_shapes, scalar_target)
         goals, has_goal = self._goals(fields["goals"], vector_shapes, vector_target, broadcast_view=True)
         values = {name: per_agent(name, default if fields[name] is None else fields[name])
-                  for name, default in _ADD_DEFAULTS.items()}
+                  for name, default in ADD_DEFAULTS.items() if not FIELDS[name].is_vector}
         pref_speed = values["max_speed"] if fields["pref_speed"] is None else per_agent(
             "pref_speed", fields["pref_speed"])
         arrival_radius = values["radius"] if fields["arrival_radius"] is None else per_agent(
             "arrival_radius", fields["arrival_radius"])
 
-        ids = self._engine.add_agents(
-            n,
-            positions=positions,
-            velocities=velocities,
-            pref_velocities=pref_velocities,
-            goals=goals,
-            has_goal=has_goal.astype(np.uint8),
-            radius=values["radius"],
-            max_speed=values["max_speed"],
-            pref_speed=pref_speed,
-            neighbor_dist=values["neighbor_dist"],
-            max_neighbors=values["max_neighbors"].astype(np.int32),
-            time_horizon=values["time_horizon"],
-            time_horizon_obst=values["time_horizon_obst"],
-            arrival_radius=arrival_radius,
-            priority=values["priority"],
-            max_acceleration=values["max_acceleration"],
-            uncertainty_offset=values["uncertainty_offset"],
-        )
+        values.update(positions=positions, velocities=velocities, pref_velocities=pref_velocities,
+                      goals=goals, has_goal=has_goal.astype(np.uint8), pref_speed=pref_speed,
+                      arrival_radius=arrival_radius)
+        values = {name: value.astype(np.dtype(FIELDS[name].dtype)) if FIELDS[name].dtype.startswith("int")
+                  else value for name, value in values.items()}
+        ids = self._engine.add_agents(n, values)
         if plan is not None:
             arrays, radius = plan
             self._send_waypoints(ids.reshape(-1), arrays, (arrival_radius if radius is None else radius).reshape(-1))
@@ -692,3 +586,23 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
         found = np.take_along_axis(ids, np.maximum(slots, 0).reshape(scenes, count * width), axis=1)
         table = np.where(slots >= 0, found.reshape(slots.shape), -1)
         return table if self._scene_axis else table[0]
+
+
+for _name in VIEWS:
+    setattr(_Simulation, _name, _field_property(_name))
+
+
+def add_agents_method(doc: str, vector_shape: str, scalar_shape: str):
+    """``add_agents`` for Simulator or Batch: one implementation, its signature and
+    parameter docs built from the field table; ``doc`` holds ``{parameters}``."""
+
+    def add_agents(self, positions, **arguments):
+        bound = ADD_AGENTS_SIGNATURE.bind(self, positions, **arguments)  # TypeError for unknown names
+        bound.apply_defaults()
+        values = dict(bound.arguments)
+        del values["self"], values["positions"]
+        return self._add_agents(positions, **values)
+
+    add_agents.__signature__ = ADD_AGENTS_SIGNATURE
+    add_agents.__doc__ = doc.format(parameters=indent(parameter_docs(vector_shape, scalar_shape), " " * 8))
+    return add_agents

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._simulation import _Simulation
+from ._simulation import _Simulation, add_agents_method
 from .methods import Method
 
 
@@ -41,40 +41,23 @@ class Batch(_Simulation):
         """Number of scenes B."""
         return self._engine.scenes
 
-    def add_agents(
-        self,
-        positions,
-        *,
-        velocities=None,
-        radius=1.5,
-        max_speed=2.0,
-        neighbor_dist=15.0,
-        max_neighbors=10,
-        time_horizon=10.0,
-        time_horizon_obst=10.0,
-        goals=None,
-        pref_speed=None,
-        pref_velocities=None,
-        arrival_radius=None,
-        priority=1.0,
-        max_acceleration=None,
-        uncertainty_offset=0.0,
-        waypoints=None,
-        waypoint_radius=None,
-        strict=True,
-    ) -> np.ndarray:
+    add_agents = add_agents_method(
         """Add ``n`` agents to every scene; returns their ids, shape ``(B, n)``.
 
         ``positions`` is ``(B, n, 2)``, or ``(n, 2)`` for the same start in
         every scene. Every other argument is as in
         :meth:`Simulator.add_agents`, and may also carry a leading scene axis:
         ``(B, n)`` for scalars, ``(B, n, 2)`` for vectors.
-        """
-        return self._add_agents(
-            positions, velocities=velocities, radius=radius, max_speed=max_speed,
-            neighbor_dist=neighbor_dist, max_neighbors=max_neighbors, time_horizon=time_horizon,
-            time_horizon_obst=time_horizon_obst, goals=goals, pref_speed=pref_speed,
-            pref_velocities=pref_velocities, arrival_radius=arrival_radius, priority=priority,
-            max_acceleration=max_acceleration, uncertainty_offset=uncertainty_offset, waypoints=waypoints,
-            waypoint_radius=waypoint_radius, strict=strict,
-        )
+
+        Parameters
+        ----------
+        positions
+            ``(B, n, 2)`` or ``(n, 2)`` start positions, each coordinate within +-1e15.
+{parameters}
+        waypoints, waypoint_radius, strict
+            As in :meth:`Simulator.add_agents`; waypoints may also be one list
+            of ``n`` entries per scene.
+        """,
+        vector_shape="``(B, n, 2)``, ``(n, 2)`` or one ``(2,)`` vector for all",
+        scalar_shape="A scalar for all, ``(n,)`` or ``(B, n)``",
+    )

@@ -40,7 +40,7 @@ import numpy as np
 
 from .. import _checkpoint, _core
 from .._checks import INT32_MAX, MAX_MAGNITUDE, MIN_TIME, check_values, integer, real_array, scalar
-from .._simulation import _ADD_DEFAULTS
+from .._fields import ADD_DEFAULTS
 from ..methods import ORCA
 from ..simulator import Simulator
 
@@ -268,8 +268,7 @@ class PyRVOSimulator:
             return np.full((1, n), value, dtype=np.float64)
 
         radius, max_speed = column("radius"), column("max_speed")
-        self._sim._engine.add_agents(
-            n,
+        given = dict(
             positions=np.array([pos for pos, _ in self._new_agents]).reshape(1, n, 2),
             velocities=np.array([p["velocities"] for p in params]).reshape(1, n, 2),
             pref_velocities=np.zeros((1, n, 2)),
@@ -283,10 +282,10 @@ class PyRVOSimulator:
             time_horizon=column("time_horizon"),
             time_horizon_obst=column("time_horizon_obst"),
             arrival_radius=radius,
-            priority=constant(_ADD_DEFAULTS["priority"]),
-            max_acceleration=constant(_ADD_DEFAULTS["max_acceleration"]),
-            uncertainty_offset=constant(_ADD_DEFAULTS["uncertainty_offset"]),
         )
+        # Every other per-agent field (RVO2 has none of them) gets vosim's default.
+        defaults = {name: constant(value) for name, value in ADD_DEFAULTS.items() if name not in given}
+        self._sim._engine.add_agents(n, {**defaults, **given})
         self._new_agents.clear()
         self._views.clear()
 

@@ -8,6 +8,7 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
+from .._fields import PER_AGENT_NUMBERS
 from .._checks import MAX_MAGNITUDE, MIN_TIME, check_values, integer, real_array, scalar
 from ..batch import Batch
 from ..methods import ORCA, Method, method_from_dict
@@ -17,10 +18,7 @@ FORMAT = "vosim-scenario"
 FORMAT_VERSION = 1
 
 #: Keyword arguments of ``add_agents`` a scenario may set per agent.
-AGENT_PARAMETERS = (
-    "radius", "max_speed", "neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst",
-    "pref_speed", "arrival_radius", "waypoint_radius", "priority", "max_acceleration", "uncertainty_offset",
-)
+AGENT_PARAMETERS = (*PER_AGENT_NUMBERS, "waypoint_radius")
 OBSTACLE_KINDS = ("polygon", "wall", "boundary")
 
 

@@ -1,0 +1,108 @@
+// The table of per-agent fields: the one place that names them.
+//
+// Each row drives the column storage (AgentState), add_agents' input
+// (AgentInput and AgentState::append), the per-step state check
+// (state_check.cpp), the NumPy views and the Python field list with its docs
+// (exported as _core.AGENT_FIELDS). Adding a per-agent field is one row here
+// plus the code that uses it.
+//
+// A row: X(name, value type, width, role, check, range, default, doc)
+//   width    components per agent (2 for plane vectors; see ARCHITECTURE.md
+//            for how a 3D engine widens them);
+//   role     kInput: given to add_agents, writable view; kState: the
+//            engine's, set to its default at append, writable view; kHidden:
+//            as kState, but not a public attribute in Python (its view is
+//            for tests); kReadOnly: read-only view; kInternal: no view;
+//   check    when the per-step check applies: kAlways, kWithGoal (agents with a
+//            goal only), kWithoutGoal, kNever;
+//   range    accepted values (limits.hpp);
+//   default  add_agents' default: a number, or kRequired / kDerived (Python
+//            fills it from another argument; see python/vosim/_fields.py).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "limits.hpp"
+
+namespace vosim {
+
+enum class FieldRole { kInput, kState, kHidden, kReadOnly, kInternal };
+enum class FieldCheck { kAlways, kWithGoal, kWithoutGoal, kNever };
+
+// Marker defaults (NaN payloads would be fragile; these are never valid values
+// of any field because their ranges exclude them).
+inline constexpr double kRequired = -std::numeric_limits<double>::infinity();
+inline constexpr double kDerived = std::numeric_limits<double>::lowest();
+
+#define VOSIM_AGENT_FIELDS(X)                                                                              \
+    X(positions, double, 2, kInput, kAlways, kCoordinateRange, kRequired, "Agent positions.")             \
+    X(velocities, double, 2, kInput, kAlways, kCoordinateRange, 0.0, "Current velocities.")               \
+    X(pref_velocities, double, 2, kInput, kWithoutGoal, kCoordinateRange, 0.0,                             \
+      "Preferred velocities; agents with a goal get theirs from the goal before each step.")              \
+    X(goals, double, 2, kInput, kWithGoal, kCoordinateRange, kDerived,                                     \
+      "Goals (NaN rows: no goal); an agent with one heads for it at pref_speed.")                          \
+    X(new_velocities, double, 2, kInternal, kNever, kCoordinateRange, kDerived,                            \
+      "The method's output of the step under way, copied into velocities by integration.")                \
+    X(radius, double, 1, kInput, kAlways, kNonNegativeRange, 1.5, "Agent radii.")                          \
+    X(max_speed, double, 1, kInput, kAlways, kNonNegativeRange, 2.0, "Maximum speeds.")                    \
+    X(pref_speed, double, 1, kInput, kWithGoal, kNonNegativeRange, kDerived,                               \
+      "Speed at which goal-seeking agents head for their goals (default: max_speed).")                    \
+    X(neighbor_dist, double, 1, kInput, kAlways, kNonNegativeRange, 15.0, "Neighbour search distances.")   \
+    X(max_neighbors, std::int32_t, 1, kInput, kAlways, kCountRange, 10.0,                                  \
+      "Maximum numbers of agent neighbours.")                                                              \
+    X(time_horizon, double, 1, kInput, kAlways, kTimeRange, 10.0, "Time horizons towards other agents.")   \
+    X(time_horizon_obst, double, 1, kInput, kAlways, kTimeRange, 10.0, "Time horizons towards obstacles.") \
+    X(arrival_radius, double, 1, kInput, kWithGoal, kNonNegativeRange, kDerived,                           \
+      "Distance to the goal within which an agent counts as arrived (default: radius).")                  \
+    X(priority, double, 1, kInput, kAlways, kNonNegativeRange, 1.0,                                        \
+      "ORCA priorities: agent A takes priority_B / (priority_A + priority_B) of a pair's avoidance "       \
+      "(half when equal, as RVO2; all of it when A's is 0 and B's is not).")                               \
+    X(max_acceleration, double, 1, kInput, kAlways, kUnboundedRange,                                       \
+      std::numeric_limits<double>::infinity(),                                                             \
+      "Largest change of velocity per second (inf or None: none), applied after any method chose a "       \
+      "velocity (the HRVO library's rule); a limit voids ORCA's collision-free guarantee.")               \
+    X(uncertainty_offset, double, 1, kInput, kAlways, kNonNegativeRange, 0.0,                              \
+      "Velocity-obstacle methods (VO, RVO, HRVO) widen every cone by this, as the HRVO library's "          \
+      "agents do.")                                                                                         \
+    X(ids, std::int64_t, 1, kReadOnly, kNever, kUnboundedRange, kDerived,                                  \
+      "Agent id of each slot (-1: removed).")                                                              \
+    X(active, std::uint8_t, 1, kState, kNever, kUnboundedRange, 1.0,                                       \
+      "Whether each agent takes part; inactive agents neither move nor are seen by others.")              \
+    X(has_goal, std::uint8_t, 1, kInput, kNever, kUnboundedRange, kDerived,                                \
+      "Whether each agent seeks its goal (set from goals by add_agents and by assigning goals).")          \
+    X(deadlock_timer, double, 1, kHidden, kNever, kUnboundedRange, 0.0,                                    \
+      "Deadlock resolution (method.hpp), updated at integration: seconds stalled so far while "           \
+      "detour_side is 0, else the seconds the detour has left.")                                          \
+    X(detour_side, std::int8_t, 1, kHidden, kNever, kSideRange, 0.0,                                       \
+      "Deadlock resolution's detour: +1 turns right, -1 left, 0 none.")
+
+// One row of the table as data (for the bindings and the C++ tests).
+struct FieldInfo {
+    const char* name;
+    const char* type;  // "float64", "int32", "int64", "int8" or "bool"
+    int width;
+    FieldRole role;
+    FieldCheck check;
+    Range range;
+    double default_value;
+    const char* doc;
+};
+
+template <typename T>
+constexpr const char* field_type_name() {
+    if constexpr (std::is_same_v<T, double>) return "float64";
+    if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
+    if constexpr (std::is_same_v<T, std::int64_t>) return "int64";
+    if constexpr (std::is_same_v<T, std::int8_t>) return "int8";
+    return "bool";  // std::uint8_t columns hold flags
+}
+
+#define VOSIM_FIELD_INFO(name, T, width, role, check, range, fallback, doc) \
+    FieldInfo{#name, field_type_name<T>(), width, FieldRole::role, FieldCheck::check, range, fallback, doc},
+inline constexpr FieldInfo kAgentFields[] = {VOSIM_AGENT_FIELDS(VOSIM_FIELD_INFO)};
+#undef VOSIM_FIELD_INFO
+
+}  // namespace vosim

@@ -1,0 +1,3 @@
+// The C++ unit tests' entry point (doctest).
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>

@@ -1,0 +1,61 @@
+// Obstacle sets (obstacles.hpp): checks, the solid part, and edge queries.
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+#include <vector>
+
+#include "obstacles.hpp"
+
+using namespace vosim;
+
+namespace {
+const std::vector<Vec2> kSquare{Vec2(0.0, 0.0), Vec2(2.0, 0.0), Vec2(2.0, 2.0), Vec2(0.0, 2.0)};  // counter-clockwise
+}
+
+TEST_CASE("clockwise polygons and repeated vertices are refused with the name") {
+    const std::vector<Vec2> clockwise(kSquare.rbegin(), kSquare.rend());
+    CHECK_THROWS_AS(check_obstacle(clockwise.data(), 4, ObstacleKind::polygon, "square"), std::invalid_argument);
+    const std::vector<Vec2> repeated{Vec2(0.0, 0.0), Vec2(0.0, 0.0), Vec2(1.0, 1.0)};
+    CHECK_THROWS_WITH_AS(check_obstacle(repeated.data(), 3, ObstacleKind::polygon, "tri"),
+                         doctest::Contains("tri"), std::invalid_argument);
+    CHECK_NOTHROW(check_obstacle(kSquare.data(), 4, ObstacleKind::polygon, "square"));
+}
+
+TEST_CASE("a polygon blocks its inside, a boundary its outside") {
+    CHECK(blocks_point(kSquare.data(), 4, ObstacleKind::polygon, Vec2(1.0, 1.0)));
+    CHECK_FALSE(blocks_point(kSquare.data(), 4, ObstacleKind::polygon, Vec2(3.0, 1.0)));
+    CHECK(blocks_point(kSquare.data(), 4, ObstacleKind::boundary, Vec2(3.0, 1.0)));
+    CHECK_FALSE(blocks_point(kSquare.data(), 4, ObstacleKind::boundary, Vec2(1.0, 1.0)));
+}
+
+TEST_CASE("a query finds the edges facing the agent within range, nearest first") {
+    ObstacleSet set;
+    set.add(kSquare.data(), 4, ObstacleKind::polygon);
+    set.build();
+    std::vector<ObstacleNeighbor> out;
+    set.query(Vec2(3.0, 1.0), 1.5 * 1.5, out);  // right of the square: only its right edge
+    REQUIRE(out.size() == 1);
+    const auto [a, b] = out[0].endpoints();
+    CHECK(a.x == 2.0);
+    CHECK(b.x == 2.0);
+    CHECK(out[0].dist_sq == doctest::Approx(1.0));
+    out.clear();
+    set.query(Vec2(3.0, 3.0), 3.0 * 3.0, out);  // the corner: the right and top edges
+    REQUIRE(out.size() == 2);
+    CHECK(out[0].dist_sq <= out[1].dist_sq);
+    out.clear();
+    set.query(Vec2(10.0, 1.0), 1.0, out);  // out of range
+    CHECK(out.empty());
+}
+
+TEST_CASE("removed obstacles are no longer found") {
+    ObstacleSet set;
+    const int id = set.add(kSquare.data(), 4, ObstacleKind::polygon);
+    set.remove(id);
+    set.build();
+    std::vector<ObstacleNeighbor> out;
+    set.query(Vec2(3.0, 1.0), 4.0, out);
+    CHECK(out.empty());
+    CHECK(set.empty());
+    CHECK_THROWS_AS(set.remove(id), std::invalid_argument);
+}

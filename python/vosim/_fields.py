@@ -1,0 +1,124 @@
+"""The per-agent fields, read from the engine's field table (``_core.AGENT_FIELDS``).
+
+The table in ``cpp/core/agent_fields.hpp`` names every field once: its
+type, width, accepted range, add_agents default and doc. Everything Python
+shows of the fields (the view properties, their checks, add_agents'
+signature, defaults and parameter docs) is built here from it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import textwrap
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _core
+
+
+@dataclass(frozen=True)
+class Field:
+    """One row of the engine's field table."""
+
+    name: str
+    dtype: str  # "float64", "int32", "int64", "int8" or "bool"
+    width: int  # components per agent: 2 for vectors, 1 for one value per agent
+    role: str  # "input", "state", "hidden", "read-only" or "internal"
+    minimum: float
+    maximum: float
+    default: float | None  # add_agents' default; None when required or derived from another argument
+    doc: str
+
+    @property
+    def is_vector(self) -> bool:
+        return self.width > 1
+
+    @property
+    def checks(self) -> dict:
+        """Keyword arguments of ``_checks.check_values`` accepting exactly the field's range."""
+        if self.minimum == -self.maximum:
+            return dict(magnitude=self.maximum)
+        if math.isinf(self.maximum):
+            return dict(minimum=self.minimum, infinity=True)
+        whole = dict(whole=True) if self.dtype.startswith("int") else {}
+        return dict(minimum=self.minimum, maximum=self.maximum, **whole)
+
+    def shape_text(self) -> str:
+        return "``(..., N, %d)``" % self.width if self.is_vector else "``(..., N)``"
+
+
+FIELDS: dict[str, Field] = {
+    row["name"]: Field(row["name"], row["dtype"], row["width"], row["role"], row["min"], row["max"],
+                       row["default"], row["doc"])
+    for row in _core.AGENT_FIELDS
+}
+
+#: Fields shown as attributes of Simulator and Batch (not the engine's internal or hidden ones).
+VIEWS = tuple(name for name, f in FIELDS.items() if f.role not in ("internal", "hidden"))
+
+# add_agents sets has_goal from goals; every other input field is one of its arguments.
+_DERIVED_INPUTS = {"has_goal"}
+INPUTS = tuple(name for name, f in FIELDS.items() if f.role == "input" and name not in _DERIVED_INPUTS)
+
+#: add_agents' defaults of the fields that have a fixed one.
+ADD_DEFAULTS = {name: FIELDS[name].default for name in INPUTS if FIELDS[name].default is not None}
+
+#: Per-agent numbers of add_agents (one value per agent; what a scenario may set per agent).
+PER_AGENT_NUMBERS = tuple(name for name in INPUTS if not FIELDS[name].is_vector)
+
+# Bytes per agent slot of the engine's columns, and at most what add_agents
+# copies of its arguments (broadcast views; checks make temporary masks and
+# per-agent arrays of other dtypes are converted through float64).
+ENGINE_BYTES_PER_AGENT = sum(np.dtype(f.dtype).itemsize * f.width for f in FIELDS.values())
+INPUT_BYTES_PER_AGENT = sum((1 if FIELDS[n].dtype == "bool" else 8) * FIELDS[n].width
+                            for n in (*INPUTS, *_DERIVED_INPUTS))
+
+
+def _signature_default(name: str):
+    field = FIELDS[name]
+    if field.is_vector or field.default is None:
+        return None
+    if math.isinf(field.default):
+        return math.inf
+    return int(field.default) if field.dtype.startswith("int") else field.default
+
+
+# Arguments of add_agents that are not fields of the table.
+_EXTRA_PARAMETERS = {"waypoints": None, "waypoint_radius": None, "strict": True}
+
+ADD_AGENTS_SIGNATURE = inspect.Signature(
+    [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+     inspect.Parameter("positions", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    + [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=_signature_default(name))
+       for name in INPUTS if name != "positions"]
+    + [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default)
+       for name, default in _EXTRA_PARAMETERS.items()],
+    return_annotation=np.ndarray,
+)
+
+
+def _range_text(field: Field) -> str:
+    if field.minimum == -field.maximum:
+        return f"each coordinate within +-{field.maximum:.15g}"
+    if math.isinf(field.maximum):
+        return f"from {field.minimum:.15g}, inf for none"
+    whole = "a whole number " if field.dtype.startswith("int") else ""
+    return f"{whole}from {field.minimum:.15g} to {field.maximum:.15g}"
+
+
+def parameter_docs(vector_shape: str, scalar_shape: str) -> str:
+    """The NumPy-style docs of add_agents' per-agent parameters (after ``positions``)."""
+    lines = []
+    for name in INPUTS:
+        if name == "positions":
+            continue
+        field = FIELDS[name]
+        shape = vector_shape if field.is_vector else scalar_shape
+        default = ("" if field.default is None or field.is_vector and field.default == 0
+                   else f"; {_signature_default(name)} by default")
+        zero = "; zero by default" if field.is_vector and field.default == 0 else ""
+        text = f"{shape}, {_range_text(field)}{default}{zero}. {field.doc}"
+        lines.append(name + "\n" + textwrap.fill(text, width=88, initial_indent="    ", subsequent_indent="    "))
+    return "\n".join(lines)

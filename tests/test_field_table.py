@@ -1,0 +1,107 @@
+"""The per-agent field table (cpp/core/agent_fields.hpp) drives storage, add_agents,
+the per-step check, the views and Python's field list: they all agree with it."""
+
+import inspect
+import math
+
+import numpy as np
+import pytest
+
+import vosim
+from vosim import _core
+from vosim._fields import ADD_DEFAULTS, FIELDS, INPUTS, VIEWS
+
+NUMBER_FIELDS = [f for f in FIELDS.values() if f.role == "input" and f.dtype != "bool"]
+
+
+def test_table_rows_are_complete_and_unique():
+    names = [row["name"] for row in _core.AGENT_FIELDS]
+    assert len(names) == len(set(names))
+    for row in _core.AGENT_FIELDS:
+        assert row["dtype"] in ("float64", "int32", "int64", "int8", "bool"), row
+        assert row["width"] in (1, 2), row
+        assert row["role"] in ("input", "state", "hidden", "read-only", "internal"), row
+        assert row["min"] <= row["max"], row
+        assert row["doc"].endswith("."), row
+        if row["default"] is not None:
+            assert row["min"] <= row["default"] <= row["max"], row
+
+
+@pytest.mark.parametrize("cls", [vosim.Simulator, vosim.Batch])
+def test_every_field_with_a_view_is_a_documented_property(cls):
+    for name in VIEWS:
+        prop = getattr(cls, name)
+        assert isinstance(prop, property), name
+        assert FIELDS[name].doc in prop.__doc__
+        assert (prop.fset is None) == (FIELDS[name].role == "read-only"), name
+    for name, field in FIELDS.items():
+        if field.role in ("internal", "hidden"):  # the engine's own columns are no attributes
+            assert not hasattr(cls, name), name
+
+
+@pytest.mark.parametrize("cls", [vosim.Simulator, vosim.Batch])
+def test_add_agents_signature_and_docs_come_from_the_table(cls):
+    parameters = inspect.signature(cls.add_agents).parameters
+    assert set(parameters) == {"self", *INPUTS, "waypoints", "waypoint_radius", "strict"}
+    for name, default in ADD_DEFAULTS.items():
+        if FIELDS[name].width == 1:
+            assert parameters[name].default == default, name
+        assert f"\n        {name}\n" in cls.add_agents.__doc__, name
+
+
+def test_defaults_land_in_the_views():
+    sim = vosim.Simulator()
+    sim.add_agents([[0.0, 0.0], [5.0, 0.0]])
+    for name, default in ADD_DEFAULTS.items():
+        np.testing.assert_array_equal(getattr(sim, name), np.broadcast_to(default, getattr(sim, name).shape))
+    np.testing.assert_array_equal(sim.pref_speed, sim.max_speed)  # derived defaults
+    np.testing.assert_array_equal(sim.arrival_radius, sim.radius)
+
+
+def test_every_input_field_reaches_its_column():
+    sim = vosim.Batch(2)
+    values = {f.name: np.full((2, 3), 0.25 if f.dtype == "float64" else 3) for f in NUMBER_FIELDS
+              if f.width == 1 and f.minimum <= 0.25 <= f.maximum}
+    values.update(velocities=[0.5, -0.5], pref_velocities=[1.0, 2.0], goals=[[3.0, 4.0]] * 3)
+    sim.add_agents(np.zeros((3, 2)), **values)
+    for name, value in values.items():
+        np.testing.assert_array_equal(getattr(sim, name), np.broadcast_to(value, getattr(sim, name).shape), name)
+    assert sim.has_goal.all() and sim.active.all()
+
+
+def test_unknown_argument_is_a_type_error():
+    with pytest.raises(TypeError, match="colour"):
+        vosim.Simulator().add_agents([[0.0, 0.0]], colour=1.0)
+
+
+def test_engine_add_agents_names_missing_and_unknown_fields():
+    engine = _core.Engine(1, 0.1)
+    arrays = {name: np.zeros((1, 1, 2) if FIELDS[name].width == 2 else (1, 1)) for name in (*INPUTS, "has_goal")}
+    arrays["has_goal"] = arrays["has_goal"].astype(np.uint8)
+    arrays["max_neighbors"] = arrays["max_neighbors"].astype(np.int32)
+    with pytest.raises(ValueError, match="no radius given"):
+        engine.add_agents(1, {k: v for k, v in arrays.items() if k != "radius"})
+    with pytest.raises(ValueError, match="no input field named 'colour'"):
+        engine.add_agents(1, {**arrays, "colour": np.zeros((1, 1))})
+    assert engine.count == 0
+    engine.add_agents(1, arrays)
+    assert engine.count == 1
+
+
+def _outside(field):
+    """A value just outside the field's range."""
+    if math.isinf(field.maximum):
+        return field.minimum - 1.0
+    return np.nextafter(field.maximum, np.inf) if field.dtype == "float64" else -1
+
+
+@pytest.mark.parametrize("field", [f for f in NUMBER_FIELDS if f.width == 1], ids=lambda f: f.name)
+def test_the_step_checks_each_field_against_its_range(field):
+    sim = vosim.Simulator()
+    sim.add_agents([[0.0, 0.0], [5.0, 0.0]], goals=[[1.0, 0.0], [6.0, 0.0]])
+    sim.step()
+    sim._view(field.name)[1] = _outside(field)
+    with pytest.raises(ValueError, match=f"agent id 1 .*: {field.name} is"):
+        sim.step()
+    with pytest.raises(ValueError, match=field.name):
+        setattr(sim, field.name, _outside(field))
