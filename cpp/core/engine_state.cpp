@@ -20,7 +20,12 @@ namespace {
 
 void save_obstacles(const ObstacleSet& set, int scene, std::vector<SavedObstacle>& out) {
     for (int o = 0; o < set.obstacle_count(); ++o) {
-        SavedObstacle saved{scene, set.kind(o), set.given_vertices(o), !set.live(o), set.moving(o)};
+        SavedObstacle saved;
+        saved.scene = scene;
+        saved.kind = set.kind(o);
+        saved.points = set.given_vertices(o);
+        saved.removed = !set.live(o);
+        saved.moving = set.moving(o);
         if (set.live(o) && set.moving(o)) {
             saved.velocity = set.velocity(o);
             saved.displacement = set.displacement(o);
