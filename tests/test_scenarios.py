@@ -15,12 +15,6 @@ NAMES = list(scenarios.SCENARIOS)
 # Scenarios whose start layout depends on the seed (the others vary only by
 # their method's perturbation seed, or not at all).
 RANDOM_LAYOUT = ["crossing", "bottleneck", "corridor", "random_crowd", "room_evacuation"]
-WAYPOINTS = ["roadmap", "bottleneck", "room_evacuation"]
-
-
-def _needs_waypoints(name):
-    if name in WAYPOINTS and "waypoints" not in vosim.Simulator.add_agents.__code__.co_varnames:
-        pytest.skip("the engine does not follow waypoints yet")
 
 
 def _radius(scenario):
@@ -64,7 +58,6 @@ def test_starts_are_outside_obstacles(name):
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_completes_with_orca_within_its_steps(name, seed):
-    _needs_waypoints(name)
     factory = scenarios.SCENARIOS[name]
     scenario = factory(seed=seed)
     sim = scenario.build()
