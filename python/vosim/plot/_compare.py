@@ -7,6 +7,9 @@ import numpy as np
 from ._common import _pyplot
 from ._style import series_color
 
+#: Dash patterns of the methods' curves, in the order methods appear.
+LINESTYLES = ("-", "--", "-.", ":", (0, (5, 1, 1, 1, 1, 1)), (0, (1, 3)))
+
 #: Metrics drawn by default, with their axis labels.
 METRICS = {
     "collision_agent_steps": "colliding agent-steps",
@@ -152,7 +155,9 @@ def _over_time(plt, table, series, methods, scenario_names, colors, what: str):
             # a finished run keeps its last value (everyone arrived; no more collisions)
             padded = np.array([np.r_[c[1], np.full(longest - len(c[1]), c[1][-1] if what == "arrivals" else 0.0)]
                                for c in curves])
-            ax.plot(time, padded.mean(axis=0), color=colors[method], label=method, linewidth=1.2)
+            # a dash pattern per method too: colours alone are close for some readers and in print
+            ax.plot(time, padded.mean(axis=0), color=colors[method], label=method, linewidth=1.4,
+                    linestyle=LINESTYLES[methods.index(method) % len(LINESTYLES)])
             ax.fill_between(time, padded.min(axis=0), padded.max(axis=0), color=colors[method], alpha=0.15,
                             linewidth=0)
         ax.set_title(scenario, fontsize="medium")
