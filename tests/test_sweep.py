@@ -208,3 +208,13 @@ def test_importing_vosim_imports_no_dask():
     code = "import sys, vosim; print(any(m.split('.')[0] in ('dask', 'distributed', 'pyarrow') for m in sys.modules))"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True).stdout.strip() == "False"
+
+
+def test_seeds_as_a_count_as_in_compare():
+    """seeds=K means seeds 0 to K-1, as in compare() and the command line; bad counts are named."""
+    table = vosim.sweep([vosim.ORCA()], ["headon_pair"], seeds=2, steps=50, client=False)
+    assert sorted(table["seed"]) == [0, 1]
+    with pytest.raises(ValueError, match="seeds is -1"):
+        vosim.sweep([vosim.ORCA()], ["headon_pair"], seeds=-1, client=False)
+    with pytest.raises(TypeError, match="seeds: expected a number of seeds"):
+        vosim.sweep([vosim.ORCA()], ["headon_pair"], seeds=2.5, client=False)

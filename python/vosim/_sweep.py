@@ -21,7 +21,7 @@ import numpy as np
 
 from ._checks import integer
 from ._progress import make_progress
-from .comparison import _factory, _methods, _scenes, run_cell
+from .comparison import _factory, _methods, _scenes, run_cell, seed_list
 from .metrics import PER_SCENE, TIMES
 from .methods import Method
 from .scenarios import Scenario
@@ -187,7 +187,7 @@ def _plan(named: dict, sources: list, seeds: list, method_params, scenario_param
     return cells, list(seen)
 
 
-def sweep(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequence, seeds: Iterable[int] = range(4), *,
+def sweep(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequence, seeds: Iterable[int] | int = range(4), *,
           method_params: Mapping | None = None, scenario_params: Mapping | None = None,
           agent_params: Mapping | None = None, steps: int | None = None,
           path=None, client=None, workers: int | None = None, threads: int | None = None, progress=False):
@@ -252,9 +252,7 @@ def sweep(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequence,
     sources = [_factory(item, k) for k, item in enumerate(scenarios)]
     if not sources:
         raise ValueError("scenarios: expected at least one scenario")
-    seeds = [integer(s, f"seeds[{k}]", minimum=0) for k, s in enumerate(seeds)]
-    if not seeds:
-        raise ValueError("seeds: expected at least one seed")
+    seeds = seed_list(seeds)
     if steps is not None:
         steps = integer(steps, "steps", minimum=1)
     if threads is not None:

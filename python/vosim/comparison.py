@@ -82,6 +82,19 @@ def _run_cell_on_worker(label, method, source, seeds, steps):
     return run_cell(label, method, scenes, run_seeds, steps)
 
 
+def seed_list(seeds) -> list[int]:
+    """The seeds of :func:`compare` and :func:`vosim.sweep`: a number K (seeds 0 to K-1) or a sequence."""
+    if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
+        seeds = range(integer(seeds, "seeds", minimum=1))
+    elif not isinstance(seeds, Iterable) or isinstance(seeds, (str, bytes)):
+        raise TypeError(f"seeds: expected a number of seeds K (for 0 to K-1) or a sequence of seeds, "
+                        f"got {type(seeds).__name__}")
+    seeds = [integer(s, f"seeds[{k}]", minimum=0) for k, s in enumerate(seeds)]
+    if not seeds:
+        raise ValueError("seeds: expected at least one seed")
+    return seeds
+
+
 def _methods(methods) -> dict[str, Method]:
     if isinstance(methods, Mapping):
         named = dict(methods)
@@ -158,14 +171,7 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
     factories = [_factory(item, k) for k, item in enumerate(scenarios)]
     if not factories:
         raise ValueError("scenarios: expected at least one scenario")
-    if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
-        seeds = range(integer(seeds, "seeds", minimum=1))
-    elif not isinstance(seeds, Iterable) or isinstance(seeds, (str, bytes)):
-        raise TypeError(f"seeds: expected a number of seeds K (for 0 to K-1) or a sequence of seeds, "
-                        f"got {type(seeds).__name__}")
-    seeds = [integer(s, f"seeds[{k}]", minimum=0) for k, s in enumerate(seeds)]
-    if not seeds:
-        raise ValueError("seeds: expected at least one seed")
+    seeds = seed_list(seeds)
     if steps is not None:
         steps = integer(steps, "steps", minimum=1)
 
