@@ -397,7 +397,55 @@ class ForceBased(Method):
                                    if k not in _SHARED_SETTINGS})
 
 
-METHODS = {cls.name: cls for cls in (ORCA, VO, RVO, HRVO, AdaptiveSampling, GridSampling, ForceBased)}
+_AVO_VARIANTS = ("paper", "avo2")
+
+
+@dataclass(frozen=True, kw_only=True)
+class AVO(Method):
+    """Reciprocal collision avoidance with acceleration-velocity obstacles
+    (van den Berg, Snape, Guy, Manocha, 2011).
+
+    Agents steer towards a target velocity ``u`` through a controller of
+    time constant ``acceleration_interval`` (per agent): the velocity
+    follows ``u + (v - u) exp(-t / acceleration_interval)``, and the target
+    lies within ``max_acceleration * acceleration_interval`` of the current
+    velocity, so the acceleration never exceeds ``max_acceleration`` (per
+    agent, which must be finite). Each neighbour contributes the ORCA-like
+    half-plane of its acceleration-velocity obstacle; the pair shares the
+    avoidance in proportion to the agents' accelerations.
+
+    Parameters
+    ----------
+    variant
+        ``"paper"`` (the default): the published method. The target stays
+        within ``max_speed`` and within a 16-sided polygon inscribed in the
+        acceleration disc (it reaches at least 98.1 % of the disc's radius
+        in every direction); obstacle half-planes (ORCA's) are hard
+        constraints; when the neighbours' half-planes leave no room, linear
+        program 3 violates them least. Each step the velocity moves towards
+        the target as the controller does, so the realised change of
+        velocity per step is at most ``max_acceleration * time_step``.
+        ``"avo2"``: the AVO2 library step for step (float arithmetic, its
+        operation order and its quirks): the speed limit holds only along
+        the heading, the new velocity is the target at once, obstacles are
+        ignored, and infeasible agents keep a partial solution.
+    perturbation, seed
+        See :class:`Method`.
+    """
+
+    variant: str = "paper"
+    name = "AVO"
+
+    def __post_init__(self):
+        super().__post_init__()
+        if not isinstance(self.variant, str) or self.variant not in _AVO_VARIANTS:
+            raise ValueError(f"variant is {self.variant!r}; must be one of {', '.join(map(repr, _AVO_VARIANTS))}")
+
+    def _core_method(self):
+        return _core.Avo(variant=self.variant)
+
+
+METHODS = {cls.name: cls for cls in (ORCA, VO, RVO, HRVO, AdaptiveSampling, GridSampling, ForceBased, AVO)}
 
 
 # Short names users type (the CLI, ``Simulator(method="adaptive")``), besides
