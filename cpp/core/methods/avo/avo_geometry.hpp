@@ -77,6 +77,8 @@ enum class AvoRules { kLibrary, kRepaired };
 constexpr std::size_t kBoundarySamples = 100;  // intervals, so 101 samples
 template <class T>
 constexpr T kAvoEpsilon = T(0.00001);
+// Repaired: the AVO's first time, as a fraction of the time step.
+constexpr double kRepairedStartFraction = 0.1;
 // Repaired convexity test: a turn counts when its sine exceeds this.
 constexpr double kRelativeTurn = 1e-9;
 
@@ -210,7 +212,10 @@ bool avo_half_plane(const AvoPair<T>& in, AvoRules rules, HalfPlane<T>& line) {
     const V2<T> p = in.rel_position;
     const V2<T> v = in.rel_velocity;
     const T delta = in.delta;
-    const T dt = in.time_step;
+    // The AVO covers collisions from `dt` on. AVO2 starts at the time step,
+    // so a pair whose closest approach comes sooner than that is not
+    // constrained and grazes; repaired, it starts at a tenth of the step.
+    const T dt = rules == AvoRules::kRepaired ? in.time_step * T(kRepairedStartFraction) : in.time_step;
     const T tau = in.time_horizon;
     const T r = in.combined_radius;
     const T eps = kAvoEpsilon<T>;
@@ -218,6 +223,12 @@ bool avo_half_plane(const AvoPair<T>& in, AvoRules rules, HalfPlane<T>& line) {
     const T r_sq = r * r;
 
     Envelope<T> boundary;
+    // Whether boundary[k] is the envelope point of sample newest_sample - k.
+    bool sampled = false;
+    std::size_t newest_sample = 0;
+    auto sample_time = [&](std::size_t i) {
+        return dt + static_cast<T>(i) * (tau - dt) / static_cast<T>(kBoundarySamples);
+    };
     bool convex = false;
     // Which side of the AVO the relative velocity passes on (AVO2's tie: +1).
     const T side_det = det(p, v);
@@ -256,12 +267,15 @@ bool avo_half_plane(const AvoPair<T>& in, AvoRules rules, HalfPlane<T>& line) {
         convex = discr >= T(0) ? std::sqrt(discr) - dot(p, v) >= T(0) : false;
 
         T last_time = dt;
+        sampled = true;
         for (std::size_t i = 0; i <= kBoundarySamples; ++i) {
-            const T t = dt + static_cast<T>(i) * (tau - dt) / static_cast<T>(kBoundarySamples);
+            const T t = sample_time(i);
             boundary.push_front(detail::envelope_point(p, v, left * r, delta, t));
+            newest_sample = i;
             if (is_nan(boundary[0].x)) {
                 // The envelope is not defined from here on.
                 boundary.pop_front();
+                --newest_sample;
                 convex = true;
                 break;
             }
@@ -275,6 +289,7 @@ bool avo_half_plane(const AvoPair<T>& in, AvoRules rules, HalfPlane<T>& line) {
                     // Ran into a non-convex vertex.
                     boundary.pop_front();
                     boundary.pop_front();
+                    newest_sample -= 2;
                     break;
                 }
             }
@@ -344,6 +359,7 @@ bool avo_half_plane(const AvoPair<T>& in, AvoRules rules, HalfPlane<T>& line) {
                 boundary[0] = q;
                 boundary[1] = crossings_last;
                 boundary.keep(2);
+                sampled = false;
             } else {
                 boundary.clear();
             }
@@ -366,7 +382,23 @@ bool avo_half_plane(const AvoPair<T>& in, AvoRules rules, HalfPlane<T>& line) {
         }
     }
     line.direction = left * unit(boundary[nearest + 1] - boundary[nearest]);
-    line.point = in.share * boundary[nearest];
+    V2<T> through = boundary[nearest];
+    if (rules == AvoRules::kRepaired && sampled && nearest + 1 <= newest_sample) {
+        // The segment is a chord of the envelope, which bulges beyond it
+        // between the samples: move the line out until the discs of the
+        // segment's times (ends and middle) lie beyond it.
+        const T t_late = sample_time(newest_sample - nearest);
+        const T t_early = sample_time(newest_sample - nearest - 1);
+        const V2<T> inward(-line.direction.y, line.direction.x);  // towards the admissible side
+        T shift = 0;
+        for (const T t : {t_early, T(0.5) * (t_early + t_late), t_late}) {
+            const V2<T> centre = detail::disc_centre(p, v, delta, t);
+            const T reach_in = dot(centre - through, inward) + detail::disc_radius(r, delta, t);
+            if (reach_in > shift) shift = reach_in;
+        }
+        through = through + shift * inward;
+    }
+    line.point = in.share * through;
     return true;
 }
 
