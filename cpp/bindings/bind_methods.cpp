@@ -57,12 +57,17 @@ void bind_methods(py::module_& m) {
             py::arg("stall_fraction"));
 
     py::class_<Orca, Method, std::shared_ptr<Orca>>(m, "Orca")
-        .def(py::init([](double bisector_weight) {
+        .def(py::init([](double bisector_weight, const std::string& acceleration) {
                  OrcaConfig config;
                  config.bisector_weight = bisector_weight;
+                 if (acceleration != "constraint" && acceleration != "clamp") {
+                     throw std::invalid_argument("acceleration is '" + acceleration +
+                                                 "'; must be constraint or clamp");
+                 }
+                 config.acceleration_in_program = acceleration == "constraint";
                  return std::make_shared<Orca>(config);
              }),
-             py::kw_only(), py::arg("bisector_weight") = 1.0);
+             py::kw_only(), py::arg("bisector_weight") = 1.0, py::arg("acceleration") = "constraint");
 
     py::class_<VelocityObstacleMethod, Method, std::shared_ptr<VelocityObstacleMethod>>(m, "VelocityObstacles")
         .def(py::init([](const std::string& cone, const std::string& selection, int samples, double safety_factor,

@@ -761,7 +761,9 @@ Diagnostics Engine::inspect(int scene, int slot) {
         std::unique_ptr<StepData> step_data;
         method_->prepare_step(state_, step_data);
         method_->inspect(SceneView{state_, scene, time_step_, step_count_, step_data.get()}, slot, ws, d);
-        if (!method_->may_exceed_max_speed()) d.new_velocity = cap_speed(d.new_velocity, d.max_speed);  // as the step does
+        if (!method_->may_exceed_max_speed()) {  // as the step does
+            d.new_velocity = cap_speed(d.new_velocity, d.max_speed);
+        }
         if (!method_->models_acceleration()) d.target_velocity = d.new_velocity;
     } else {
         d.new_velocity = d.velocity;  // an inactive agent does not move

@@ -8,6 +8,8 @@
 // The velocity must not be longer than the agent's max_speed; the engine
 // caps one that exceeds it by more than round-off (relative 1e-9), which only
 // happens when cancellation ruins a method's arithmetic in degenerate input.
+// The cap wins over a method's acceleration model: an agent whose velocity
+// was written above max_speed is brought back to it at once.
 #pragma once
 
 #include <cstdint>

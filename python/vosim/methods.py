@@ -114,19 +114,34 @@ class ORCA(Method):
         ``normalize(w * d_j - d_i)``. 1 is the bisector of the published
         algorithm; smaller values lean towards the violated line's reverse,
         larger ones towards the other line.
+    acceleration
+        How agents with a finite ``max_acceleration`` keep it.
+        ``"constraint"`` (the default): the velocities reachable in one step,
+        ``|v' - v| <= max_acceleration * time_step``, are hard constraints of
+        the linear programs with the speed limit and the obstacles (a
+        16-sided polygon inscribed in that disc, so the bound always holds
+        and at least 98.1 % of it is usable in every direction); when the
+        neighbours' half-planes leave no room, linear program 3 relaxes them
+        only. ``"clamp"``: the velocity ORCA chose is moved towards by at
+        most that much afterwards, as for every other method (the HRVO
+        library's rule); this can break the half-planes, and is kept to
+        compare with simulators that limit acceleration that way.
     perturbation, seed
         See :class:`Method`.
     """
 
     bisector_weight: float = 1.0
+    acceleration: str = "constraint"
     name = "ORCA"
 
     def __post_init__(self):
         super().__post_init__()
         scalar(self.bisector_weight, "bisector_weight", minimum=0.0, strict=True, maximum=MAX_MAGNITUDE)
+        if not isinstance(self.acceleration, str) or self.acceleration not in ("constraint", "clamp"):
+            raise ValueError(f"acceleration is {self.acceleration!r}; must be 'constraint' or 'clamp'")
 
     def _core_method(self):
-        return _core.Orca(bisector_weight=float(self.bisector_weight))
+        return _core.Orca(bisector_weight=float(self.bisector_weight), acceleration=self.acceleration)
 
 
 _SELECTIONS = ("sampling", "geometric")

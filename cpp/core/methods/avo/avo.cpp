@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "linear_program.hpp"
+#include "methods/common/reachable_velocities.hpp"
 #include "orca.hpp"
 #include "state_check.hpp"
 
@@ -40,34 +41,6 @@ void require_finite_acceleration(const SceneView& scene, int slot) {
         throw std::invalid_argument("AVO needs a finite max_acceleration; " +
                                     describe_agent(scene.state, scene.scene, slot) + " has max_acceleration " +
                                     format_number(a) + " (set it with add_agents(max_acceleration=...))");
-    }
-}
-
-// Unit vectors of the acceleration polygon's vertices, the first along +x.
-struct PolygonCorners {
-    Vec2 corner[kAccelerationSides];
-    PolygonCorners() {
-        const double pi = 3.14159265358979323846;
-        for (int k = 0; k < kAccelerationSides; ++k) {
-            const double angle = 2.0 * pi * k / kAccelerationSides;
-            corner[k] = Vec2(std::cos(angle), std::sin(angle));
-        }
-    }
-};
-const PolygonCorners kCorners;
-
-// Appends the edges (counter-clockwise, the inside to their left) of the
-// polygon inscribed in the disc of radius `reach` around `centre`, one
-// vertex in the unit direction `towards`.
-void append_reachable_polygon(Vec2 centre, double reach, Vec2 towards, std::vector<Line>& lines) {
-    Vec2 vertex[kAccelerationSides];
-    for (int k = 0; k < kAccelerationSides; ++k) {
-        const Vec2 c = kCorners.corner[k];
-        vertex[k] = centre + reach * Vec2(towards.x * c.x - towards.y * c.y, towards.x * c.y + towards.y * c.x);
-    }
-    for (int k = 0; k < kAccelerationSides; ++k) {
-        const Vec2 next = vertex[(k + 1) % kAccelerationSides];
-        lines.push_back(Line{vertex[k], normalize(next - vertex[k])});
     }
 }
 
@@ -120,15 +93,11 @@ AvoDecision Avo::decide_paper(const SceneView& scene, int slot, Workspace& ws) c
     const double max_speed = s.max_speed[self];
     AvoDecision decision;
     ws.lines.clear();
-    if (!(reach > 0.0)) {
-        // No acceleration: the velocity cannot change.
+    if (!append_reachable_polygon(velocity, reach, pref, ws.lines)) {
+        // No acceleration (or too little to change the velocity's value).
         decision.target = decision.velocity = velocity;
         return decision;
     }
-
-    const Vec2 wanted = pref - velocity;
-    const Vec2 towards = abs_sq(wanted) > 0.0 ? normalize(wanted) : Vec2(1.0, 0.0);
-    append_reachable_polygon(velocity, reach, towards, ws.lines);
     const std::size_t polygon_lines = ws.lines.size();
     append_obstacle_lines(scene, slot, ws, ws.lines);
     decision.hard_lines = ws.lines.size();
@@ -168,25 +137,8 @@ AvoDecision Avo::decide_paper(const SceneView& scene, int slot, Workspace& ws) c
     }
 
     Vec2 target;
-    const std::size_t failed = solve_nearest(ws.lines, max_speed, pref, false, target);
-    if (failed < polygon_lines) {
-        // The speed disc is out of reach (the velocity was set far above
-        // max_speed): brake as hard as the polygon allows.
-        const double speed = length(velocity);
-        const double brake = std::fmin(speed, reach * std::cos(3.14159265358979323846 / kAccelerationSides));
-        target = velocity * ((speed - brake) / speed);
-        decision.used_fallback = true;
-    } else if (failed < decision.hard_lines) {
-        // Obstacles out of reach: keep the acceleration bound, violate the
-        // obstacles' and agents' half-planes least.
-        const std::vector<Line> polygon(ws.lines.begin(), ws.lines.begin() + polygon_lines);
-        solve_nearest(polygon, max_speed, pref, false, target);
-        solve_least_violation(ws.lines, polygon_lines, polygon_lines, max_speed, 1.0, ws.projected_lines, target);
-        decision.used_fallback = true;
-    } else if (failed < ws.lines.size()) {
-        solve_least_violation(ws.lines, decision.hard_lines, failed, max_speed, 1.0, ws.projected_lines, target);
-        decision.used_fallback = true;
-    }
+    decision.used_fallback = solve_within_reach(ws.lines, polygon_lines, decision.hard_lines, velocity, reach,
+                                                max_speed, pref, 1.0, ws.projected_lines, target);
     decision.target = target;
     // One time step of the controller: v approaches u by 1 - exp(-dt / delta).
     const double approach = -std::expm1(-scene.time_step / delta);

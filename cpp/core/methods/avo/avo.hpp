@@ -8,9 +8,9 @@
 //
 // Two variants:
 //   kPaper  the method of the paper, in double: the target lies in the speed
-//           disc and in a polygon of kAccelerationSides sides inscribed in
-//           the acceleration disc (hard constraints, with the obstacles'
-//           half-planes); when the agents' half-planes leave no room, linear
+//           disc and in the polygon inscribed in the acceleration disc
+//           (reachable_velocities.hpp; hard constraints, with the
+//           obstacles' half-planes); when the agents' half-planes leave no room, linear
 //           program 3 relaxes them (not the hard ones). The agent then moves
 //           as the controller says for one time step, so the realised change
 //           of velocity is (u - v) (1 - exp(-dt / delta)), shorter than
@@ -29,12 +29,6 @@
 namespace vosim {
 
 enum class AvoVariant { kPaper, kAvo2 };
-
-// Sides of the polygon inscribed in the acceleration disc (kPaper): its
-// vertices lie on the disc, so the bound always holds; along the worst
-// direction the polygon reaches cos(pi / 16) = 98.1 % of the disc's radius.
-// A vertex points towards the preferred velocity, where reach matters most.
-constexpr int kAccelerationSides = 16;
 
 struct AvoDecision {
     Vec2 target;             // u, in velocity space
