@@ -6,8 +6,8 @@ AVO; collisions, overlap depth, arrival and smoothness.
 
 Scenes (vosim.scenarios): crossing (two groups of 16 pedestrians at right
 angles), circle (24 of RVO2's Circle agents on a circle of radius 20 m
-swapping to the antipodes; every method gets a perturbation of 0.1 m/s,
-without which the exact circle jams) and bottleneck (40 pedestrians
+swapping to the antipodes; every method with deadlock="sidestep", without
+which the exact circle jams) and bottleneck (40 pedestrians
 through a 1.2 m door). Every agent gets
 max_acceleration = --accel m/s^2 (AVO: acceleration_interval 0.5 s). Each
 row runs --seeds seeds as the scenes of one Batch, up to the scenario's
@@ -31,8 +31,8 @@ import vosim
 from vosim import scenarios
 
 
-def variants(accel: float, perturbation: float) -> dict:
-    nudge = dict(perturbation=perturbation)
+def variants(accel: float, options: dict) -> dict:
+    nudge = dict(options)
     return {
         "ORCA, limit in the linear program": (vosim.ORCA(acceleration="constraint", **nudge), accel),
         "ORCA, limit clamped afterwards": (vosim.ORCA(acceleration="clamp", **nudge), accel),
@@ -41,12 +41,12 @@ def variants(accel: float, perturbation: float) -> dict:
     }
 
 
-# Scene -> (factory taking seed=, perturbation of every method: the exact
-# circle is a stable jam without one).
+# Scene -> (factory taking seed=, options of every method: the exact circle
+# jams every one of them without deadlock resolution).
 SCENES = {
-    "crossing": (functools.partial(scenarios.crossing, 16), 0.0),
-    "circle": (functools.partial(scenarios.circle, 24, 20.0), 0.1),
-    "bottleneck": (functools.partial(scenarios.bottleneck, 40), 0.0),
+    "crossing": (functools.partial(scenarios.crossing, 16), {}),
+    "circle": (functools.partial(scenarios.circle, 24, 20.0), {"deadlock": "sidestep"}),
+    "bottleneck": (functools.partial(scenarios.bottleneck, 40), {}),
 }
 
 
@@ -80,8 +80,8 @@ def main() -> None:
     args = parser.parse_args()
     print("| scene | method | collisions (pairs) | max overlap | arrived | max \\|dv\\|/dt | sum \\|dv\\| per agent |")
     print("|---|---|---|---|---|---|---|")
-    for scene, (factory, perturbation) in SCENES.items():
-        for label, (method, accel) in variants(args.accel, perturbation).items():
+    for scene, (factory, options) in SCENES.items():
+        for label, (method, accel) in variants(args.accel, options).items():
             r = run(factory, method, accel, args.seeds)
             print(f"| {scene} | {label} | {r['collisions']} ({r['pairs']}) | {r['max overlap']:.3f} m | "
                   f"{r['arrived']:.1%} | {r['max accel']:.2f} | {r['sum dv']:.2f} m/s |", flush=True)
