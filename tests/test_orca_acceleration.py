@@ -128,3 +128,16 @@ class TestClamp:
     def test_bad_setting_is_refused(self):
         with pytest.raises(ValueError, match="acceleration is 'before'"):
             vosim.ORCA(acceleration="before")
+
+
+def test_peak_acceleration_metric_reports_the_largest_realised_acceleration():
+    limited = crowd(vosim.ORCA(), accel=np.linspace(0.5, 2.0, 30))
+    free = crowd(vosim.ORCA(), accel=np.inf)
+    peak = limited.run(80).metrics["peak_acceleration"]
+    assert peak.shape == (30,)
+    assert np.all(peak <= limited.max_acceleration * (1 + 1e-9))
+    assert np.all(peak > 0.5 * limited.max_acceleration)
+    traj = free.run(80, record_every=1)
+    expected = np.linalg.norm(np.diff(traj.velocities, axis=0), axis=-1).max(axis=0) / free.time_step
+    np.testing.assert_allclose(traj.metrics["peak_acceleration"], expected, rtol=1e-12)
+    assert traj.metrics["peak_acceleration"].max() > 2.0
