@@ -438,8 +438,6 @@ void Engine::update_pref_velocities() {
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
     const PreferenceNoise noise = method_->preference_noise();
     const DeadlockResolution deadlock = method_->deadlock_resolution();
-    // A method that models acceleration has already kept to it.
-    const bool clamp_acceleration = !method_->models_acceleration();
     const std::uint64_t step = static_cast<std::uint64_t>(step_count_);
 #pragma omp parallel for schedule(static) num_threads(max_threads()) if (total >= kParallelMinValues)
     for (std::int64_t i = 0; i < total; ++i) {
