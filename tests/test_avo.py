@@ -90,10 +90,29 @@ class TestAccelerationModel:
         sim.step()
         np.testing.assert_array_equal(sim.velocities[0], [0.3, 0.1])
 
-    def test_infinite_max_acceleration_is_refused_naming_the_agent(self):
-        sim = vosim.Simulator(method=vosim.AVO())
+    def test_infinite_max_acceleration_bounds_nothing_but_the_controller_still_lags(self):
+        """The default max_acceleration (inf): the target is bounded by max_speed
+        only, an unbounded agent takes all of the avoidance from a bounded one,
+        and the velocity still approaches the target with acceleration_interval."""
+        sim = vosim.Simulator(time_step=0.1, method=vosim.AVO())
+        sim.add_agents([[0.0, 0.0]], pref_velocities=[[5.0, 0.0]], max_speed=2.0, acceleration_interval=0.5)
+        np.testing.assert_allclose(sim.inspect(0)["target_velocity"], [2.0, 0.0], rtol=1e-12)
+        sim.step()
+        np.testing.assert_allclose(sim.velocities[0], [2.0 * (1 - np.exp(-0.2)), 0.0], rtol=1e-12)
+        pair = vosim.Simulator(time_step=0.1, method=vosim.AVO())
+        pair.add_agents([[-4.0, 0.0], [4.0, 0.0]], velocities=[[1.0, 0.0], [-1.0, 0.0]],
+                        pref_velocities=[[1.0, 0.0], [-1.0, 0.0]], max_acceleration=[np.inf, 1.0],
+                        acceleration_interval=0.5, time_horizon=6.0)
+        free, bounded = (pair.inspect(i) for i in range(2))
+        assert np.linalg.norm(free["target_velocity"] - free["velocity"]) > 0.05
+        np.testing.assert_allclose(bounded["target_velocity"], bounded["velocity"], atol=1e-12)
+        traj = circle(vosim.AVO(perturbation=0.1), accel=np.inf).run(300)
+        assert np.isfinite(traj.velocities).all()
+
+    def test_avo2_refuses_infinite_max_acceleration_naming_the_agent(self):
+        sim = vosim.Simulator(method=vosim.AVO(variant="avo2"))
         sim.add_agents([[0.0, 0.0], [5.0, 0.0]], max_acceleration=[1.0, np.inf])
-        with pytest.raises(ValueError, match=r"AVO needs a finite max_acceleration; agent id 1 .* inf"):
+        with pytest.raises(ValueError, match=r"needs a finite max_acceleration; agent id 1 .* inf"):
             sim.step()
         np.testing.assert_array_equal(sim.positions, [[0.0, 0.0], [5.0, 0.0]])  # nothing advanced
 

@@ -425,9 +425,11 @@ class AVO(Method):
     follows ``u + (v - u) exp(-t / acceleration_interval)``, and the target
     lies within ``max_acceleration * acceleration_interval`` of the current
     velocity, so the acceleration never exceeds ``max_acceleration`` (per
-    agent, which must be finite). Each neighbour contributes the ORCA-like
-    half-plane of its acceleration-velocity obstacle; the pair shares the
-    avoidance in proportion to the agents' accelerations.
+    agent; infinite, the default, bounds only the target's speed). Each
+    neighbour contributes the ORCA-like half-plane of its
+    acceleration-velocity obstacle; the pair shares the avoidance in
+    proportion to the agents' accelerations (all of it to an unbounded
+    agent).
 
     Parameters
     ----------
@@ -443,7 +445,8 @@ class AVO(Method):
         ``"avo2"``: the AVO2 library step for step (float arithmetic, its
         operation order and its quirks): the speed limit holds only along
         the heading, the new velocity is the target at once, obstacles are
-        ignored, and infeasible agents keep a partial solution.
+        ignored, and infeasible agents keep a partial solution. It needs a
+        finite ``max_acceleration``.
     perturbation, seed
         See :class:`Method`.
     """

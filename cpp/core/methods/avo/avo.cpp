@@ -3,6 +3,7 @@
 #include "avo2_neighbors.hpp"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 
@@ -38,7 +39,7 @@ struct LibraryTrees final : StepData {
 void require_finite_acceleration(const SceneView& scene, int slot) {
     const double a = scene.state.max_acceleration[scene.index(slot)];
     if (!std::isfinite(a)) {
-        throw std::invalid_argument("AVO needs a finite max_acceleration; " +
+        throw std::invalid_argument("AVO(variant=\"avo2\") needs a finite max_acceleration; " +
                                     describe_agent(scene.state, scene.scene, slot) + " has max_acceleration " +
                                     format_number(a) + " (set it with add_agents(max_acceleration=...))");
     }
@@ -73,8 +74,9 @@ void Avo::prepare_step(const AgentState& state, std::unique_ptr<StepData>& data)
 }
 
 AvoDecision Avo::decide(const SceneView& scene, int slot, Workspace& ws) const {
+    if (variant_ == AvoVariant::kPaper) return decide_paper(scene, slot, ws);
     require_finite_acceleration(scene, slot);
-    return variant_ == AvoVariant::kAvo2 ? decide_avo2(scene, slot, ws) : decide_paper(scene, slot, ws);
+    return decide_avo2(scene, slot, ws);
 }
 
 Vec2 Avo::new_velocity(const SceneView& scene, int slot, Workspace& ws) const {
@@ -93,7 +95,9 @@ AvoDecision Avo::decide_paper(const SceneView& scene, int slot, Workspace& ws) c
     const double max_speed = s.max_speed[self];
     AvoDecision decision;
     ws.lines.clear();
-    if (!append_reachable_polygon(velocity, reach, pref, ws.lines)) {
+    // An infinite max_acceleration bounds nothing: no polygon.
+    const bool bounded = reach < std::numeric_limits<double>::infinity();
+    if (bounded && !append_reachable_polygon(velocity, reach, pref, ws.lines)) {
         // No acceleration (or too little to change the velocity's value).
         decision.target = decision.velocity = velocity;
         return decision;
@@ -114,8 +118,14 @@ AvoDecision Avo::decide_paper(const SceneView& scene, int slot, Workspace& ws) c
         pair.delta = delta;
         pair.time_step = scene.time_step;
         pair.time_horizon = s.time_horizon[self];
-        // The pair shares the avoidance in proportion to what each can reach.
-        pair.share = accel_sum > 0.0 ? accel / accel_sum : 0.5;
+        // The pair shares the avoidance in proportion to what each can reach
+        // (all of it to an unbounded agent, half between two).
+        const double other_accel = s.max_acceleration[other];
+        if (std::isinf(accel) || std::isinf(other_accel)) {
+            pair.share = std::isinf(accel) ? (std::isinf(other_accel) ? 0.5 : 1.0) : 0.0;
+        } else {
+            pair.share = accel_sum > 0.0 ? accel / accel_sum : 0.5;
+        }
         HalfPlane<double> line;
         if (!avo::avo_half_plane(pair, AvoRules::kRepaired, line)) continue;  // out of reach
         if (!finite(line)) {

@@ -298,6 +298,9 @@ bool avo_half_plane(const AvoPair<T>& in, AvoRules rules, HalfPlane<T>& line) {
         cutoff_centre = detail::disc_centre(p, v, delta, last_time);
         cutoff_radius = detail::disc_radius(r, delta, last_time);
 
+        if (rules == AvoRules::kRepaired && !(in.combined_accel < std::numeric_limits<T>::infinity())) {
+            convex = true;  // everything is within reach: the nearest part of the envelope counts
+        }
         if (!convex) {
             // Where the envelope crosses the disc of reachable relative
             // velocity changes (radius delta * combined acceleration).
