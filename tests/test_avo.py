@@ -5,7 +5,10 @@ batches, threads and checkpoints. AVO2 parity is in test_avo2_parity.py."""
 from __future__ import annotations
 
 import contextlib
+import os
 import pickle
+import signal
+import threading
 
 import numpy as np
 import pytest
@@ -261,3 +264,28 @@ def test_checkpoint_resumes_bit_identically(tmp_path):
         np.testing.assert_array_equal(other.acceleration_interval, sim.acceleration_interval)
         other.run(30, record_every=30)
         np.testing.assert_array_equal(other.positions, sim.positions)
+
+
+@pytest.mark.skipif(os.name == "nt", reason="sends SIGINT to itself")
+@pytest.mark.parametrize("variant", ["paper", "avo2"])
+def test_ctrl_c_stops_an_avo_run_and_it_resumes_exactly(variant):
+    def make():
+        rng = np.random.default_rng(5)
+        starts = rng.uniform(-25.0, 25.0, (800, 2))
+        sim = vosim.Simulator(time_step=0.1, method=vosim.AVO(variant=variant))
+        sim.add_agents(starts, goals=-starts, radius=0.3, neighbor_dist=3.0, time_horizon=2.0, max_acceleration=2.0,
+                       acceleration_interval=0.3, strict=False)
+        return sim
+
+    sim = make()
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt) as raised:
+        sim.run(100_000, record_every=10)
+    timer.join()
+    done = raised.value.trajectory.steps_run
+    assert 0 < done == sim.step_count < 100_000
+    sim.run(5)
+    reference = make()
+    reference.run(done + 5, record_every=10**6)
+    np.testing.assert_array_equal(sim.positions, reference.positions)

@@ -1,12 +1,11 @@
 #include "avo.hpp"
 
-#include "avo2_neighbors.hpp"
-
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <utility>
 
+#include "avo2_neighbors.hpp"
 #include "linear_program.hpp"
 #include "methods/common/reachable_velocities.hpp"
 #include "orca.hpp"
