@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "detour_sampling.hpp"
+#include "methods/detour/detour_sampling.hpp"
 
 namespace py = pybind11;
 

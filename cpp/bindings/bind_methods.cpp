@@ -5,12 +5,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "force_based.hpp"
+#include "methods/force/force_based.hpp"
 #include "method.hpp"
-#include "orca.hpp"
-#include "sampling_method.hpp"
-#include "velocity_obstacle_method.hpp"
-#include "vo_names.hpp"
+#include "methods/orca/orca.hpp"
+#include "methods/detour/sampling_method.hpp"
+#include "methods/velocity_obstacles/velocity_obstacle_method.hpp"
+#include "methods/velocity_obstacles/vo_names.hpp"
 
 namespace py = pybind11;
 

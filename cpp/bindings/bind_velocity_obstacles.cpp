@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "velocity_obstacles.hpp"
-#include "vo_names.hpp"
+#include "methods/velocity_obstacles/velocity_obstacles.hpp"
+#include "methods/velocity_obstacles/vo_names.hpp"
 
 namespace py = pybind11;
 
