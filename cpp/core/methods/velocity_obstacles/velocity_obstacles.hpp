@@ -67,8 +67,9 @@ enum class Selection { sampling, geometric };
 // of the construction for the other side: the crossing of the VO's left leg
 // with the RVO's right leg, v_B + s * left_leg. `library` is what the HRVO
 // library computes there, v_B - s * left_leg: the crossing reflected through
-// the neighbour's velocity along that leg. The default reproduces the
-// library (and its reference data); `symmetric` treats both sides alike.
+// the neighbour's velocity along that leg. The default, `symmetric`, is the
+// paper's apex on both sides; `library` replays the library's runs (and its
+// reference data).
 enum class HrvoApex { library, symmetric };
 
 struct VoConfig {
@@ -78,7 +79,7 @@ struct VoConfig {
     double safety_factor = 7.5;   // sampling: weight of 1 / time to collision
     bool truncate = false;        // cones limited to time_horizon(_obst)
     std::uint64_t seed = 0;       // sampling: base of the per-agent streams
-    HrvoApex hrvo_apex = HrvoApex::library;
+    HrvoApex hrvo_apex = HrvoApex::symmetric;
     bool escape_overlaps = true;  // geometric: see "Overlaps"; false is the HRVO library
 };
 
