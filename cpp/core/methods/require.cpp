@@ -8,6 +8,26 @@
 
 namespace vosim {
 
+void require(bool ok, const std::string& name, double value, const std::string& rule) {
+    if (!ok) throw std::invalid_argument(name + " is " + format_number(value) + "; " + rule);
+}
+
+void require_finite(Vec2 v, const std::string& name) {
+    require(std::isfinite(v.x), name + "[0]", v.x, "must be finite");
+    require(std::isfinite(v.y), name + "[1]", v.y, "must be finite");
+}
+
+void require_finite_vector(Vec2 v, const std::string& name) {
+    if (!(std::isfinite(v.x) && std::isfinite(v.y))) {
+        throw std::invalid_argument(name + " is (" + format_number(v.x) + ", " + format_number(v.y) +
+                                    "); must be finite");
+    }
+}
+
+void require_non_negative(double value, const std::string& name) {
+    require(std::isfinite(value) && value >= 0.0, name, value, "must be finite and >= 0");
+}
+
 void require_in_range(const std::string& name, double value, double minimum, double maximum,
                       bool exclusive_minimum) {
     const std::string is = name + " is " + format_number(value) + "; must be ";

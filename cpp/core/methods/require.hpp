@@ -5,7 +5,22 @@
 #include <string>
 #include <vector>
 
+#include "vec2.hpp"
+
 namespace vosim {
+
+// Throws std::invalid_argument "<name> is <value>; <rule>" unless ok.
+void require(bool ok, const std::string& name, double value, const std::string& rule);
+
+// Each component finite ("position[1] is nan; must be finite").
+void require_finite(Vec2 v, const std::string& name);
+
+// Both components finite, the vector named as a whole ("position is (nan, 0);
+// must be finite").
+void require_finite_vector(Vec2 v, const std::string& name);
+
+// Finite and >= 0.
+void require_non_negative(double value, const std::string& name);
 
 // Throws std::invalid_argument unless `value` is finite, >= minimum (> minimum
 // when `exclusive_minimum`) and <= maximum.

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "methods/require.hpp"
 #include "state_check.hpp"
 
 namespace vosim {
@@ -351,54 +352,41 @@ DetourResult sample(Runner fast, Runner full, const DetourParams& params, const 
     return full(scene, agent.max_speed, record);
 }
 
-void require(bool ok, const std::string& name, const std::string& value, const char* rule) {
-    if (!ok) throw std::invalid_argument(name + " is " + value + "; it " + rule);
-}
-
-void require_finite(Vec2 v, const std::string& name) {
-    require(std::isfinite(v.x) && std::isfinite(v.y), name,
-            "(" + format_number(v.x) + ", " + format_number(v.y) + ")", "must be finite");
-}
-
-void require_size(double value, const std::string& name) {
-    require(std::isfinite(value) && value >= 0.0, name, format_number(value), "must be finite and >= 0");
-}
-
 }  // namespace
 
 void check_detour_params(const DetourParams& p) {
-    require(p.vel_bias >= 0.0 && p.vel_bias <= 1.0, "vel_bias", format_number(p.vel_bias),
+    require(p.vel_bias >= 0.0 && p.vel_bias <= 1.0, "vel_bias", p.vel_bias,
             "must be in [0, 1]");
-    require_size(p.weight_des_vel, "weight_des_vel");
-    require_size(p.weight_cur_vel, "weight_cur_vel");
-    require_size(p.weight_side, "weight_side");
-    require_size(p.weight_toi, "weight_toi");
-    require(std::isfinite(p.horiz_time) && p.horiz_time > 0.0, "horiz_time",
-            format_number(p.horiz_time), "must be finite and > 0");
-    require(p.grid_size >= 2, "grid_size", std::to_string(p.grid_size), "must be >= 2");
-    require(p.adaptive_divs >= 1, "adaptive_divs", std::to_string(p.adaptive_divs), "must be >= 1");
-    require(p.adaptive_rings >= 1, "adaptive_rings", std::to_string(p.adaptive_rings), "must be >= 1");
-    require(p.adaptive_depth >= 1, "adaptive_depth", std::to_string(p.adaptive_depth), "must be >= 1");
+    require_non_negative(p.weight_des_vel, "weight_des_vel");
+    require_non_negative(p.weight_cur_vel, "weight_cur_vel");
+    require_non_negative(p.weight_side, "weight_side");
+    require_non_negative(p.weight_toi, "weight_toi");
+    require(std::isfinite(p.horiz_time) && p.horiz_time > 0.0, "horiz_time", p.horiz_time,
+            "must be finite and > 0");
+    require(p.grid_size >= 2, "grid_size", p.grid_size, "must be >= 2");
+    require(p.adaptive_divs >= 1, "adaptive_divs", p.adaptive_divs, "must be >= 1");
+    require(p.adaptive_rings >= 1, "adaptive_rings", p.adaptive_rings, "must be >= 1");
+    require(p.adaptive_depth >= 1, "adaptive_depth", p.adaptive_depth, "must be >= 1");
 }
 
 void check_detour_inputs(const DetourAgent& agent, const DetourCircle* circles, int n_circles,
                          const DetourSegment* segments, int n_segments) {
-    require_finite(agent.position, "agent position");
-    require_finite(agent.velocity, "agent velocity");
-    require_finite(agent.desired_velocity, "agent desired_velocity");
-    require_size(agent.radius, "agent radius");
-    require_size(agent.max_speed, "agent max_speed");
+    require_finite_vector(agent.position, "agent position");
+    require_finite_vector(agent.velocity, "agent velocity");
+    require_finite_vector(agent.desired_velocity, "agent desired_velocity");
+    require_non_negative(agent.radius, "agent radius");
+    require_non_negative(agent.max_speed, "agent max_speed");
     for (int i = 0; i < n_circles; ++i) {
         const std::string name = "circles[" + std::to_string(i) + "]";
-        require_finite(circles[i].position, name + " position");
-        require_finite(circles[i].velocity, name + " velocity");
-        require_finite(circles[i].desired_velocity, name + " desired_velocity");
-        require_size(circles[i].radius, name + " radius");
+        require_finite_vector(circles[i].position, name + " position");
+        require_finite_vector(circles[i].velocity, name + " velocity");
+        require_finite_vector(circles[i].desired_velocity, name + " desired_velocity");
+        require_non_negative(circles[i].radius, name + " radius");
     }
     for (int i = 0; i < n_segments; ++i) {
         const std::string name = "segments[" + std::to_string(i) + "]";
-        require_finite(segments[i].p, name + " p");
-        require_finite(segments[i].q, name + " q");
+        require_finite_vector(segments[i].p, name + " p");
+        require_finite_vector(segments[i].q, name + " q");
     }
 }
 

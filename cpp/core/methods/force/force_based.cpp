@@ -4,6 +4,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "limits.hpp"
+#include "methods/geometry.hpp"
+#include "methods/require.hpp"
 #include "state_check.hpp"
 
 namespace vosim {
@@ -32,16 +35,8 @@ struct ForceScratch final : MethodScratch {
 }  // namespace
 
 void check_force_params(const ForceParams& p) {
-    auto positive = [](double value, const char* name) {
-        if (!(std::isfinite(value) && value > 0.0)) {
-            throw std::invalid_argument(std::string(name) + " is " + format_number(value) + "; must be finite and > 0");
-        }
-    };
-    auto non_negative = [](double value, const char* name) {
-        if (!(std::isfinite(value) && value >= 0.0)) {
-            throw std::invalid_argument(std::string(name) + " is " + format_number(value) + "; must be finite and >= 0");
-        }
-    };
+    const auto positive = [](double value, const char* name) { require_in_range(name, value, 0.0, kMaxMagnitude, true); };
+    const auto non_negative = [](double value, const char* name) { require_in_range(name, value, 0.0, kMaxMagnitude); };
     positive(p.steering_time, "steering_time");
     positive(p.separation_distance, "separation_distance");
     non_negative(p.separation_stiffness, "separation_stiffness");
@@ -102,9 +97,7 @@ Vec2 force_based_velocity(const ForceParams& p, const ForceAgent& agent, int age
     }
 
     const Vec2 acceleration = steering + separation + avoidance + obstacle;
-    Vec2 v = agent.velocity + acceleration * time_step;
-    const double speed = length(v);
-    if (speed > agent.max_speed) v = v * (agent.max_speed / speed);
+    Vec2 v = clamp_speed(agent.velocity + acceleration * time_step, agent.max_speed);
     // Walls hold: no motion into an edge the agent touches (or would reach
     // within the step).
     for (int k = 0; k < segment_count; ++k) {

@@ -6,6 +6,8 @@
 #include <string>
 
 #include "counter_rng.hpp"
+#include "methods/geometry.hpp"
+#include "methods/require.hpp"
 #include "state_check.hpp"
 
 namespace vosim {
@@ -29,21 +31,14 @@ constexpr double kOnCircleSlack = 1e-9;
 
 // ---------------------------------------------------------------- geometry
 
-// v shortened to at most max_speed; hypot keeps tiny speeds from underflowing.
-Vec2 clamp_speed(Vec2 v, double max_speed) {
-    const double speed = std::hypot(v.x, v.y);
-    return speed > max_speed ? v * (max_speed / speed) : v;
-}
-
 // Unit directions of the two tangents from the origin to the disc (centre,
 // radius), which must not contain the origin: `right` is clockwise of the
 // centre, `left` counter-clockwise. Returns the tangent length.
 double tangents(Vec2 centre, double radius, Vec2& right, Vec2& left) {
     const double dist_sq = abs_sq(centre);
-    const double leg = std::sqrt(dist_sq - sqr(radius));
-    right = Vec2(centre.x * leg + centre.y * radius, -centre.x * radius + centre.y * leg) / dist_sq;
-    left = Vec2(centre.x * leg - centre.y * radius, centre.x * radius + centre.y * leg) / dist_sq;
-    return leg;
+    right = right_leg(centre, radius, dist_sq);
+    left = left_leg(centre, radius, dist_sq);
+    return std::sqrt(dist_sq - sqr(radius));
 }
 
 // Earliest t >= 0 at which t * w lies in the disc (centre, radius); +inf when
@@ -639,21 +634,6 @@ Vec2 select_sampling(const VoConfig& config, const VoAgent& agent, double time_s
         diagnostics->used_fallback = false;
     }
     return best;
-}
-
-void require(bool ok, const std::string& name, double value, const char* rule) {
-    if (!ok) {
-        throw std::invalid_argument(name + " is " + format_number(value) + "; " + rule);
-    }
-}
-
-void require_finite(Vec2 v, const std::string& name) {
-    require(std::isfinite(v.x), name + "[0]", v.x, "must be finite");
-    require(std::isfinite(v.y), name + "[1]", v.y, "must be finite");
-}
-
-void require_non_negative(double value, const std::string& name) {
-    require(std::isfinite(value) && value >= 0.0, name, value, "must be finite and >= 0");
 }
 
 }  // namespace
