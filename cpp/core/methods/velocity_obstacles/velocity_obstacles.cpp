@@ -96,7 +96,7 @@ double untruncated_time(const VoCone& cone, Vec2 v) {
 // The direction from the agent to a neighbour at the same position: behind
 // the agent's motion relative to it, then relative to the preferred motion,
 // else +x. Opposite for the two agents of a pair, so they split.
-Vec2 coincident_direction(const VoAgent& agent, Vec2 other_velocity, Vec2 other_pref) {
+Vec2 coincident_direction(const LocalAgent& agent, Vec2 other_velocity, Vec2 other_pref) {
     const Vec2 rel_velocity = agent.velocity - other_velocity;
     if (abs_sq(rel_velocity) > 0.0) return -normalize(rel_velocity);
     const Vec2 rel_pref = agent.pref_velocity - other_pref;
@@ -109,7 +109,7 @@ void set_half_plane(VoCone& cone, Vec2 toward) {
     cone.left_leg = -cone.right_leg;
 }
 
-VoCone agent_cone(const VoConfig& config, const VoAgent& agent, const VoNeighbor& other,
+VoCone agent_cone(const VoConfig& config, const LocalAgent& agent, const LocalNeighbor& other,
                   double time_step) {
     VoCone cone;
     const Vec2 rel = other.position - agent.position;
@@ -191,7 +191,7 @@ VoCone agent_cone(const VoConfig& config, const VoAgent& agent, const VoNeighbor
     return cone;
 }
 
-VoCone segment_cone(const VoConfig& config, const VoAgent& agent, const VoSegment& segment,
+VoCone segment_cone(const VoConfig& config, const LocalAgent& agent, const LocalEdge& segment,
                     double time_step) {
     VoCone cone;
     const Vec2 a = segment.a - agent.position;
@@ -402,7 +402,7 @@ int crossings(const VoBoundaryPiece& p, const VoBoundaryPiece& q, Vec2 out[2]) {
 
 // The candidates of geometric selection, in the HRVO library's order (which
 // decides between candidates at exactly the same distance).
-void build_geometric_candidates(const VoConfig& config, const VoAgent& agent, VoScratch& scratch) {
+void build_geometric_candidates(const VoConfig& config, const LocalAgent& agent, VoScratch& scratch) {
     const std::vector<VoCone>& cones = scratch.cones;
     std::vector<VoBoundaryPiece>& pieces = scratch.pieces;
     pieces.clear();
@@ -518,7 +518,7 @@ double earliest_collision(const std::vector<VoCone>& cones, Vec2 v, int& cone) {
     return earliest;
 }
 
-Vec2 select_geometric(const VoConfig& config, const VoAgent& agent, VoScratch& scratch,
+Vec2 select_geometric(const VoConfig& config, const LocalAgent& agent, VoScratch& scratch,
                       VoDiagnostics* diagnostics) {
     build_geometric_candidates(config, agent, scratch);
     const std::vector<VoCandidate>& candidates = scratch.candidates;
@@ -581,7 +581,7 @@ double overlap_shortfall(const std::vector<VoCone>& cones, Vec2 v) {
     return deepest;
 }
 
-Vec2 select_sampling(const VoConfig& config, const VoAgent& agent, double time_step,
+Vec2 select_sampling(const VoConfig& config, const LocalAgent& agent, double time_step,
                      std::uint64_t sample_seed, VoScratch& scratch, VoDiagnostics* diagnostics) {
     const Vec2 pref = agent.pref_velocity;
     const double max_speed = agent.max_speed;
@@ -659,8 +659,8 @@ void check_vo_config(const VoConfig& config) {
     require_non_negative(config.safety_factor, "safety_factor");
 }
 
-void check_vo_inputs(const VoAgent& agent, const VoNeighbor* neighbors, int neighbor_count,
-                     const VoSegment* segments, int segment_count, double time_step,
+void check_vo_inputs(const LocalAgent& agent, const LocalNeighbor* neighbors, int neighbor_count,
+                     const LocalEdge* segments, int segment_count, double time_step,
                      bool truncate) {
     require(std::isfinite(time_step) && time_step > 0.0, "time_step", time_step,
             "must be finite and > 0");
@@ -690,8 +690,8 @@ void check_vo_inputs(const VoAgent& agent, const VoNeighbor* neighbors, int neig
     }
 }
 
-void build_vo_cones(const VoConfig& config, const VoAgent& agent, const VoNeighbor* neighbors,
-                    int neighbor_count, const VoSegment* segments, int segment_count,
+void build_vo_cones(const VoConfig& config, const LocalAgent& agent, const LocalNeighbor* neighbors,
+                    int neighbor_count, const LocalEdge* segments, int segment_count,
                     double time_step, std::vector<VoCone>& cones) {
     cones.clear();
     for (int k = 0; k < segment_count; ++k) {
@@ -716,8 +716,8 @@ bool vo_cone_contains(const VoCone& cone, Vec2 v) {
     return untruncated_time(cone, v) < cone.horizon;
 }
 
-Vec2 vo_new_velocity(const VoConfig& config, const VoAgent& agent, const VoNeighbor* neighbors,
-                     int neighbor_count, const VoSegment* segments, int segment_count,
+Vec2 vo_new_velocity(const VoConfig& config, const LocalAgent& agent, const LocalNeighbor* neighbors,
+                     int neighbor_count, const LocalEdge* segments, int segment_count,
                      double time_step, std::uint64_t sample_seed, VoScratch& scratch,
                      VoDiagnostics* diagnostics) {
     build_vo_cones(config, agent, neighbors, neighbor_count, segments, segment_count, time_step,
