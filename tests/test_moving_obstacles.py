@@ -141,6 +141,8 @@ class TestRemoval:
             sim.remove_obstacle(-1)
         with pytest.raises(TypeError, match="obstacle"):
             sim.remove_obstacle("0")
+        with pytest.raises(ValueError, match=r"obstacle is 0; no such obstacle \(there are no obstacles\)"):
+            vosim.Simulator().remove_obstacle(0)
 
 
 class TestBadInput:

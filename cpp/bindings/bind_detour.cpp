@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "detour_sampling.hpp"
+#include "methods/detour/detour_sampling.hpp"
 
 namespace py = pybind11;
 
@@ -84,7 +84,7 @@ py::tuple detour_sample(const Doubles& position, const Doubles& velocity, const 
         throw std::invalid_argument("mode must be 'adaptive' or 'grid', got '" + mode + "'");
     }
     check_detour_params(params);
-    const DetourAgent agent{read_vec2(position, "position"), read_vec2(velocity, "velocity"),
+    const LocalAgent agent{read_vec2(position, "position"), read_vec2(velocity, "velocity"),
                             read_vec2(desired_velocity, "desired_velocity"), radius, max_speed};
 
     const Doubles circle_table = read_table(circles, 6, "circles", "(k, 6)");
@@ -97,7 +97,7 @@ py::tuple detour_sample(const Doubles& position, const Doubles& velocity, const 
     if (circle_radii.is_none() && k > 0) {
         throw std::invalid_argument("circle_radii: required when circles are given");
     }
-    std::vector<DetourCircle> circle_list(static_cast<std::size_t>(k));
+    std::vector<LocalNeighbor> circle_list(static_cast<std::size_t>(k));
     const double* c = circle_table.data();
     for (py::ssize_t i = 0; i < k; ++i, c += 6) {
         circle_list[static_cast<std::size_t>(i)] = {{c[0], c[1]}, {c[2], c[3]}, {c[4], c[5]}, radii.data()[i]};
@@ -105,7 +105,7 @@ py::tuple detour_sample(const Doubles& position, const Doubles& velocity, const 
 
     const Doubles segment_table = read_table(segments, 4, "segments", "(m, 4)");
     const py::ssize_t m = segment_table.shape(0);
-    std::vector<DetourSegment> segment_list(static_cast<std::size_t>(m));
+    std::vector<LocalEdge> segment_list(static_cast<std::size_t>(m));
     const double* s = segment_table.data();
     for (py::ssize_t i = 0; i < m; ++i, s += 4) {
         segment_list[static_cast<std::size_t>(i)] = {{s[0], s[1]}, {s[2], s[3]}};

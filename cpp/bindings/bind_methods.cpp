@@ -1,16 +1,17 @@
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <variant>
 
-#include "force_based.hpp"
 #include "method.hpp"
-#include "orca.hpp"
-#include "sampling_method.hpp"
-#include "velocity_obstacle_method.hpp"
-#include "vo_names.hpp"
+#include "methods/registry.hpp"
 
 namespace py = pybind11;
 
@@ -56,83 +57,60 @@ void bind_methods(py::module_& m) {
             py::kw_only(), py::arg("rule"), py::arg("patience"), py::arg("hold"), py::arg("turn"),
             py::arg("stall_fraction"));
 
-    py::class_<Orca, Method, std::shared_ptr<Orca>>(m, "Orca")
-        .def(py::init([](double bisector_weight, const std::string& acceleration) {
-                 OrcaConfig config;
-                 config.bisector_weight = bisector_weight;
-                 if (acceleration != "constraint" && acceleration != "clamp") {
-                     throw std::invalid_argument("acceleration is '" + acceleration +
-                                                 "'; must be constraint or clamp");
-                 }
-                 config.acceleration_in_program = acceleration == "constraint";
-                 return std::make_shared<Orca>(config);
-             }),
-             py::kw_only(), py::arg("bisector_weight") = 1.0, py::arg("acceleration") = "constraint");
 
-    py::class_<VelocityObstacleMethod, Method, std::shared_ptr<VelocityObstacleMethod>>(m, "VelocityObstacles")
-        .def(py::init([](const std::string& cone, const std::string& selection, int samples, double safety_factor,
-                         bool truncate, std::uint64_t seed, const std::string& hrvo_apex, bool escape_overlaps) {
-                 VoConfig config;
-                 config.cone = parse_cone(cone);
-                 config.selection = parse_selection(selection);
-                 config.samples = samples;
-                 config.safety_factor = safety_factor;
-                 config.truncate = truncate;
-                 config.seed = seed;
-                 config.hrvo_apex = parse_apex(hrvo_apex);
-                 config.escape_overlaps = escape_overlaps;
-                 return std::make_shared<VelocityObstacleMethod>(config);
-             }),
-             py::kw_only(), py::arg("cone"), py::arg("selection"), py::arg("samples"), py::arg("safety_factor"),
-             py::arg("truncate"), py::arg("seed"), py::arg("hrvo_apex"), py::arg("escape_overlaps"));
+    // The registry as plain data, so that Python builds its method classes
+    // (signatures, defaults, checks) and the CLI its list from it.
+    const char* kinds[] = {"real", "integer", "flag", "choice"};
+    py::list specs;
+    for (const MethodSpec& spec : method_registry()) {
+        py::list params;
+        for (const ParamSpec& param : spec.params) {
+            py::dict p;
+            p["name"] = param.name;
+            p["kind"] = kinds[static_cast<int>(param.kind)];
+            p["default"] = std::visit([](const auto& value) { return py::cast(value); }, param.default_value);
+            p["minimum"] = param.minimum;
+            p["maximum"] = param.maximum;
+            p["exclusive_minimum"] = param.exclusive_minimum;
+            p["choices"] = py::tuple(py::cast(param.choices));
+            p["doc"] = param.doc;
+            params.append(p);
+        }
+        py::dict d;
+        d["name"] = spec.name;
+        d["family"] = spec.family;
+        d["dimensions"] = py::tuple(py::cast(spec.dimensions));
+        d["aliases"] = py::tuple(py::cast(spec.aliases));
+        d["summary"] = spec.summary;
+        d["params"] = py::tuple(params);
+        specs.append(d);
+    }
+    m.attr("METHODS") = py::tuple(specs);
 
-    py::class_<SamplingMethod, Method, std::shared_ptr<SamplingMethod>>(m, "Sampling")
-        .def(py::init([](const std::string& pattern, double vel_bias, double weight_des_vel, double weight_cur_vel,
-                         double weight_side, double weight_toi, double horiz_time, int grid_size, int divs, int rings,
-                         int depth) {
-                 if (pattern != "adaptive" && pattern != "grid") {
-                     throw std::invalid_argument("pattern must be 'adaptive' or 'grid', got '" + pattern + "'");
-                 }
-                 DetourParams p;
-                 p.vel_bias = vel_bias;
-                 p.weight_des_vel = weight_des_vel;
-                 p.weight_cur_vel = weight_cur_vel;
-                 p.weight_side = weight_side;
-                 p.weight_toi = weight_toi;
-                 p.horiz_time = horiz_time;
-                 p.grid_size = grid_size;
-                 p.adaptive_divs = divs;
-                 p.adaptive_rings = rings;
-                 p.adaptive_depth = depth;
-                 return std::make_shared<SamplingMethod>(
-                     pattern == "adaptive" ? SamplingMethod::Pattern::adaptive : SamplingMethod::Pattern::grid, p);
-             }),
-             py::kw_only(), py::arg("pattern"), py::arg("vel_bias"), py::arg("weight_des_vel"),
-             py::arg("weight_cur_vel"), py::arg("weight_side"), py::arg("weight_toi"), py::arg("horiz_time"),
-             py::arg("grid_size"), py::arg("divs"), py::arg("rings"), py::arg("depth"));
-
-    py::class_<ForceBased, Method, std::shared_ptr<ForceBased>>(m, "ForceBased")
-        .def(py::init([](double steering_time, double separation_distance, double separation_stiffness,
-                         double avoidance_time, double avoidance_distance, double avoidance_stiffness,
-                         double standing_scale, double standing_speed, double obstacle_distance,
-                         double obstacle_stiffness) {
-                 ForceParams p;
-                 p.steering_time = steering_time;
-                 p.separation_distance = separation_distance;
-                 p.separation_stiffness = separation_stiffness;
-                 p.avoidance_time = avoidance_time;
-                 p.avoidance_distance = avoidance_distance;
-                 p.avoidance_stiffness = avoidance_stiffness;
-                 p.standing_scale = standing_scale;
-                 p.standing_speed = standing_speed;
-                 p.obstacle_distance = obstacle_distance;
-                 p.obstacle_stiffness = obstacle_stiffness;
-                 return std::make_shared<ForceBased>(p);
-             }),
-             py::kw_only(), py::arg("steering_time"), py::arg("separation_distance"),
-             py::arg("separation_stiffness"), py::arg("avoidance_time"), py::arg("avoidance_distance"),
-             py::arg("avoidance_stiffness"), py::arg("standing_scale"), py::arg("standing_speed"),
-             py::arg("obstacle_distance"), py::arg("obstacle_stiffness"));
+    m.def(
+        "make_method",
+        [](const std::string& name, const py::dict& params, std::uint64_t seed, int dimension) {
+            // Each value is read as its declared kind (Python's bool is an int).
+            const MethodSpec& spec = find_method(name);
+            std::map<std::string, ParamValue> values;
+            for (const auto& [key, value] : params) {
+                const std::string param_name = py::cast<std::string>(key);
+                const auto declared = std::find_if(spec.params.begin(), spec.params.end(),
+                                                   [&](const ParamSpec& p) { return p.name == param_name; });
+                if (declared == spec.params.end()) {
+                    throw std::invalid_argument("method: " + name + " has no setting '" + param_name + "'");
+                }
+                switch (declared->kind) {
+                    case ParamKind::real: values[param_name] = py::cast<double>(value); break;
+                    case ParamKind::integer: values[param_name] = py::cast<std::int64_t>(value); break;
+                    case ParamKind::flag: values[param_name] = py::cast<bool>(value); break;
+                    case ParamKind::choice: values[param_name] = py::cast<std::string>(value); break;
+                }
+            }
+            return make_method(name, values, seed, dimension);
+        },
+        py::arg("name"), py::arg("params"), py::kw_only(), py::arg("seed") = 0, py::arg("dimension") = 2,
+        "The registered method `name` from its settings (missing ones take their defaults).");
 }
 
 }  // namespace vosim::bindings

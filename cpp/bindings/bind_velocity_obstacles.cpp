@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "velocity_obstacles.hpp"
-#include "vo_names.hpp"
+#include "methods/velocity_obstacles/velocity_obstacles.hpp"
+#include "methods/velocity_obstacles/vo_names.hpp"
 
 namespace py = pybind11;
 
@@ -157,7 +157,7 @@ py::object vo_velocity(const Doubles& position, const Doubles& velocity,
     config.escape_overlaps = escape_overlaps;
     check_vo_config(config);
 
-    VoAgent agent;
+    LocalAgent agent;
     agent.position = read_vec2(position, "position");
     agent.velocity = read_vec2(velocity, "velocity");
     agent.pref_velocity = read_vec2(pref_velocity, "pref_velocity");
@@ -169,7 +169,7 @@ py::object vo_velocity(const Doubles& position, const Doubles& velocity,
 
     int neighbor_count = 0;
     const double* n = read_rows(neighbors, 7, "neighbors", neighbor_count);
-    std::vector<VoNeighbor> others(neighbor_count);
+    std::vector<LocalNeighbor> others(neighbor_count);
     for (int k = 0; k < neighbor_count; ++k) {
         const double* row = n + 7 * k;
         others[k].position = {row[0], row[1]};
@@ -179,7 +179,7 @@ py::object vo_velocity(const Doubles& position, const Doubles& velocity,
     }
     int segment_count = 0;
     const double* s = read_rows(segments, 4, "segments", segment_count);
-    std::vector<VoSegment> edges(segment_count);
+    std::vector<LocalEdge> edges(segment_count);
     for (int k = 0; k < segment_count; ++k) {
         edges[k].a = {s[4 * k], s[4 * k + 1]};
         edges[k].b = {s[4 * k + 2], s[4 * k + 3]};

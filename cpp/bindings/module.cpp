@@ -7,7 +7,6 @@ namespace py = pybind11;
 namespace vosim::bindings {
 void bind_threads(py::module_& m);
 void bind_methods(py::module_& m);
-void bind_avo(py::module_& m);
 void bind_engine(py::module_& m);
 void bind_metrics(py::module_& m);
 void bind_obstacles(py::module_& m);
@@ -22,7 +21,6 @@ PYBIND11_MODULE(_core, m) {
     m.doc() = "vosim's C++ engine (use the vosim package, not this module)";
     vosim::bindings::bind_threads(m);
     vosim::bindings::bind_methods(m);
-    vosim::bindings::bind_avo(m);  // a Method: after bind_methods
     vosim::bindings::bind_engine(m);
     vosim::bindings::bind_metrics(m);
     vosim::bindings::bind_obstacles(m);  // extends Engine: after bind_engine

@@ -6,15 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "methods/geometry.hpp"
 #include "vec2.hpp"
 
 namespace vosim {
-
-// A directed line; the admissible half-plane lies to its left.
-struct Line {
-    Vec2 point;
-    Vec2 direction;
-};
 
 // A velocity obstacle as drawn: apex, boundary rays, and what it stands for.
 struct DiagnosticCone {

@@ -12,7 +12,7 @@
 #include "limits.hpp"
 #include "counter_rng.hpp"
 #include "integration.hpp"
-#include "orca.hpp"
+#include "methods/orca/orca.hpp"
 #include "state_check.hpp"
 #include "threads.hpp"
 

@@ -228,8 +228,10 @@ int ObstacleSet::add(const Vec2* points, int count, ObstacleKind kind, bool movi
 
 void ObstacleSet::check_id(int id, const char* what) const {
     if (id < 0 || id >= obstacle_count()) {
-        throw std::invalid_argument(std::string(what) + " is " + std::to_string(id) + "; no such obstacle (ids 0 to " +
-                                    std::to_string(obstacle_count() - 1) + ")");
+        const std::string known = obstacle_count() == 0 ? "there are no obstacles"
+                                                        : "ids 0 to " + std::to_string(obstacle_count() - 1);
+        throw std::invalid_argument(std::string(what) + " is " + std::to_string(id) + "; no such obstacle (" + known +
+                                    ")");
     }
     if (sources_[id].removed) {
         throw std::invalid_argument(std::string(what) + " is " + std::to_string(id) +

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "linear_program.hpp"
+#include "methods/orca/linear_program.hpp"
 
 using namespace vosim;
 

@@ -13,6 +13,7 @@ from ._threads import get_num_threads, have_openmp, set_num_threads, thread_limi
 from .batch import Batch
 from .comparison import compare
 from .methods import AVO, HRVO, ORCA, RVO, VO, AdaptiveSampling, ForceBased, GridSampling, Method
+from .methods import METHODS as _METHODS
 from .simulator import Simulator
 from ._sweep import sweep
 from .trajectory import Trajectory
@@ -63,3 +64,6 @@ __all__ = [
     "thread_limit",
     "__version__",
 ]
+# Every registered method is exported, including any without a name above.
+__all__ += [name for name in _METHODS if name not in __all__]
+globals().update(_METHODS)

@@ -10,7 +10,7 @@ from dataclasses import replace
 import numpy as np
 
 from ._io import check_trajectory_path
-from .methods import DEADLOCK_RULES
+from .methods import DEADLOCK_RULES, short_names
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -195,8 +195,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--scenario", type=_scenario, required=True, metavar="NAME",
                      help=f"the scenario: one of {names}")
     run.add_argument("--method", type=_method, default=None, metavar="NAME",
-                     help="the avoidance method: orca, vo, rvo, hrvo, adaptive, grid or force, with default "
-                          "settings (default: the scenario's own, ORCA with whatever perturbation it needs)")
+                     help=f"the avoidance method: {', '.join(short_names()[:-1])} or {short_names()[-1]}, with "
+                          "default settings (default: the scenario's own, ORCA with whatever perturbation it needs)")
     run.add_argument("--steps", type=_positive, default=None,
                      help="give up after this many steps (default: the scenario's suggested limit)")
     run.add_argument("--deadlock", choices=DEADLOCK_RULES, default="none",
@@ -221,8 +221,8 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--scenario", type=_scenario, action="append", required=True, metavar="NAME",
                          help=f"a scenario (repeat the option for several): one of {names}")
     compare.add_argument("--methods", type=_methods, default=_methods("orca,rvo,hrvo,adaptive,force"),
-                         metavar="LIST", help="comma-separated methods: orca, vo, rvo, hrvo, adaptive, grid, "
-                                              "force (default: orca,rvo,hrvo,adaptive,force)")
+                         metavar="LIST", help=f"comma-separated methods: {', '.join(short_names())} "
+                                              "(default: orca,rvo,hrvo,adaptive,force)")
     compare.add_argument("--seeds", type=_positive, default=4, metavar="K",
                          help="seeds 0 to K-1 per method and scenario (default: %(default)s)")
     compare.add_argument("--steps", type=_positive, default=None,

@@ -8,11 +8,12 @@ agent parameters, so comparisons measure the algorithm alone.
 from __future__ import annotations
 
 import math
+import types
 from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, fields
 
 from . import _core
-from ._checks import INT32_MAX, MAX_MAGNITUDE, integer, scalar
+from ._checks import MAX_MAGNITUDE, integer, scalar
 
 
 # Deadlock resolution rules every method takes (see Method).
@@ -74,6 +75,8 @@ class Method(ABC):
         scalar(self.deadlock_hold, "deadlock_hold", minimum=0.0, maximum=MAX_MAGNITUDE)
         scalar(self.deadlock_turn, "deadlock_turn", minimum=0.0, maximum=180.0)
         scalar(self.deadlock_stall, "deadlock_stall", minimum=0.0, maximum=1.0)
+        for setting in _declared_settings(self.name):
+            _check_setting(setting, getattr(self, setting["name"]))
 
     def _make_core(self):
         core = self._core_method()
@@ -92,11 +95,59 @@ class Method(ABC):
         return {"method": self.name, **asdict(self)}
 
 
-# Settings of the base class, which the engine takes apart from each method's own.
-_SHARED_SETTINGS = frozenset(f.name for f in fields(Method))
+# Each method's own settings are declared once, in the core's method registry
+# (cpp/core/methods/registry.hpp): name, kind, default, range or choices. The
+# classes below take their fields, defaults and checks from there; their
+# docstrings explain them.
+_SPECS = {spec["name"]: spec for spec in _core.METHODS}
+_FIELD_TYPES = {"real": "float", "integer": "int", "flag": "bool", "choice": "str"}
 
 
-@dataclass(frozen=True, kw_only=True)
+def _declared_settings(name: str) -> tuple:
+    return _SPECS[name]["params"] if name in _SPECS else ()
+
+
+def _choices_text(choices) -> str:
+    quoted = [repr(choice) for choice in choices]
+    return " or ".join(quoted) if len(quoted) <= 2 else f"one of {', '.join(quoted)}"
+
+
+def _check_setting(setting: dict, value) -> None:
+    """Raise TypeError/ValueError naming the setting unless value fits its declaration."""
+    name, kind = setting["name"], setting["kind"]
+    if kind == "real":
+        scalar(value, name, minimum=setting["minimum"], strict=setting["exclusive_minimum"],
+               maximum=setting["maximum"])
+    elif kind == "integer":
+        integer(value, name, minimum=int(setting["minimum"]), maximum=int(setting["maximum"]))
+    elif kind == "flag":
+        if not isinstance(value, bool):
+            raise TypeError(f"{name}: expected True or False, got {value!r}")
+    elif not isinstance(value, str) or value not in setting["choices"]:
+        raise ValueError(f"{name} is {value!r}; must be {_choices_text(setting['choices'])}")
+
+
+def _core_value(setting: dict, value):
+    """value as the plain Python type of its kind (NumPy scalars pass the checks)."""
+    return {"real": float, "integer": int, "flag": bool, "choice": str}[setting["kind"]](value)
+
+
+def _registered(cls):
+    """cls as a frozen dataclass with the settings the core declares for ``cls.name``."""
+    settings = _SPECS[cls.name]["params"]
+    cls.__annotations__ = {s["name"]: _FIELD_TYPES[s["kind"]] for s in settings}
+    for setting in settings:
+        setattr(cls, setting["name"], setting["default"])
+
+    def _core_method(self):
+        values = {s["name"]: _core_value(s, getattr(self, s["name"])) for s in settings}
+        return _core.make_method(self.name, values, seed=int(self.seed))
+
+    cls._core_method = _core_method
+    return dataclass(frozen=True, kw_only=True)(cls)
+
+
+@_registered
 class ORCA(Method):
     """Optimal Reciprocal Collision Avoidance, as in the RVO2 library.
 
@@ -130,50 +181,7 @@ class ORCA(Method):
         See :class:`Method`.
     """
 
-    bisector_weight: float = 1.0
-    acceleration: str = "constraint"
     name = "ORCA"
-
-    def __post_init__(self):
-        super().__post_init__()
-        scalar(self.bisector_weight, "bisector_weight", minimum=0.0, strict=True, maximum=MAX_MAGNITUDE)
-        if not isinstance(self.acceleration, str) or self.acceleration not in ("constraint", "clamp"):
-            raise ValueError(f"acceleration is {self.acceleration!r}; must be 'constraint' or 'clamp'")
-
-    def _core_method(self):
-        return _core.Orca(bisector_weight=float(self.bisector_weight), acceleration=self.acceleration)
-
-
-_SELECTIONS = ("sampling", "geometric")
-
-
-@dataclass(frozen=True, kw_only=True)
-class _VelocityObstacleMethod(Method):
-    """Settings shared by VO, RVO and HRVO (see the subclasses)."""
-
-    selection: str = "sampling"
-    samples: int = 250
-    safety_factor: float = 7.5
-    truncate: bool = False
-    escape_overlaps: bool = True
-    _cone = ""
-
-    def __post_init__(self):
-        super().__post_init__()
-        if self.selection not in _SELECTIONS:
-            raise ValueError(f"selection is {self.selection!r}; must be 'sampling' or 'geometric'")
-        # Samples are drawn per agent and step: a million is already slow.
-        integer(self.samples, "samples", minimum=0, maximum=INT32_MAX)
-        scalar(self.safety_factor, "safety_factor", minimum=0.0, maximum=MAX_MAGNITUDE)
-        for flag in ("truncate", "escape_overlaps"):
-            if not isinstance(getattr(self, flag), bool):
-                raise TypeError(f"{flag}: expected True or False, got {getattr(self, flag)!r}")
-
-    def _core_method(self):
-        return _core.VelocityObstacles(
-            cone=self._cone, selection=self.selection, samples=int(self.samples),
-            safety_factor=float(self.safety_factor), truncate=self.truncate, seed=int(self.seed),
-            hrvo_apex=getattr(self, "hrvo_apex", "symmetric"), escape_overlaps=self.escape_overlaps)
 
 
 _VO_PARAMETERS = """
@@ -207,28 +215,26 @@ _VO_PARAMETERS = """
 """
 
 
-@dataclass(frozen=True, kw_only=True)
-class VO(_VelocityObstacleMethod):
+@_registered
+class VO(Method):
     __doc__ = """Velocity obstacles (Fiorini and Shiller 1998): each neighbour's cone has its apex at
     the neighbour's velocity, as if the neighbour would never react. Reciprocal
     pairs oscillate. Sampling selection by default.
     """ + _VO_PARAMETERS
     name = "VO"
-    _cone = "vo"
 
 
-@dataclass(frozen=True, kw_only=True)
-class RVO(_VelocityObstacleMethod):
+@_registered
+class RVO(Method):
     __doc__ = """Reciprocal velocity obstacles (van den Berg, Lin and Manocha 2008): the apex is the
     mean of both velocities, so each agent of a pair takes half of the avoidance.
     Sampling selection by default.
     """ + _VO_PARAMETERS
     name = "RVO"
-    _cone = "rvo"
 
 
-@dataclass(frozen=True, kw_only=True)
-class HRVO(_VelocityObstacleMethod):
+@_registered
+class HRVO(Method):
     __doc__ = """Hybrid reciprocal velocity obstacles (Snape, van den Berg, Guy and Manocha 2011): the
     RVO leg on the side the agent prefers to pass and the VO leg on the other, so
     a pair agrees on the side. Geometric selection by default, as the HRVO library.
@@ -242,15 +248,7 @@ class HRVO(_VelocityObstacleMethod):
         paper's guarantee: in 9-agent crowds it lets agents overlap by up to
         0.10 m, where the paper's apex keeps them apart (tests measure both).
     """
-    selection: str = "geometric"
-    hrvo_apex: str = "symmetric"
     name = "HRVO"
-    _cone = "hrvo"
-
-    def __post_init__(self):
-        super().__post_init__()
-        if self.hrvo_apex not in ("library", "symmetric"):
-            raise ValueError(f"hrvo_apex is {self.hrvo_apex!r}; must be 'library' or 'symmetric'")
 
 
 _SAMPLING_PARAMETERS = """
@@ -282,30 +280,8 @@ _SAMPLING_PARAMETERS = """
 """
 
 
-@dataclass(frozen=True, kw_only=True)
-class _SamplingMethod(Method):
-    vel_bias: float = 0.4
-    weight_des_vel: float = 2.0
-    weight_cur_vel: float = 0.75
-    weight_side: float = 0.75
-    weight_toi: float = 2.5
-    horiz_time: float = 2.5
-
-    def __post_init__(self):
-        super().__post_init__()
-        scalar(self.vel_bias, "vel_bias", minimum=0.0, maximum=1.0)
-        for weight in ("weight_des_vel", "weight_cur_vel", "weight_side", "weight_toi"):
-            scalar(getattr(self, weight), weight, minimum=0.0, maximum=MAX_MAGNITUDE)
-        scalar(self.horiz_time, "horiz_time", minimum=0.0, strict=True, maximum=MAX_MAGNITUDE)
-
-    def _weights(self) -> dict:
-        return dict(vel_bias=float(self.vel_bias), weight_des_vel=float(self.weight_des_vel),
-                    weight_cur_vel=float(self.weight_cur_vel), weight_side=float(self.weight_side),
-                    weight_toi=float(self.weight_toi), horiz_time=float(self.horiz_time))
-
-
-@dataclass(frozen=True, kw_only=True)
-class AdaptiveSampling(_SamplingMethod):
+@_registered
+class AdaptiveSampling(Method):
     __doc__ = """DetourCrowd's adaptive velocity sampling (recastnavigation's dtObstacleAvoidanceQuery).
 
     A pattern of a centre and ``rings`` rings of ``divs`` samples, aligned with
@@ -317,43 +293,21 @@ class AdaptiveSampling(_SamplingMethod):
     divs, rings, depth
         Samples per ring (at most 32), rings (at most 4), refinement levels.
     """
-    divs: int = 7
-    rings: int = 2
-    depth: int = 5
     name = "AdaptiveSampling"
 
-    def __post_init__(self):
-        super().__post_init__()
-        # More than 32 divisions or 4 rings are clamped, as in DetourCrowd.
-        for field_name in ("divs", "rings", "depth"):
-            integer(getattr(self, field_name), field_name, minimum=1, maximum=INT32_MAX)
 
-    def _core_method(self):
-        return _core.Sampling(pattern="adaptive", grid_size=33, divs=int(self.divs), rings=int(self.rings),
-                              depth=int(self.depth), **self._weights())
-
-
-@dataclass(frozen=True, kw_only=True)
-class GridSampling(_SamplingMethod):
+@_registered
+class GridSampling(Method):
     __doc__ = """DetourCrowd's grid velocity sampling: a ``grid_size`` x ``grid_size`` grid of
     candidates around the search centre, the least penalty wins.
     """ + _SAMPLING_PARAMETERS + """
     grid_size
         Candidates per side of the grid (>= 2).
     """
-    grid_size: int = 33
     name = "GridSampling"
 
-    def __post_init__(self):
-        super().__post_init__()
-        integer(self.grid_size, "grid_size", minimum=2, maximum=4096)
 
-    def _core_method(self):
-        return _core.Sampling(pattern="grid", grid_size=int(self.grid_size), divs=7, rings=2, depth=5,
-                              **self._weights())
-
-
-@dataclass(frozen=True, kw_only=True)
+@_registered
 class ForceBased(Method):
     """A force-based baseline after Unreal Engine's Mass moving avoidance.
 
@@ -386,36 +340,10 @@ class ForceBased(Method):
         See :class:`Method`.
     """
 
-    steering_time: float = 0.5
-    separation_distance: float = 0.75
-    separation_stiffness: float = 2.5
-    avoidance_time: float = 2.5
-    avoidance_distance: float = 0.75
-    avoidance_stiffness: float = 7.0
-    standing_scale: float = 0.65
-    standing_speed: float = 0.1
-    obstacle_distance: float = 0.5
-    obstacle_stiffness: float = 5.0
     name = "ForceBased"
 
-    def __post_init__(self):
-        super().__post_init__()
-        for positive in ("steering_time", "separation_distance", "avoidance_time", "avoidance_distance",
-                         "obstacle_distance"):
-            scalar(getattr(self, positive), positive, minimum=0.0, strict=True, maximum=MAX_MAGNITUDE)
-        for non_negative in ("separation_stiffness", "avoidance_stiffness", "standing_scale", "standing_speed",
-                             "obstacle_stiffness"):
-            scalar(getattr(self, non_negative), non_negative, minimum=0.0, maximum=MAX_MAGNITUDE)
 
-    def _core_method(self):
-        return _core.ForceBased(**{k: float(v) for k, v in asdict(self).items()
-                                   if k not in _SHARED_SETTINGS})
-
-
-_AVO_VARIANTS = ("paper", "avo2")
-
-
-@dataclass(frozen=True, kw_only=True)
+@_registered
 class AVO(Method):
     """Reciprocal collision avoidance with acceleration-velocity obstacles
     (van den Berg, Snape, Guy, Manocha, 2011).
@@ -451,24 +379,32 @@ class AVO(Method):
         See :class:`Method`.
     """
 
-    variant: str = "paper"
     name = "AVO"
 
-    def __post_init__(self):
-        super().__post_init__()
-        if not isinstance(self.variant, str) or self.variant not in _AVO_VARIANTS:
-            raise ValueError(f"variant is {self.variant!r}; must be one of {', '.join(map(repr, _AVO_VARIANTS))}")
 
-    def _core_method(self):
-        return _core.Avo(variant=self.variant)
+def _generated_class(spec: dict) -> type:
+    """A method class for a registered method without a class above, documented from its declaration."""
+    lines = [spec["summary"][:1].upper() + spec["summary"][1:] + ".", "", "Parameters", "----------"]
+    for setting in spec["params"]:
+        lines += [setting["name"], f"    {setting['doc'][:1].upper() + setting['doc'][1:]}."]
+    lines += ["perturbation, seed", "    See :class:`Method`."]
+    namespace = {"name": spec["name"], "__doc__": "\n".join(lines), "__module__": __name__}
+    return _registered(types.new_class(spec["name"], (Method,), exec_body=lambda ns: ns.update(namespace)))
 
 
-METHODS = {cls.name: cls for cls in (ORCA, VO, RVO, HRVO, AdaptiveSampling, GridSampling, ForceBased, AVO)}
-
+# Every registered method in the registry's order (the CLI and
+# ``method="name"`` read this), its class written above or generated.
+METHODS = {spec["name"]: globals().get(spec["name"]) or _generated_class(spec) for spec in _core.METHODS}
+globals().update(METHODS)
 
 # Short names users type (the CLI, ``Simulator(method="adaptive")``), besides
 # the methods' own names in any case.
-METHOD_ALIASES = {"adaptive": "AdaptiveSampling", "grid": "GridSampling", "force": "ForceBased"}
+METHOD_ALIASES = {alias: spec["name"] for spec in _core.METHODS for alias in spec["aliases"]}
+
+
+def short_names() -> list:
+    """The name users type for each method: its first alias, else its name in lower case."""
+    return [(spec["aliases"] or (spec["name"].lower(),))[0] for spec in _core.METHODS]
 
 
 def method_from_name(name: str) -> Method:

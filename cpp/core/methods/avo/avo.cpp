@@ -6,9 +6,9 @@
 #include <utility>
 
 #include "avo2_neighbors.hpp"
-#include "linear_program.hpp"
+#include "methods/orca/linear_program.hpp"
 #include "methods/common/reachable_velocities.hpp"
-#include "orca.hpp"
+#include "methods/orca/orca.hpp"
 #include "state_check.hpp"
 
 namespace vosim {

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "linear_program.hpp"
+#include "methods/orca/linear_program.hpp"
 
 namespace vosim {
 

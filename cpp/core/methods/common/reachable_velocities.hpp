@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "diagnostics.hpp"
+#include "methods/geometry.hpp"
 
 namespace vosim {
 

@@ -12,23 +12,12 @@
 #include <limits>
 
 #include "linear_program.hpp"
+#include "methods/geometry.hpp"
 #include "orca.hpp"
 
 namespace vosim {
 
 namespace {
-
-// Unit vector of the tangent ("leg") from the origin to the disc of radius
-// `radius` around `rel` (|rel| > radius): the left one, or the right one.
-Vec2 left_leg(Vec2 rel, double radius, double dist_sq) {
-    const double leg = std::sqrt(std::fmax(0.0, dist_sq - radius * radius));
-    return Vec2(rel.x * leg - rel.y * radius, rel.x * radius + rel.y * leg) / dist_sq;
-}
-
-Vec2 right_leg(Vec2 rel, double radius, double dist_sq) {
-    const double leg = std::sqrt(std::fmax(0.0, dist_sq - radius * radius));
-    return Vec2(rel.x * leg + rel.y * radius, -rel.x * radius + rel.y * leg) / dist_sq;
-}
 
 // On leaving scope, shifts the line added to `lines` since `size` (if any)
 // by `shift`, when `moving`.

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "methods/require.hpp"
 #include "state_check.hpp"
 
 namespace vosim {
@@ -90,7 +91,7 @@ struct Scene {
     int n_segments;
 };
 
-PreparedCircle prepare_circle(const DetourAgent& agent, const DetourCircle& c) {
+PreparedCircle prepare_circle(const LocalAgent& agent, const LocalNeighbor& c) {
     PreparedCircle out;
     out.rel_position = c.position - agent.position;
     out.gap_term = abs_sq(out.rel_position) - sqr(agent.radius + c.radius);
@@ -99,7 +100,7 @@ PreparedCircle prepare_circle(const DetourAgent& agent, const DetourCircle& c) {
     if (out.has_side) {
         // Which way round the pair passes follows from their desired
         // velocities; the neighbour's desired velocity is used only here.
-        const double turn = det(c.desired_velocity - agent.desired_velocity, out.side_dir);
+        const double turn = det(c.pref_velocity - agent.pref_velocity, out.side_dir);
         out.side_normal = turn < kSideThreshold ? perp(out.side_dir) : -perp(out.side_dir);
     }
     return out;
@@ -323,8 +324,8 @@ DetourResult run_grid(const Scene& s, double max_speed, std::vector<DetourSample
 
 using Runner = DetourResult (*)(const Scene&, double, std::vector<DetourSample>*);
 
-DetourResult sample(Runner fast, Runner full, const DetourParams& params, const DetourAgent& agent,
-                    const DetourCircle* circles, int n_circles, const DetourSegment* segments,
+DetourResult sample(Runner fast, Runner full, const DetourParams& params, const LocalAgent& agent,
+                    const LocalNeighbor* circles, int n_circles, const LocalEdge* segments,
                     int n_segments, std::vector<DetourSample>* record) {
     n_circles = std::max(n_circles, 0);
     n_segments = std::max(n_segments, 0);
@@ -332,13 +333,13 @@ DetourResult sample(Runner fast, Runner full, const DetourParams& params, const 
     for (int i = 0; i < n_circles; ++i) prepared_circles[i] = prepare_circle(agent, circles[i]);
     ScratchArray<PreparedSegment> prepared_segments(n_segments);
     for (int i = 0; i < n_segments; ++i) {
-        const DetourSegment& g = segments[i];
-        prepared_segments[i] = {g.p, g.q,
-                                dist_sq_point_segment(g.p, g.q, agent.position) < sqr(kTouchDistance)};
+        const LocalEdge& g = segments[i];
+        prepared_segments[i] = {g.a, g.b,
+                                dist_sq_point_segment(g.a, g.b, agent.position) < sqr(kTouchDistance)};
     }
     const Scene scene{params,
                       agent.velocity,
-                      agent.desired_velocity,
+                      agent.pref_velocity,
                       agent.position,
                       agent.max_speed > 0.0 ? 1.0 / agent.max_speed : kInverseZeroSpeed,
                       1.0 / params.horiz_time,
@@ -351,68 +352,55 @@ DetourResult sample(Runner fast, Runner full, const DetourParams& params, const 
     return full(scene, agent.max_speed, record);
 }
 
-void require(bool ok, const std::string& name, const std::string& value, const char* rule) {
-    if (!ok) throw std::invalid_argument(name + " is " + value + "; it " + rule);
-}
-
-void require_finite(Vec2 v, const std::string& name) {
-    require(std::isfinite(v.x) && std::isfinite(v.y), name,
-            "(" + format_number(v.x) + ", " + format_number(v.y) + ")", "must be finite");
-}
-
-void require_size(double value, const std::string& name) {
-    require(std::isfinite(value) && value >= 0.0, name, format_number(value), "must be finite and >= 0");
-}
-
 }  // namespace
 
 void check_detour_params(const DetourParams& p) {
-    require(p.vel_bias >= 0.0 && p.vel_bias <= 1.0, "vel_bias", format_number(p.vel_bias),
+    require(p.vel_bias >= 0.0 && p.vel_bias <= 1.0, "vel_bias", p.vel_bias,
             "must be in [0, 1]");
-    require_size(p.weight_des_vel, "weight_des_vel");
-    require_size(p.weight_cur_vel, "weight_cur_vel");
-    require_size(p.weight_side, "weight_side");
-    require_size(p.weight_toi, "weight_toi");
-    require(std::isfinite(p.horiz_time) && p.horiz_time > 0.0, "horiz_time",
-            format_number(p.horiz_time), "must be finite and > 0");
-    require(p.grid_size >= 2, "grid_size", std::to_string(p.grid_size), "must be >= 2");
-    require(p.adaptive_divs >= 1, "adaptive_divs", std::to_string(p.adaptive_divs), "must be >= 1");
-    require(p.adaptive_rings >= 1, "adaptive_rings", std::to_string(p.adaptive_rings), "must be >= 1");
-    require(p.adaptive_depth >= 1, "adaptive_depth", std::to_string(p.adaptive_depth), "must be >= 1");
+    require_non_negative(p.weight_des_vel, "weight_des_vel");
+    require_non_negative(p.weight_cur_vel, "weight_cur_vel");
+    require_non_negative(p.weight_side, "weight_side");
+    require_non_negative(p.weight_toi, "weight_toi");
+    require(std::isfinite(p.horiz_time) && p.horiz_time > 0.0, "horiz_time", p.horiz_time,
+            "must be finite and > 0");
+    require(p.grid_size >= 2, "grid_size", p.grid_size, "must be >= 2");
+    require(p.adaptive_divs >= 1, "adaptive_divs", p.adaptive_divs, "must be >= 1");
+    require(p.adaptive_rings >= 1, "adaptive_rings", p.adaptive_rings, "must be >= 1");
+    require(p.adaptive_depth >= 1, "adaptive_depth", p.adaptive_depth, "must be >= 1");
 }
 
-void check_detour_inputs(const DetourAgent& agent, const DetourCircle* circles, int n_circles,
-                         const DetourSegment* segments, int n_segments) {
-    require_finite(agent.position, "agent position");
-    require_finite(agent.velocity, "agent velocity");
-    require_finite(agent.desired_velocity, "agent desired_velocity");
-    require_size(agent.radius, "agent radius");
-    require_size(agent.max_speed, "agent max_speed");
+void check_detour_inputs(const LocalAgent& agent, const LocalNeighbor* circles, int n_circles,
+                         const LocalEdge* segments, int n_segments) {
+    require_finite_vector(agent.position, "agent position");
+    require_finite_vector(agent.velocity, "agent velocity");
+    require_finite_vector(agent.pref_velocity, "agent desired_velocity");
+    require_non_negative(agent.radius, "agent radius");
+    require_non_negative(agent.max_speed, "agent max_speed");
     for (int i = 0; i < n_circles; ++i) {
         const std::string name = "circles[" + std::to_string(i) + "]";
-        require_finite(circles[i].position, name + " position");
-        require_finite(circles[i].velocity, name + " velocity");
-        require_finite(circles[i].desired_velocity, name + " desired_velocity");
-        require_size(circles[i].radius, name + " radius");
+        require_finite_vector(circles[i].position, name + " position");
+        require_finite_vector(circles[i].velocity, name + " velocity");
+        require_finite_vector(circles[i].pref_velocity, name + " desired_velocity");
+        require_non_negative(circles[i].radius, name + " radius");
     }
     for (int i = 0; i < n_segments; ++i) {
         const std::string name = "segments[" + std::to_string(i) + "]";
-        require_finite(segments[i].p, name + " p");
-        require_finite(segments[i].q, name + " q");
+        require_finite_vector(segments[i].a, name + " p");
+        require_finite_vector(segments[i].b, name + " q");
     }
 }
 
-DetourResult sample_velocity_adaptive(const DetourParams& params, const DetourAgent& agent,
-                                      const DetourCircle* circles, int n_circles,
-                                      const DetourSegment* segments, int n_segments,
+DetourResult sample_velocity_adaptive(const DetourParams& params, const LocalAgent& agent,
+                                      const LocalNeighbor* circles, int n_circles,
+                                      const LocalEdge* segments, int n_segments,
                                       std::vector<DetourSample>* record) {
     return sample(&run_adaptive<false>, &run_adaptive<true>, params, agent, circles, n_circles,
                   segments, n_segments, record);
 }
 
-DetourResult sample_velocity_grid(const DetourParams& params, const DetourAgent& agent,
-                                  const DetourCircle* circles, int n_circles,
-                                  const DetourSegment* segments, int n_segments,
+DetourResult sample_velocity_grid(const DetourParams& params, const LocalAgent& agent,
+                                  const LocalNeighbor* circles, int n_circles,
+                                  const LocalEdge* segments, int n_segments,
                                   std::vector<DetourSample>* record) {
     return sample(&run_grid<false>, &run_grid<true>, params, agent, circles, n_circles, segments,
                   n_segments, record);

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "limits.hpp"
+#include "methods/require.hpp"
 #include "state_check.hpp"
 
 namespace vosim {
@@ -25,23 +27,14 @@ Vec2 away(Vec2 to, Vec2 from, bool lower) {
 }
 
 struct ForceScratch final : MethodScratch {
-    std::vector<ForceNeighbor> neighbors;
-    std::vector<ForceSegment> segments;
+    LocalProblem problem;
 };
 
 }  // namespace
 
 void check_force_params(const ForceParams& p) {
-    auto positive = [](double value, const char* name) {
-        if (!(std::isfinite(value) && value > 0.0)) {
-            throw std::invalid_argument(std::string(name) + " is " + format_number(value) + "; must be finite and > 0");
-        }
-    };
-    auto non_negative = [](double value, const char* name) {
-        if (!(std::isfinite(value) && value >= 0.0)) {
-            throw std::invalid_argument(std::string(name) + " is " + format_number(value) + "; must be finite and >= 0");
-        }
-    };
+    const auto positive = [](double value, const char* name) { require_in_range(name, value, 0.0, kMaxMagnitude, true); };
+    const auto non_negative = [](double value, const char* name) { require_in_range(name, value, 0.0, kMaxMagnitude); };
     positive(p.steering_time, "steering_time");
     positive(p.separation_distance, "separation_distance");
     non_negative(p.separation_stiffness, "separation_stiffness");
@@ -54,8 +47,8 @@ void check_force_params(const ForceParams& p) {
     non_negative(p.obstacle_stiffness, "obstacle_stiffness");
 }
 
-Vec2 force_based_velocity(const ForceParams& p, const ForceAgent& agent, int agent_order,
-                          const ForceNeighbor* neighbors, int neighbor_count, const ForceSegment* segments,
+Vec2 force_based_velocity(const ForceParams& p, const LocalAgent& agent, int agent_order,
+                          const LocalNeighbor* neighbors, int neighbor_count, const LocalEdge* segments,
                           int segment_count, double time_step, std::vector<NamedVector>* forces) {
     // Steering: close the gap to the preferred velocity within steering_time
     // (never overshooting within one step).
@@ -64,7 +57,7 @@ Vec2 force_based_velocity(const ForceParams& p, const ForceAgent& agent, int age
 
     Vec2 separation, avoidance, obstacle;
     for (int k = 0; k < neighbor_count; ++k) {
-        const ForceNeighbor& other = neighbors[k];
+        const LocalNeighbor& other = neighbors[k];
         const bool lower = agent_order < other.order;
         const double standing = length(other.velocity) < p.standing_speed ? p.standing_scale : 1.0;
         const double reach = agent.radius + other.radius;
@@ -102,6 +95,8 @@ Vec2 force_based_velocity(const ForceParams& p, const ForceAgent& agent, int age
     }
 
     const Vec2 acceleration = steering + separation + avoidance + obstacle;
+    // Limited with sqrt rather than geometry.hpp's clamp_speed (hypot): the
+    // same up to the last bit, and hypot would cost a few percent of a step.
     Vec2 v = agent.velocity + acceleration * time_step;
     const double speed = length(v);
     if (speed > agent.max_speed) v = v * (agent.max_speed / speed);
@@ -132,24 +127,12 @@ ForceBased::ForceBased(ForceParams params) : params_(params) { check_force_param
 std::unique_ptr<MethodScratch> ForceBased::make_scratch() const { return std::make_unique<ForceScratch>(); }
 
 Vec2 ForceBased::solve(const SceneView& scene, int slot, Workspace& ws, std::vector<NamedVector>* forces) const {
-    const AgentState& s = scene.state;
-    const std::size_t i = scene.index(slot);
     auto& scratch = this->scratch<ForceScratch>(ws);
-    const ForceAgent agent{s.position(i), s.velocity(i), s.pref_velocity(i), s.radius[i], s.max_speed[i]};
-    scratch.neighbors.clear();
-    for (int k = 0; k < ws.agent_neighbors.size(); ++k) {
-        const int other = ws.agent_neighbors[k].slot;
-        const std::size_t j = scene.index(other);
-        scratch.neighbors.push_back({s.position(j), s.velocity(j), s.radius[j], other});
-    }
-    scratch.segments.clear();
-    for (const ObstacleNeighbor& edge : ws.obstacle_neighbors) {
-        const auto [a, b] = edge.endpoints();
-        scratch.segments.push_back({a, b});
-    }
-    return force_based_velocity(params_, agent, slot, scratch.neighbors.data(),
-                                static_cast<int>(scratch.neighbors.size()), scratch.segments.data(),
-                                static_cast<int>(scratch.segments.size()), scene.time_step, forces);
+    LocalProblem& problem = scratch.problem;
+    build_local_problem(scene, slot, ws, problem);
+    return force_based_velocity(params_, problem.agent, problem.agent.order, problem.neighbors.data(),
+                                problem.neighbor_count(), problem.edges.data(), problem.edge_count(),
+                                problem.time_step, forces);
 }
 
 Vec2 ForceBased::new_velocity(const SceneView& scene, int slot, Workspace& ws) const {

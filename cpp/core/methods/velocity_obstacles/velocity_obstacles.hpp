@@ -55,6 +55,7 @@
 #include <vector>
 
 #include "integration.hpp"
+#include "methods/local_problem.hpp"
 #include "vec2.hpp"
 
 namespace vosim {
@@ -67,8 +68,9 @@ enum class Selection { sampling, geometric };
 // of the construction for the other side: the crossing of the VO's left leg
 // with the RVO's right leg, v_B + s * left_leg. `library` is what the HRVO
 // library computes there, v_B - s * left_leg: the crossing reflected through
-// the neighbour's velocity along that leg. The default reproduces the
-// library (and its reference data); `symmetric` treats both sides alike.
+// the neighbour's velocity along that leg. The default, `symmetric`, is the
+// paper's apex on both sides; `library` replays the library's runs (and its
+// reference data).
 enum class HrvoApex { library, symmetric };
 
 struct VoConfig {
@@ -78,7 +80,7 @@ struct VoConfig {
     double safety_factor = 7.5;   // sampling: weight of 1 / time to collision
     bool truncate = false;        // cones limited to time_horizon(_obst)
     std::uint64_t seed = 0;       // sampling: base of the per-agent streams
-    HrvoApex hrvo_apex = HrvoApex::library;
+    HrvoApex hrvo_apex = HrvoApex::symmetric;
     bool escape_overlaps = true;  // geometric: see "Overlaps"; false is the HRVO library
 };
 
@@ -89,44 +91,21 @@ VoConfig default_vo_config(Cone cone);
 // Throws std::invalid_argument naming the first bad field and its value.
 void check_vo_config(const VoConfig& config);
 
-struct VoAgent {
-    Vec2 position;
-    Vec2 velocity;
-    // The HRVO library derives it from the goal g = goal - position as
-    // g / dt when (pref_speed * dt)^2 > |g|^2 (the goal is reached within the
-    // step), else pref_speed * g / |g|; the engine must do the same to
-    // reproduce the library's runs. (The library's neighbours also read each
-    // other's preferred velocities half updated, from this step for lower
-    // indices and from the last for higher ones; vosim does not copy that.)
-    Vec2 pref_velocity;
-    double radius = 0.0;
-    double max_speed = 0.0;
-    double time_horizon = 1.0;        // neighbours' cones, when truncated
-    double time_horizon_obst = 1.0;   // segments' cones, when truncated
-    // Enlarges every neighbour's cone (HRVO library): the apex moves back
-    // along the line to the neighbour by offset * distance / combined radius.
-    double uncertainty_offset = 0.0;
-};
-
-struct VoNeighbor {
-    Vec2 position;
-    Vec2 velocity;
-    Vec2 pref_velocity;  // used by HRVO to choose the side to pass on
-    double radius = 0.0;
-};
-
-// A static obstacle edge. The project's polygons are counter-clockwise with
-// the solid on the left of a -> b; the kernel treats any segment correctly
-// (its velocity obstacle does not depend on the direction), and only uses the
-// direction to push an agent whose centre lies on the segment to its right.
-struct VoSegment {
-    Vec2 a;
-    Vec2 b;
-};
+// The agent, its neighbours and the static edges: the local problem's types
+// (methods/local_problem.hpp). The HRVO library derives the agent's preferred
+// velocity from the goal g = goal - position as g / dt when
+// (pref_speed * dt)^2 > |g|^2 (the goal is reached within the step), else
+// pref_speed * g / |g|; the engine must do the same to reproduce the
+// library's runs. (The library's neighbours also read each other's preferred
+// velocities half updated, from this step for lower indices and from the last
+// for higher ones; vosim does not copy that.) The kernel treats any edge
+// correctly (its velocity obstacle does not depend on the direction), and only
+// uses the direction to push an agent whose centre lies on the edge to its
+// right.
 
 // Throws std::invalid_argument naming the first bad input and its value.
-void check_vo_inputs(const VoAgent& agent, const VoNeighbor* neighbors, int neighbor_count,
-                     const VoSegment* segments, int segment_count, double time_step,
+void check_vo_inputs(const LocalAgent& agent, const LocalNeighbor* neighbors, int neighbor_count,
+                     const LocalEdge* segments, int segment_count, double time_step,
                      bool truncate);
 
 enum class VoConeKind : std::uint8_t { agent, agent_overlap, segment, segment_overlap };
@@ -217,8 +196,8 @@ struct VoDiagnostics {
 // order matters only for the geometric fallback). `time_step` sets how fast
 // overlaps are resolved; `sample_seed` is the seed of this agent's stream in
 // this step (see vo_sample_seed). Inputs must pass check_vo_inputs.
-Vec2 vo_new_velocity(const VoConfig& config, const VoAgent& agent, const VoNeighbor* neighbors,
-                     int neighbor_count, const VoSegment* segments, int segment_count,
+Vec2 vo_new_velocity(const VoConfig& config, const LocalAgent& agent, const LocalNeighbor* neighbors,
+                     int neighbor_count, const LocalEdge* segments, int segment_count,
                      double time_step, std::uint64_t sample_seed, VoScratch& scratch,
                      VoDiagnostics* diagnostics = nullptr);
 
@@ -227,8 +206,8 @@ Vec2 vo_new_velocity(const VoConfig& config, const VoAgent& agent, const VoNeigh
 std::uint64_t vo_sample_seed(std::uint64_t config_seed, std::int64_t agent_id, std::int64_t step);
 
 // The cones of one agent, segments first, then neighbours in the order given.
-void build_vo_cones(const VoConfig& config, const VoAgent& agent, const VoNeighbor* neighbors,
-                    int neighbor_count, const VoSegment* segments, int segment_count,
+void build_vo_cones(const VoConfig& config, const LocalAgent& agent, const LocalNeighbor* neighbors,
+                    int neighbor_count, const LocalEdge* segments, int segment_count,
                     double time_step, std::vector<VoCone>& cones);
 
 // Earliest time at which velocity v collides with the cone's obstacle

@@ -27,6 +27,7 @@
 
 #include "diagnostics.hpp"
 #include "method.hpp"
+#include "methods/local_problem.hpp"
 #include "vec2.hpp"
 
 namespace vosim {
@@ -48,26 +49,13 @@ struct ForceParams {
 // Throws std::invalid_argument naming the first bad parameter and its value.
 void check_force_params(const ForceParams& params);
 
-struct ForceAgent {
-    Vec2 position, velocity, pref_velocity;
-    double radius = 0.0;
-    double max_speed = 0.0;
-};
-
-struct ForceNeighbor {
-    Vec2 position, velocity;
-    double radius = 0.0;
-    int order = 0;  // breaks the symmetry of exactly coincident agents: the lower one goes -x
-};
-
-// Segments with the solid on their left (the project's convention).
-struct ForceSegment {
-    Vec2 a, b;
-};
+// The kernel reads the local problem's types (methods/local_problem.hpp):
+// `order` breaks the symmetry of exactly coincident agents (the lower one
+// goes -x); edges have the solid on their left.
 
 // The new velocity; with `forces`, the accelerations by kind.
-Vec2 force_based_velocity(const ForceParams& params, const ForceAgent& agent, int agent_order,
-                          const ForceNeighbor* neighbors, int neighbor_count, const ForceSegment* segments,
+Vec2 force_based_velocity(const ForceParams& params, const LocalAgent& agent, int agent_order,
+                          const LocalNeighbor* neighbors, int neighbor_count, const LocalEdge* segments,
                           int segment_count, double time_step, std::vector<NamedVector>* forces = nullptr);
 
 class ForceBased final : public Method {

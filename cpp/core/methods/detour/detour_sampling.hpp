@@ -45,6 +45,7 @@
 
 #include <vector>
 
+#include "methods/local_problem.hpp"
 #include "vec2.hpp"
 
 namespace vosim {
@@ -63,32 +64,14 @@ struct DetourParams {
     int adaptive_depth = 5;
 };
 
-struct DetourAgent {
-    Vec2 position;
-    Vec2 velocity;          // current velocity
-    Vec2 desired_velocity;
-    double radius = 0.0;
-    double max_speed = 0.0;
-};
-
-// A neighbour. Its desired velocity only decides which side its side term
-// prefers.
-struct DetourCircle {
-    Vec2 position;
-    Vec2 velocity;
-    Vec2 desired_velocity;
-    double radius = 0.0;
-};
-
-// A wall edge, with its endpoints in the order DetourCrowd's addSegment(p, q)
-// takes them. The order matters only when the agent centre is within 0.01 of
-// the segment ("touching"): the velocities with dot(perp(q - p), v) >= 0 then
-// collide at once. dtCrowd orients kept segments so that this normal points
-// away from the agent, across the wall.
-struct DetourSegment {
-    Vec2 p;
-    Vec2 q;
-};
+// The agent, its neighbours (circles) and the wall edges are the local
+// problem's types (methods/local_problem.hpp); the preferred velocity is
+// DetourCrowd's desired velocity, and a neighbour's only decides which side
+// its side term prefers. An edge's endpoints a, b are in the order
+// DetourCrowd's addSegment(p, q) takes them. The order matters only when the
+// agent centre is within 0.01 of the segment ("touching"): the velocities
+// with dot(perp(b - a), v) >= 0 then collide at once. dtCrowd orients kept
+// segments so that this normal points away from the agent, across the wall.
 
 // One evaluated candidate, for diagnostics. The terms are always computed in
 // full; `pruned` says that the sampler's early-out skipped this candidate
@@ -116,21 +99,21 @@ void check_detour_params(const DetourParams& params);
 
 // Throws std::invalid_argument naming the first non-finite input (or negative
 // radius or max_speed), with its index for circles and segments.
-void check_detour_inputs(const DetourAgent& agent, const DetourCircle* circles, int n_circles,
-                         const DetourSegment* segments, int n_segments);
+void check_detour_inputs(const LocalAgent& agent, const LocalNeighbor* circles, int n_circles,
+                         const LocalEdge* segments, int n_segments);
 
 // Both samplers expect checked parameters and inputs. They allocate nothing
 // unless `record` is given or there are more than 32 circles or segments; a
 // non-null `record` is cleared and receives every evaluated sample in order.
 // The result does not depend on whether samples are recorded.
-DetourResult sample_velocity_adaptive(const DetourParams& params, const DetourAgent& agent,
-                                      const DetourCircle* circles, int n_circles,
-                                      const DetourSegment* segments, int n_segments,
+DetourResult sample_velocity_adaptive(const DetourParams& params, const LocalAgent& agent,
+                                      const LocalNeighbor* circles, int n_circles,
+                                      const LocalEdge* segments, int n_segments,
                                       std::vector<DetourSample>* record = nullptr);
 
-DetourResult sample_velocity_grid(const DetourParams& params, const DetourAgent& agent,
-                                  const DetourCircle* circles, int n_circles,
-                                  const DetourSegment* segments, int n_segments,
+DetourResult sample_velocity_grid(const DetourParams& params, const LocalAgent& agent,
+                                  const LocalNeighbor* circles, int n_circles,
+                                  const LocalEdge* segments, int n_segments,
                                   std::vector<DetourSample>* record = nullptr);
 
 }  // namespace vosim

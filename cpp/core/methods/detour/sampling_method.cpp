@@ -5,8 +5,8 @@ namespace vosim {
 namespace {
 
 struct SamplingScratch final : MethodScratch {
-    std::vector<DetourCircle> circles;
-    std::vector<DetourSegment> segments;
+    LocalProblem problem;
+    std::vector<LocalEdge> eroded;  // the edges moved towards the agent by its radius
 };
 
 }  // namespace
@@ -25,43 +25,28 @@ std::unique_ptr<MethodScratch> SamplingMethod::make_scratch() const {
 
 DetourResult SamplingMethod::solve(const SceneView& scene, int slot, Workspace& ws,
                                    std::vector<DetourSample>* record) const {
-    const AgentState& s = scene.state;
-    const std::size_t i = scene.index(slot);
     auto& scratch = this->scratch<SamplingScratch>(ws);
-
-    DetourAgent agent;
-    agent.position = s.position(i);
-    agent.velocity = s.velocity(i);
-    agent.desired_velocity = s.pref_velocity(i);
-    agent.radius = s.radius[i];
-    agent.max_speed = s.max_speed[i];
-
-    scratch.circles.clear();
-    for (int k = 0; k < ws.agent_neighbors.size(); ++k) {
-        const std::size_t j = scene.index(ws.agent_neighbors[k].slot);
-        scratch.circles.push_back({s.position(j), s.velocity(j), s.pref_velocity(j), s.radius[j]});
-    }
+    LocalProblem& problem = scratch.problem;
+    build_local_problem(scene, slot, ws, problem);
     // DetourCrowd tests walls against the agent's centre because its navmesh
     // is already eroded by the agent's radius. vosim's obstacles are not, so
     // each edge is moved towards the agent by its radius, and lengthened by
     // as much at both ends to cover the corners. The engine's edges face the
     // agent (it is on their right), the orientation dtCrowd gives the
     // segments it keeps.
-    scratch.segments.clear();
-    const double radius = s.radius[i];
-    for (const ObstacleNeighbor& edge : ws.obstacle_neighbors) {
-        const auto [a, b] = edge.endpoints();
-        const Vec2 along = normalize(b - a) * radius;
+    scratch.eroded.clear();
+    const double radius = problem.agent.radius;
+    for (const LocalEdge& edge : problem.edges) {
+        const Vec2 along = normalize(edge.b - edge.a) * radius;
         const Vec2 out(along.y, -along.x);  // right of a -> b: towards the agent
-        scratch.segments.push_back({a + out - along, b + out + along});
+        scratch.eroded.push_back({edge.a + out - along, edge.b + out + along});
     }
-    const int n_circles = static_cast<int>(scratch.circles.size());
-    const int n_segments = static_cast<int>(scratch.segments.size());
+    const int n_segments = static_cast<int>(scratch.eroded.size());
     return pattern_ == Pattern::adaptive
-               ? sample_velocity_adaptive(params_, agent, scratch.circles.data(), n_circles,
-                                          scratch.segments.data(), n_segments, record)
-               : sample_velocity_grid(params_, agent, scratch.circles.data(), n_circles,
-                                      scratch.segments.data(), n_segments, record);
+               ? sample_velocity_adaptive(params_, problem.agent, problem.neighbors.data(), problem.neighbor_count(),
+                                          scratch.eroded.data(), n_segments, record)
+               : sample_velocity_grid(params_, problem.agent, problem.neighbors.data(), problem.neighbor_count(),
+                                      scratch.eroded.data(), n_segments, record);
 }
 
 Vec2 SamplingMethod::new_velocity(const SceneView& scene, int slot, Workspace& ws) const {

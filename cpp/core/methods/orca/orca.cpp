@@ -7,16 +7,14 @@
 #include "limits.hpp"
 #include "linear_program.hpp"
 #include "methods/common/reachable_velocities.hpp"
+#include "methods/geometry.hpp"
+#include "methods/require.hpp"
 #include "state_check.hpp"
 
 namespace vosim {
 
 Orca::Orca(OrcaConfig config) : config_(config) {
-    const double w = config_.bisector_weight;
-    if (!(w > 0.0 && w <= kMaxMagnitude)) {
-        throw std::invalid_argument("bisector_weight is " + format_number(w) +
-                                    "; it must be finite, > 0 and <= " + format_number(kMaxMagnitude));
-    }
+    require_in_range("bisector_weight", config_.bisector_weight, 0.0, kMaxMagnitude, true);
 }
 
 void append_agent_lines(const SceneView& scene, int slot, const Workspace& ws,
@@ -57,16 +55,9 @@ void append_agent_lines(const SceneView& scene, int slot, const Workspace& ws,
             } else {
                 // Nearest boundary point is on one of the cone's legs: the
                 // tangents from the origin to the disc around rel_position.
-                const double leg = std::sqrt(dist_sq - combined_radius_sq);
-                if (det(rel_position, w) > 0.0) {
-                    line.direction = Vec2(rel_position.x * leg - rel_position.y * combined_radius,
-                                          rel_position.x * combined_radius + rel_position.y * leg) /
-                                     dist_sq;
-                } else {
-                    line.direction = -Vec2(rel_position.x * leg + rel_position.y * combined_radius,
-                                           -rel_position.x * combined_radius + rel_position.y * leg) /
-                                     dist_sq;
-                }
+                line.direction = det(rel_position, w) > 0.0
+                                     ? left_leg(rel_position, combined_radius, dist_sq)
+                                     : -right_leg(rel_position, combined_radius, dist_sq);
                 u = dot(rel_velocity, line.direction) * line.direction - rel_velocity;
             }
         } else {

@@ -1,4 +1,5 @@
-// The names Python uses for the velocity-obstacle options.
+// The names users give the velocity-obstacle options (the registration and
+// the kernel's bindings read them).
 #pragma once
 
 #include <stdexcept>
@@ -6,7 +7,7 @@
 
 #include "velocity_obstacles.hpp"
 
-namespace vosim::bindings {
+namespace vosim {
 
 inline Cone parse_cone(const std::string& name) {
     if (name == "vo") return Cone::vo;
@@ -27,4 +28,4 @@ inline HrvoApex parse_apex(const std::string& name) {
     throw std::invalid_argument("hrvo_apex is '" + name + "'; must be 'library' or 'symmetric'");
 }
 
-}  // namespace vosim::bindings
+}  // namespace vosim

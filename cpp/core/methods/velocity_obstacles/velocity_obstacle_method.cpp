@@ -6,8 +6,7 @@ namespace {
 
 struct VoMethodScratch final : MethodScratch {
     VoScratch kernel;
-    std::vector<VoNeighbor> neighbors;
-    std::vector<VoSegment> segments;
+    LocalProblem problem;
 };
 
 const char* cone_kind_name(VoConeKind kind) {
@@ -41,34 +40,13 @@ std::unique_ptr<MethodScratch> VelocityObstacleMethod::make_scratch() const {
 
 Vec2 VelocityObstacleMethod::solve(const SceneView& scene, int slot, Workspace& ws,
                                    VoDiagnostics* diagnostics) const {
-    const AgentState& s = scene.state;
-    const std::size_t i = scene.index(slot);
     auto& scratch = this->scratch<VoMethodScratch>(ws);
-
-    VoAgent agent;
-    agent.position = s.position(i);
-    agent.velocity = s.velocity(i);
-    agent.pref_velocity = s.pref_velocity(i);
-    agent.radius = s.radius[i];
-    agent.max_speed = s.max_speed[i];
-    agent.time_horizon = s.time_horizon[i];
-    agent.time_horizon_obst = s.time_horizon_obst[i];
-    agent.uncertainty_offset = s.uncertainty_offset[i];
-
-    scratch.neighbors.clear();
-    for (int k = 0; k < ws.agent_neighbors.size(); ++k) {
-        const std::size_t j = scene.index(ws.agent_neighbors[k].slot);
-        scratch.neighbors.push_back({s.position(j), s.velocity(j), s.pref_velocity(j), s.radius[j]});
-    }
-    scratch.segments.clear();
-    for (const ObstacleNeighbor& edge : ws.obstacle_neighbors) {
-        const auto [a, b] = edge.endpoints();
-        scratch.segments.push_back({a, b});
-    }
-    const Vec2 v = vo_new_velocity(config_, agent, scratch.neighbors.data(),
-                                   static_cast<int>(scratch.neighbors.size()), scratch.segments.data(),
-                                   static_cast<int>(scratch.segments.size()), scene.time_step,
-                                   vo_sample_seed(config_.seed, s.ids[i], scene.step), scratch.kernel, diagnostics);
+    LocalProblem& problem = scratch.problem;
+    build_local_problem(scene, slot, ws, problem);
+    const Vec2 v = vo_new_velocity(config_, problem.agent, problem.neighbors.data(), problem.neighbor_count(),
+                                   problem.edges.data(), problem.edge_count(), problem.time_step,
+                                   vo_sample_seed(config_.seed, problem.agent.id, problem.step), scratch.kernel,
+                                   diagnostics);
     ws.used_fallback = scratch.kernel.used_fallback;
     return v;
 }

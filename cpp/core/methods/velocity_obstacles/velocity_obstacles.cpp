@@ -6,6 +6,8 @@
 #include <string>
 
 #include "counter_rng.hpp"
+#include "methods/geometry.hpp"
+#include "methods/require.hpp"
 #include "state_check.hpp"
 
 namespace vosim {
@@ -29,21 +31,14 @@ constexpr double kOnCircleSlack = 1e-9;
 
 // ---------------------------------------------------------------- geometry
 
-// v shortened to at most max_speed; hypot keeps tiny speeds from underflowing.
-Vec2 clamp_speed(Vec2 v, double max_speed) {
-    const double speed = std::hypot(v.x, v.y);
-    return speed > max_speed ? v * (max_speed / speed) : v;
-}
-
 // Unit directions of the two tangents from the origin to the disc (centre,
 // radius), which must not contain the origin: `right` is clockwise of the
 // centre, `left` counter-clockwise. Returns the tangent length.
 double tangents(Vec2 centre, double radius, Vec2& right, Vec2& left) {
     const double dist_sq = abs_sq(centre);
-    const double leg = std::sqrt(dist_sq - sqr(radius));
-    right = Vec2(centre.x * leg + centre.y * radius, -centre.x * radius + centre.y * leg) / dist_sq;
-    left = Vec2(centre.x * leg - centre.y * radius, centre.x * radius + centre.y * leg) / dist_sq;
-    return leg;
+    right = right_leg(centre, radius, dist_sq);
+    left = left_leg(centre, radius, dist_sq);
+    return std::sqrt(dist_sq - sqr(radius));
 }
 
 // Earliest t >= 0 at which t * w lies in the disc (centre, radius); +inf when
@@ -101,7 +96,7 @@ double untruncated_time(const VoCone& cone, Vec2 v) {
 // The direction from the agent to a neighbour at the same position: behind
 // the agent's motion relative to it, then relative to the preferred motion,
 // else +x. Opposite for the two agents of a pair, so they split.
-Vec2 coincident_direction(const VoAgent& agent, Vec2 other_velocity, Vec2 other_pref) {
+Vec2 coincident_direction(const LocalAgent& agent, Vec2 other_velocity, Vec2 other_pref) {
     const Vec2 rel_velocity = agent.velocity - other_velocity;
     if (abs_sq(rel_velocity) > 0.0) return -normalize(rel_velocity);
     const Vec2 rel_pref = agent.pref_velocity - other_pref;
@@ -114,7 +109,7 @@ void set_half_plane(VoCone& cone, Vec2 toward) {
     cone.left_leg = -cone.right_leg;
 }
 
-VoCone agent_cone(const VoConfig& config, const VoAgent& agent, const VoNeighbor& other,
+VoCone agent_cone(const VoConfig& config, const LocalAgent& agent, const LocalNeighbor& other,
                   double time_step) {
     VoCone cone;
     const Vec2 rel = other.position - agent.position;
@@ -196,7 +191,7 @@ VoCone agent_cone(const VoConfig& config, const VoAgent& agent, const VoNeighbor
     return cone;
 }
 
-VoCone segment_cone(const VoConfig& config, const VoAgent& agent, const VoSegment& segment,
+VoCone segment_cone(const VoConfig& config, const LocalAgent& agent, const LocalEdge& segment,
                     double time_step) {
     VoCone cone;
     const Vec2 a = segment.a - agent.position;
@@ -407,7 +402,7 @@ int crossings(const VoBoundaryPiece& p, const VoBoundaryPiece& q, Vec2 out[2]) {
 
 // The candidates of geometric selection, in the HRVO library's order (which
 // decides between candidates at exactly the same distance).
-void build_geometric_candidates(const VoConfig& config, const VoAgent& agent, VoScratch& scratch) {
+void build_geometric_candidates(const VoConfig& config, const LocalAgent& agent, VoScratch& scratch) {
     const std::vector<VoCone>& cones = scratch.cones;
     std::vector<VoBoundaryPiece>& pieces = scratch.pieces;
     pieces.clear();
@@ -523,7 +518,7 @@ double earliest_collision(const std::vector<VoCone>& cones, Vec2 v, int& cone) {
     return earliest;
 }
 
-Vec2 select_geometric(const VoConfig& config, const VoAgent& agent, VoScratch& scratch,
+Vec2 select_geometric(const VoConfig& config, const LocalAgent& agent, VoScratch& scratch,
                       VoDiagnostics* diagnostics) {
     build_geometric_candidates(config, agent, scratch);
     const std::vector<VoCandidate>& candidates = scratch.candidates;
@@ -586,7 +581,7 @@ double overlap_shortfall(const std::vector<VoCone>& cones, Vec2 v) {
     return deepest;
 }
 
-Vec2 select_sampling(const VoConfig& config, const VoAgent& agent, double time_step,
+Vec2 select_sampling(const VoConfig& config, const LocalAgent& agent, double time_step,
                      std::uint64_t sample_seed, VoScratch& scratch, VoDiagnostics* diagnostics) {
     const Vec2 pref = agent.pref_velocity;
     const double max_speed = agent.max_speed;
@@ -641,21 +636,6 @@ Vec2 select_sampling(const VoConfig& config, const VoAgent& agent, double time_s
     return best;
 }
 
-void require(bool ok, const std::string& name, double value, const char* rule) {
-    if (!ok) {
-        throw std::invalid_argument(name + " is " + format_number(value) + "; " + rule);
-    }
-}
-
-void require_finite(Vec2 v, const std::string& name) {
-    require(std::isfinite(v.x), name + "[0]", v.x, "must be finite");
-    require(std::isfinite(v.y), name + "[1]", v.y, "must be finite");
-}
-
-void require_non_negative(double value, const std::string& name) {
-    require(std::isfinite(value) && value >= 0.0, name, value, "must be finite and >= 0");
-}
-
 }  // namespace
 
 // ------------------------------------------------------------------ public
@@ -679,8 +659,8 @@ void check_vo_config(const VoConfig& config) {
     require_non_negative(config.safety_factor, "safety_factor");
 }
 
-void check_vo_inputs(const VoAgent& agent, const VoNeighbor* neighbors, int neighbor_count,
-                     const VoSegment* segments, int segment_count, double time_step,
+void check_vo_inputs(const LocalAgent& agent, const LocalNeighbor* neighbors, int neighbor_count,
+                     const LocalEdge* segments, int segment_count, double time_step,
                      bool truncate) {
     require(std::isfinite(time_step) && time_step > 0.0, "time_step", time_step,
             "must be finite and > 0");
@@ -710,8 +690,8 @@ void check_vo_inputs(const VoAgent& agent, const VoNeighbor* neighbors, int neig
     }
 }
 
-void build_vo_cones(const VoConfig& config, const VoAgent& agent, const VoNeighbor* neighbors,
-                    int neighbor_count, const VoSegment* segments, int segment_count,
+void build_vo_cones(const VoConfig& config, const LocalAgent& agent, const LocalNeighbor* neighbors,
+                    int neighbor_count, const LocalEdge* segments, int segment_count,
                     double time_step, std::vector<VoCone>& cones) {
     cones.clear();
     for (int k = 0; k < segment_count; ++k) {
@@ -736,8 +716,8 @@ bool vo_cone_contains(const VoCone& cone, Vec2 v) {
     return untruncated_time(cone, v) < cone.horizon;
 }
 
-Vec2 vo_new_velocity(const VoConfig& config, const VoAgent& agent, const VoNeighbor* neighbors,
-                     int neighbor_count, const VoSegment* segments, int segment_count,
+Vec2 vo_new_velocity(const VoConfig& config, const LocalAgent& agent, const LocalNeighbor* neighbors,
+                     int neighbor_count, const LocalEdge* segments, int segment_count,
                      double time_step, std::uint64_t sample_seed, VoScratch& scratch,
                      VoDiagnostics* diagnostics) {
     build_vo_cones(config, agent, neighbors, neighbor_count, segments, segment_count, time_step,

@@ -1,0 +1,64 @@
+// One vocabulary for a method's local problem: the agent, its neighbours
+// (nearest first), the obstacle edges near it, the time step and what seeds
+// its random draws. The kernels of the velocity obstacles, DetourCrowd's
+// sampling and the force-based method take these types; one adapter builds
+// them from the engine's frozen scene and the neighbours it gathered. (ORCA
+// reads the workspace directly: its lines need nothing more.)
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "vec2.hpp"
+
+namespace vosim {
+
+struct SceneView;  // method.hpp
+struct Workspace;
+
+struct LocalAgent {
+    Vec2 position;
+    Vec2 velocity;       // current velocity
+    Vec2 pref_velocity;  // preferred (DetourCrowd: desired) velocity
+    double radius = 0.0;
+    double max_speed = 0.0;
+    double time_horizon = 1.0;        // neighbours' cones, when truncated (velocity obstacles)
+    double time_horizon_obst = 1.0;   // edges' cones, when truncated
+    // Enlarges every neighbour's cone (HRVO library): the apex moves back
+    // along the line to the neighbour by offset * distance / combined radius.
+    double uncertainty_offset = 0.0;
+    std::int64_t id = 0;  // seeds per-agent random draws
+    int order = 0;        // the agent's slot: breaks the symmetry of exactly coincident agents
+};
+
+struct LocalNeighbor {
+    Vec2 position;
+    Vec2 velocity;
+    Vec2 pref_velocity;  // decides the side to pass on (HRVO, DetourCrowd)
+    double radius = 0.0;
+    int order = 0;       // the neighbour's slot (see LocalAgent::order)
+};
+
+// A static obstacle edge, the solid on the left of a -> b (the project's
+// polygons are counter-clockwise); the engine's edges face the agent.
+struct LocalEdge {
+    Vec2 a;
+    Vec2 b;
+};
+
+struct LocalProblem {
+    LocalAgent agent;
+    std::vector<LocalNeighbor> neighbors;
+    std::vector<LocalEdge> edges;
+    double time_step = 0.0;
+    std::int64_t step = 0;  // steps taken before this one (seeds per-step draws)
+
+    int neighbor_count() const { return static_cast<int>(neighbors.size()); }
+    int edge_count() const { return static_cast<int>(edges.size()); }
+};
+
+// Fills `problem` (reusing its storage, so that a step does not allocate) for
+// agent `slot` of the frozen scene, with the neighbours the engine put in ws.
+void build_local_problem(const SceneView& scene, int slot, const Workspace& ws, LocalProblem& problem);
+
+}  // namespace vosim

@@ -1,0 +1,64 @@
+// The method registry (methods/registry.hpp): every method declared once,
+// with defaults inside their ranges, and made from its parameters.
+#include <doctest/doctest.h>
+
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "methods/registry.hpp"
+#include "methods/velocity_obstacles/velocity_obstacles.hpp"
+
+using namespace vosim;
+
+TEST_CASE("methods and their parameters have unique names, docs and dimensions") {
+    std::set<std::string> names;
+    for (const MethodSpec& spec : method_registry()) {
+        CHECK(names.insert(spec.name).second);
+        for (const std::string& alias : spec.aliases) CHECK(names.insert(alias).second);
+        CHECK_FALSE(spec.family.empty());
+        CHECK_FALSE(spec.summary.empty());
+        CHECK_FALSE(spec.dimensions.empty());
+        CHECK(static_cast<bool>(spec.make));
+        std::set<std::string> params;
+        for (const ParamSpec& param : spec.params) {
+            CHECK(params.insert(param.name).second);
+            CHECK_FALSE(param.doc.empty());
+        }
+    }
+}
+
+TEST_CASE("every default lies in its range and makes the method of that name") {
+    for (const MethodSpec& spec : method_registry()) {
+        for (const ParamSpec& param : spec.params) {
+            INFO(spec.name << "." << param.name);
+            CHECK_NOTHROW(check_param(param, param.default_value));
+        }
+        for (int dimension : spec.dimensions) {
+            CHECK(make_method(spec.name, {}, 0, dimension)->name() == spec.name);
+        }
+    }
+}
+
+TEST_CASE("bad names, settings, values and dimensions are refused, naming them") {
+    CHECK_THROWS_WITH_AS(make_method("Nope", {}, 0), doctest::Contains("method is 'Nope'"), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(make_method("ORCA", {{"speed", 1.0}}, 0), doctest::Contains("no setting 'speed'"),
+                         std::invalid_argument);
+    CHECK_THROWS_WITH_AS(make_method("ORCA", {{"bisector_weight", 0.0}}, 0),
+                         "bisector_weight is 0; must be > 0", std::invalid_argument);
+    CHECK_THROWS_WITH_AS(make_method("ORCA", {{"bisector_weight", std::int64_t{1}}}, 0),
+                         "bisector_weight: expected a real number", std::invalid_argument);
+    CHECK_THROWS_WITH_AS(make_method("HRVO", {{"hrvo_apex", std::string("x")}}, 0),
+                         "hrvo_apex is 'x'; must be 'library' or 'symmetric'", std::invalid_argument);
+    CHECK_THROWS_WITH_AS(make_method("GridSampling", {{"grid_size", std::int64_t{1}}}, 0),
+                         "grid_size is 1; must be >= 2", std::invalid_argument);
+    CHECK_THROWS_WITH_AS(make_method("ORCA", {}, 0, 3), doctest::Contains("dimension is 3"), std::invalid_argument);
+}
+
+TEST_CASE("the kernel's defaults are the registry's (HRVO's apex is the paper's)") {
+    CHECK(VoConfig{}.hrvo_apex == HrvoApex::symmetric);
+    const MethodSpec& hrvo = find_method("HRVO");
+    for (const ParamSpec& param : hrvo.params) {
+        if (param.name == "hrvo_apex") CHECK(std::get<std::string>(param.default_value) == "symmetric");
+    }
+}
