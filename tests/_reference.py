@@ -257,3 +257,47 @@ def load_hrvo(name: str, *, full: bool) -> HrvoCase:
     rows, neighbors = _columns(steps_text)
     lists = [[int(j) for j in entry.split(";")] if entry else [] for entry in neighbors]
     return HrvoCase(name, meta, agents, rows, lists, full)
+
+
+# --- AVO2 single-step oracle (reference/avo2) --------------------------------
+
+@dataclass
+class Avo2Case:
+    name: str
+    meta: dict
+    states: np.ndarray  # (S, N, 10) float64 holding float32 values
+    steps: np.ndarray
+    counts: np.ndarray  # (S, N, 2): neighbours, lines (with the 2 speed lines)
+    neighbors: np.ndarray  # (R, N, K) for the first R rows (steps below 50)
+    lines: np.ndarray  # (R, N, K + 2, 4) in delta-v space, NaN padded
+    full: bool
+
+    @property
+    def time_step(self) -> float:
+        return float(f32(self.meta["timeStep"]))
+
+    def agent_kwargs(self) -> dict:
+        p = self.meta["agent_params"]
+        return dict(
+            radius=f32(p["radius"]), max_speed=f32(p["maxSpeed"]), neighbor_dist=f32(p["neighborDist"]),
+            max_neighbors=np.asarray(p["maxNeighbors"]), time_horizon=f32(p["timeHorizon"]),
+            max_acceleration=f32(p["maxAccel"]), acceleration_interval=f32(p["accelInterval"]),
+        )
+
+
+def avo2_full_available(name: str) -> bool:
+    return (FULL / "avo2" / f"{name}.states.npy").exists()
+
+
+def load_avo2(name: str, *, full: bool) -> Avo2Case:
+    kinds = ("states", "steps", "counts", "neighbors", "lines")
+    if full:
+        base = FULL / "avo2"
+        meta = json.loads((base / f"{name}.json").read_text())
+        arrays = {k: np.load(base / f"{name}.{k}.npy") for k in kinds}
+    else:
+        meta = json.loads((DATA / "avo2" / f"{name}.json").read_text())
+        with np.load(DATA / "avo2" / f"{name}.npz") as npz:
+            arrays = {k: npz[k] for k in kinds}
+    return Avo2Case(name, meta, arrays["states"].astype(np.float64), arrays["steps"], arrays["counts"],
+                    arrays["neighbors"], arrays["lines"].astype(np.float64), full)

@@ -101,12 +101,12 @@ def test_the_core_factory_refuses_what_the_registry_does_not_declare():
 
 def test_aliases_and_cli_list_come_from_the_registry():
     assert methods.METHOD_ALIASES == {"adaptive": "AdaptiveSampling", "grid": "GridSampling", "force": "ForceBased"}
-    assert methods.short_names() == ["orca", "vo", "rvo", "hrvo", "adaptive", "grid", "force"]
+    assert methods.short_names() == ["orca", "vo", "rvo", "hrvo", "adaptive", "grid", "force", "avo"]
     for short, name in zip(methods.short_names(), methods.METHODS):
         assert type(methods.method_from_name(short)).__name__ == name
     out = subprocess.run([sys.executable, "-m", "vosim", "compare", "--help"], capture_output=True, text=True,
                          check=True).stdout
-    assert "orca, vo, rvo, hrvo, adaptive, grid, force" in " ".join(out.split())
+    assert "orca, vo, rvo, hrvo, adaptive, grid, force, avo" in " ".join(out.split())
 
 
 def test_a_registered_method_without_a_class_statement_gets_one(monkeypatch):
@@ -116,7 +116,7 @@ def test_a_registered_method_without_a_class_statement_gets_one(monkeypatch):
     monkeypatch.setitem(methods._SPECS, "Sketch", spec)
     cls = methods._generated_class(spec)
     assert cls.__name__ == "Sketch" and cls.__module__ == "vosim.methods"
-    assert [f.name for f in dataclasses.fields(cls)][-2:] == ["bisector_weight", "gain"]
+    assert [f.name for f in dataclasses.fields(cls)][-3:] == ["bisector_weight", "acceleration", "gain"]
     assert "A sketch of a method." in cls.__doc__ and "\ngain\n    A gain." in cls.__doc__
     method = cls(gain=2.0)
     assert method.to_dict()["gain"] == 2.0 and repr(method).startswith("Sketch(perturbation=0.0")

@@ -41,6 +41,7 @@ py::dict to_dict(const Diagnostics& d) {
     out["velocity"] = vec(d.velocity);
     out["pref_velocity"] = vec(d.pref_velocity);
     out["new_velocity"] = vec(d.new_velocity);
+    out["target_velocity"] = vec(d.target_velocity);
     out["radius"] = d.radius;
     out["max_speed"] = d.max_speed;
     out["neighbor_slots"] = py::array_t<std::int32_t>(static_cast<py::ssize_t>(d.agent_neighbors.size()),

@@ -62,8 +62,12 @@ inline constexpr double kDerived = std::numeric_limits<double>::lowest();
       "(half when equal, as RVO2; all of it when A's is 0 and B's is not).")                               \
     X(max_acceleration, double, 1, kInput, kAlways, kUnboundedRange,                                       \
       std::numeric_limits<double>::infinity(),                                                             \
-      "Largest change of velocity per second (inf or None: none), applied after any method chose a "       \
-      "velocity (the HRVO library's rule); a limit voids ORCA's collision-free guarantee.")               \
+      "Largest change of velocity per second (inf or None: none). ORCA and AVO keep it inside their "      \
+      "linear programs (AVO(variant='avo2') needs it finite); other methods, and ORCA(acceleration="     \
+      "'clamp'), have it applied after they chose a velocity (the HRVO library's rule).")                \
+    X(acceleration_interval, double, 1, kInput, kAlways, kTimeRange, 0.5,                                  \
+      "AVO: time constant (seconds) of the velocity controller: the velocity approaches the target as "   \
+      "1 - exp(-t / acceleration_interval), and the target lies within max_acceleration times it.")      \
     X(uncertainty_offset, double, 1, kInput, kAlways, kNonNegativeRange, 0.0,                              \
       "Velocity-obstacle methods (VO, RVO, HRVO) widen every cone by this, as the HRVO library's "          \
       "agents do.")                                                                                         \

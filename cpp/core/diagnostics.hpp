@@ -34,6 +34,9 @@ struct NamedVector {
 struct Diagnostics {
     std::string method;
     Vec2 position, velocity, pref_velocity, new_velocity;
+    // The velocity the agent steers towards; methods that model acceleration
+    // (AVO) reach it gradually, the others at once (it is new_velocity).
+    Vec2 target_velocity;
     double radius = 0.0;
     double max_speed = 0.0;
     std::vector<std::int32_t> agent_neighbors;  // slots, nearest first

@@ -509,6 +509,8 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
     prepare_workspaces(threads);
 
     const Method& method = *method_;
+    const bool cap_speeds = !method.may_exceed_max_speed();
+    method.prepare_step(state_, step_data_);
     const std::int64_t total = agents_in_order();
     // Per-scene counters only when there are agents: a batch of very many
     // empty scenes costs nothing.
@@ -558,9 +560,9 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
                         ws.obstacle_neighbors = {ws.obstacle_buffer.data() + ws.obstacle_starts[row],
                                                  static_cast<int>(ws.obstacle_starts[row + 1] - ws.obstacle_starts[row])};
                         ws.used_fallback = false;
-                        const SceneView view{state_, scene, time_step_, step_count_};
+                        const SceneView view{state_, scene, time_step_, step_count_, step_data_.get()};
                         Vec2 v = method.new_velocity(view, slot, ws);
-                        v = cap_speed(v, state_.max_speed[i]);
+                        if (cap_speeds) v = cap_speed(v, state_.max_speed[i]);
                         state_.new_velocities[2 * i] = v.x;
                         state_.new_velocities[2 * i + 1] = v.y;
                         if (!is_finite(v)) bad = std::min(bad, k);
@@ -615,11 +617,13 @@ void Engine::integrate() {
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
     const double dt = time_step_;
     const DeadlockResolution deadlock = method_->deadlock_resolution();
+    // A method that models acceleration has already kept to it.
+    const bool clamp_acceleration = !method_->models_acceleration();
 #pragma omp parallel for schedule(static) num_threads(max_threads()) if (total >= kParallelMinValues)
     for (std::int64_t i = 0; i < total; ++i) {
         if (i % s.capacity() >= s.count() || !s.active[i]) continue;
         Vec2 v(s.new_velocities[2 * i], s.new_velocities[2 * i + 1]);
-        if (s.max_acceleration[i] < std::numeric_limits<double>::infinity()) {
+        if (clamp_acceleration && s.max_acceleration[i] < std::numeric_limits<double>::infinity()) {
             // The old velocity may exceed max_speed (users write velocities):
             // the blend must not.
             v = cap_speed(limit_acceleration(s.velocity(i), v, s.max_acceleration[i], dt), s.max_speed[i]);
@@ -752,8 +756,13 @@ Diagnostics Engine::inspect(int scene, int slot) {
         d.obstacle_edges.push_back(b);
     }
     if (state_.active[i]) {
-        method_->inspect(SceneView{state_, scene, time_step_, step_count_}, slot, ws, d);
-        d.new_velocity = cap_speed(d.new_velocity, d.max_speed);  // as the step does
+        std::unique_ptr<StepData> step_data;
+        method_->prepare_step(state_, step_data);
+        method_->inspect(SceneView{state_, scene, time_step_, step_count_, step_data.get()}, slot, ws, d);
+        if (!method_->may_exceed_max_speed()) {  // as the step does
+            d.new_velocity = cap_speed(d.new_velocity, d.max_speed);
+        }
+        if (!method_->models_acceleration()) d.target_velocity = d.new_velocity;
     } else {
         d.new_velocity = d.velocity;  // an inactive agent does not move
     }

@@ -271,6 +271,7 @@ private:
     // with scene_starts_[b] <= k < scene_starts_[b + 1].
     std::vector<std::int64_t> scene_starts_;
     std::vector<Workspace> workspaces_;               // one per thread
+    std::unique_ptr<StepData> step_data_;             // the method's per-step data
     std::atomic<bool> busy_{false};
     Waypoints waypoints_;
     RunMetrics* metrics_ = nullptr;      // during a run that gathers metrics

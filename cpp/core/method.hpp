@@ -8,6 +8,8 @@
 // The velocity must not be longer than the agent's max_speed; the engine
 // caps one that exceeds it by more than round-off (relative 1e-9), which only
 // happens when cancellation ruins a method's arithmetic in degenerate input.
+// The cap wins over a method's acceleration model: an agent whose velocity
+// was written above max_speed is brought back to it at once.
 #pragma once
 
 #include <cstdint>
@@ -66,12 +68,19 @@ struct Workspace {
     const void* scratch_owner = nullptr;            // which method made it
 };
 
+// What a method prepares once per step from the frozen state, before the
+// agents' velocities (its own subclass; see Method::prepare_step).
+struct StepData {
+    virtual ~StepData() = default;
+};
+
 // The frozen state of one scene during phase 3.
 struct SceneView {
     const AgentState& state;
     int scene;
     double time_step;
     std::int64_t step;  // steps taken before this one (seeds per-step random draws)
+    const StepData* step_data = nullptr;  // the method's, when it prepares any
 
     std::size_t index(int slot) const { return state.index(scene, slot); }
 };
@@ -122,6 +131,18 @@ public:
     virtual void inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const {
         out.new_velocity = new_velocity(scene, slot, ws);
     }
+
+    // True when the method's velocity already obeys the agent's acceleration
+    // model (AVO): integration then applies no max_acceleration clamp of its own.
+    virtual bool models_acceleration() const { return false; }
+    // True when the method may leave max_speed behind on purpose (AVO2's
+    // speed lines bound the speed along the heading only): the engine then
+    // does not cap the speed.
+    virtual bool may_exceed_max_speed() const { return false; }
+
+    // Prepares `data` (made or reused by the method) from the frozen state,
+    // once per step before phase 3, on one thread; most methods need none.
+    virtual void prepare_step(const AgentState& /*state*/, std::unique_ptr<StepData>& /*data*/) const {}
 
     // Scratch space for one thread, or null when the method needs none.
     virtual std::unique_ptr<MethodScratch> make_scratch() const { return nullptr; }

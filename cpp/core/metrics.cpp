@@ -41,6 +41,7 @@ RunMetrics::RunMetrics(const AgentState& state, int threads, std::int64_t record
     last_acceleration_.assign(total, Vec2());
     has_acceleration_.assign(total, 0);
     path_.assign(total, 0.0);
+    peak_accel_.assign(total, 0.0);
     sum_dv_.assign(total, 0.0);
     sum_da_.assign(total, 0.0);
     path_at_arrival_.assign(total, kNaN);
@@ -101,6 +102,7 @@ void RunMetrics::observe_motion(std::size_t i, Vec2 old_velocity, Vec2 new_veloc
     sum_dv_[i] += length(new_velocity - old_velocity);
     const Vec2 acceleration = (new_velocity - old_velocity) / dt;
     if (has_acceleration_[i]) sum_da_[i] += length(acceleration - last_acceleration_[i]);
+    peak_accel_[i] = std::max(peak_accel_[i], length(acceleration));
     last_acceleration_[i] = acceleration;
     has_acceleration_[i] = 1;
     goal_seeking_[i] = goal_seeking ? 1 : 0;
@@ -126,6 +128,7 @@ void RunMetrics::finish(const AgentState& state, std::int64_t steps_done, double
     const std::size_t agents = static_cast<std::size_t>(scenes_) * count_;
     arrival_step.assign(agents, -1);
     path_length.assign(agents, 0.0);
+    peak_acceleration.assign(agents, 0.0);
     agent_path_efficiency.assign(agents, kNaN);
     agent_mean_speed.assign(agents, kNaN);
     longest_stall.assign(agents, 0);
@@ -158,6 +161,7 @@ void RunMetrics::finish(const AgentState& state, std::int64_t steps_done, double
             const std::size_t i = state.index(b, slot);
             const std::size_t k = slot_index(i);
             path_length[k] = path_[i];
+            peak_acceleration[k] = peak_accel_[i];
             arrival_step[k] = arrived_at_[i];
             longest_stall[k] = longest_stall_[i];
             // Speed while travelling: until arrival for those that arrived

@@ -66,7 +66,7 @@ public:
         mean_travel_time, mean_path_length, path_efficiency, mean_speed, sum_abs_dv, sum_abs_da;
     // Per agent, scene-major (scenes x count).
     std::vector<std::int64_t> arrival_step;
-    std::vector<double> path_length, agent_path_efficiency, agent_mean_speed;
+    std::vector<double> path_length, agent_path_efficiency, agent_mean_speed, peak_acceleration;
     std::vector<std::int32_t> longest_stall;
     // Per observed state that a trajectory frame may need (every
     // record_every-th step, and the last): step, then scenes values.
@@ -88,7 +88,7 @@ private:
     std::vector<Vec2> start_;
     std::vector<Vec2> last_acceleration_;
     std::vector<std::uint8_t> has_acceleration_;
-    std::vector<double> path_, sum_dv_, sum_da_, path_at_arrival_, straight_at_arrival_;
+    std::vector<double> path_, sum_dv_, sum_da_, path_at_arrival_, straight_at_arrival_, peak_accel_;
     std::vector<std::int64_t> arrived_at_;
     std::vector<std::int32_t> stall_, longest_stall_;
     std::vector<std::uint8_t> goal_seeking_;

@@ -50,7 +50,7 @@ struct Inputs {
         in.positions = {position, 0, 0};
         in.velocities = in.pref_velocities = in.goals = {zero2, 0, 0};
         in.radius = in.max_speed = in.pref_speed = in.neighbor_dist = in.arrival_radius = in.priority =
-            in.max_acceleration = in.uncertainty_offset = {&one, 0, 0};
+            in.max_acceleration = in.acceleration_interval = in.uncertainty_offset = {&one, 0, 0};
         in.time_horizon = in.time_horizon_obst = {&horizon, 0, 0};
         in.max_neighbors = {&neighbours, 0, 0};
         in.has_goal = {&goal, 0, 0};

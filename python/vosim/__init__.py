@@ -12,7 +12,7 @@ from ._io import load
 from ._threads import get_num_threads, have_openmp, set_num_threads, thread_limit
 from .batch import Batch
 from .comparison import compare
-from .methods import HRVO, ORCA, RVO, VO, AdaptiveSampling, ForceBased, GridSampling, Method
+from .methods import AVO, HRVO, ORCA, RVO, VO, AdaptiveSampling, ForceBased, GridSampling, Method
 from .methods import METHODS as _METHODS
 from .simulator import Simulator
 from ._sweep import sweep
@@ -49,6 +49,7 @@ __all__ = [
     "HRVO",
     "Method",
     "ORCA",
+    "AVO",
     "RVO",
     "VO",
     "Simulator",

@@ -543,11 +543,16 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
 
         - ``method``, ``id``, ``scene``; ``position``, ``velocity``,
           ``pref_velocity`` (as the next step will use it), ``new_velocity``
-          (what the method chooses), ``radius``, ``max_speed``;
+          (what the agent will do), ``target_velocity`` (what it steers
+          towards: AVO reaches it gradually, other methods at once, so it
+          equals ``new_velocity``), ``radius``, ``max_speed``;
         - ``neighbors``: ids of the agent neighbours, nearest first;
           ``obstacle_edges``: ``(k, 2, 2)`` edges facing the agent in range;
-        - ``lines`` (ORCA): ``point``, ``direction`` ``(L, 2)`` and
-          ``obstacle`` ``(L,)`` of the half-planes (admissible on the left);
+        - ``lines`` (ORCA, AVO): ``point``, ``direction`` ``(L, 2)`` and
+          ``obstacle`` ``(L,)`` of the half-planes in velocity space
+          (admissible on the left; ``obstacle`` marks the hard ones: for
+          AVO the acceleration polygon and the obstacles, for
+          ``AVO(variant="avo2")`` its two speed lines);
           ``used_fallback``: ORCA needed linear program 3, or geometric
           selection found nothing admissible;
         - ``cones`` (VO, RVO, HRVO): ``apex``, ``left_leg``, ``right_leg``,
@@ -567,7 +572,7 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
         result["neighbors"] = ids[result.pop("neighbor_slots")]
         result["id"] = agent_id
         result["scene"] = scene
-        for key in ("position", "velocity", "pref_velocity", "new_velocity"):
+        for key in ("position", "velocity", "pref_velocity", "new_velocity", "target_velocity"):
             result[key] = np.array(result[key])
         result["forces"] = {k: np.array(v) for k, v in result["forces"].items()}
         return result

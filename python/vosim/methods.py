@@ -165,6 +165,18 @@ class ORCA(Method):
         ``normalize(w * d_j - d_i)``. 1 is the bisector of the published
         algorithm; smaller values lean towards the violated line's reverse,
         larger ones towards the other line.
+    acceleration
+        How agents with a finite ``max_acceleration`` keep it.
+        ``"constraint"`` (the default): the velocities reachable in one step,
+        ``|v' - v| <= max_acceleration * time_step``, are hard constraints of
+        the linear programs with the speed limit and the obstacles (a
+        16-sided polygon inscribed in that disc, so the bound always holds
+        and at least 98.1 % of it is usable in every direction); when the
+        neighbours' half-planes leave no room, linear program 3 relaxes them
+        only. ``"clamp"``: the velocity ORCA chose is moved towards by at
+        most that much afterwards, as for every other method (the HRVO
+        library's rule); this can break the half-planes, and is kept to
+        compare with simulators that limit acceleration that way.
     perturbation, seed
         See :class:`Method`.
     """
@@ -329,6 +341,45 @@ class ForceBased(Method):
     """
 
     name = "ForceBased"
+
+
+@_registered
+class AVO(Method):
+    """Reciprocal collision avoidance with acceleration-velocity obstacles
+    (van den Berg, Snape, Guy, Manocha, 2011).
+
+    Agents steer towards a target velocity ``u`` through a controller of
+    time constant ``acceleration_interval`` (per agent): the velocity
+    follows ``u + (v - u) exp(-t / acceleration_interval)``, and the target
+    lies within ``max_acceleration * acceleration_interval`` of the current
+    velocity, so the acceleration never exceeds ``max_acceleration`` (per
+    agent; infinite, the default, bounds only the target's speed). Each
+    neighbour contributes the ORCA-like half-plane of its
+    acceleration-velocity obstacle; the pair shares the avoidance in
+    proportion to the agents' accelerations (all of it to an unbounded
+    agent).
+
+    Parameters
+    ----------
+    variant
+        ``"paper"`` (the default): the published method. The target stays
+        within ``max_speed`` and within a 16-sided polygon inscribed in the
+        acceleration disc (it reaches at least 98.1 % of the disc's radius
+        in every direction); obstacle half-planes (ORCA's) are hard
+        constraints; when the neighbours' half-planes leave no room, linear
+        program 3 violates them least. Each step the velocity moves towards
+        the target as the controller does, so the realised change of
+        velocity per step is at most ``max_acceleration * time_step``.
+        ``"avo2"``: the AVO2 library step for step (float arithmetic, its
+        operation order and its quirks): the speed limit holds only along
+        the heading, the new velocity is the target at once, obstacles are
+        ignored, and infeasible agents keep a partial solution. It needs a
+        finite ``max_acceleration``.
+    perturbation, seed
+        See :class:`Method`.
+    """
+
+    name = "AVO"
 
 
 def _generated_class(spec: dict) -> type:

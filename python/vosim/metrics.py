@@ -62,7 +62,9 @@ Per agent (``(..., N)``)
 -------------------------
 ``arrival_step`` (steps of the run until arrival, -1 if not), ``path_length``
 (whole run), ``agent_path_efficiency``, ``agent_mean_speed`` (as in
-``mean_speed``), ``longest_stall`` (steps).
+``mean_speed``), ``longest_stall`` (steps), ``peak_acceleration`` (the
+largest realised ``|v_k - v_{k-1}| / dt`` over the run, m/s^2: compare it
+with ``max_acceleration``).
 
 Per frame (``(T, ...)``, aligned with the trajectory's frames)
 -------------------------------------------------------------
@@ -91,7 +93,8 @@ PER_SCENE = (
     "mean_path_length", "path_efficiency", "mean_speed", "sum_abs_dv", "sum_abs_da", "stalled_agents",
     "fallbacks",
 )
-PER_AGENT = ("arrival_step", "path_length", "agent_path_efficiency", "agent_mean_speed", "longest_stall")
+PER_AGENT = ("arrival_step", "path_length", "agent_path_efficiency", "agent_mean_speed", "longest_stall",
+             "peak_acceleration")
 SERIES = ("min_clearance_series", "collisions_series")
 TIMES = ("time_neighbors", "time_velocities", "time_integration")
 

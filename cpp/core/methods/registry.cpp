@@ -15,7 +15,8 @@
     X(hrvo_method)            \
     X(adaptive_sampling_method) \
     X(grid_sampling_method)   \
-    X(force_based_method)
+    X(force_based_method)     \
+    X(avo_method)
 
 namespace vosim {
 

@@ -88,7 +88,12 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
       side shaded (obstacle ones darker), and the region left admissible
       within the max speed (green). When no velocity satisfies every
       half-plane, linear program 3 chose the least violating one: the title
-      says so.
+      says so. With an acceleration limit, the polygon of velocities
+      reachable in one step is drawn as hard half-planes too.
+    - AVO: the same, with the acceleration-velocity obstacles' half-planes
+      and the polygon reachable by the target, and the target velocity
+      that the agent's controller approaches (the new velocity lies on
+      the way to it).
     - VO, RVO, HRVO: each velocity obstacle (agents orange, obstacle edges
       grey), truncated cones with their caps, overlaps as half-planes.
     - Sampling methods (VO family with sampling, AdaptiveSampling,
@@ -151,14 +156,17 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
         if len(feasible) >= 3:
             ax.add_patch(Polygon(feasible, closed=True, facecolor=FEASIBLE, alpha=0.35, edgecolor=FEASIBLE,
                                  zorder=2, label="admissible velocities"))
+        family = "AVO" if info["method"].startswith("AVO") else "ORCA"
         if (~lines["obstacle"]).any():
             proxies.append(Patch(facecolor=FORBIDDEN, alpha=0.3, edgecolor=FORBIDDEN,
-                               label="forbidden by a neighbour (ORCA half-plane)"))
+                               label=f"forbidden by a neighbour ({family} half-plane)"))
         if lines["obstacle"].any():
+            # Hard lines: obstacles' half-planes, and with an acceleration
+            # limit the polygon of reachable velocities (AVO2: speed lines).
             proxies.append(Patch(facecolor="0.3", alpha=0.4, edgecolor="0.15",
-                               label="forbidden by an obstacle (hard half-plane)"))
+                               label="forbidden by an obstacle, or out of reach (hard half-plane)"))
         n_agent = int((~lines["obstacle"]).sum())
-        notes.append(f"{n_agent} agent, {len(lines['point']) - n_agent} obstacle half-planes")
+        notes.append(f"{n_agent} agent, {len(lines['point']) - n_agent} hard half-planes")
         if info["used_fallback"]:
             notes.append("infeasible: linear program 3 chose the least violation")
 
@@ -227,6 +235,10 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
             label="preferred velocity")
     ax.plot(*new, marker="D", color="#CC79A7", markersize=7, markeredgecolor="black", zorder=7, linestyle="none",
             label="new velocity")
+    target = np.asarray(info["target_velocity"])
+    if not np.allclose(target, new):  # AVO: the controller approaches the target gradually
+        ax.plot(*target, marker="X", color="#D55E00", markersize=9, markeredgecolor="black", zorder=7,
+                linestyle="none", label="target velocity (AVO's controller)")
     ax.axhline(0, color="0.7", linewidth=0.5, zorder=0)
     ax.axvline(0, color="0.7", linewidth=0.5, zorder=0)
     ax.set_xlim(-extent, extent)

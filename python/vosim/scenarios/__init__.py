@@ -9,7 +9,9 @@
 Scenarios: :func:`circle`, :func:`blocks` and :func:`roadmap` (RVO2's
 examples), :func:`headon_pair`, :func:`crossing`, :func:`bottleneck`,
 :func:`corridor`, :func:`random_crowd` and :func:`room_evacuation`
-(pedestrians: 0.3 m radius, 1.2 m/s, time step 0.1 s). :data:`SCENARIOS`
+(pedestrians: 0.3 m radius, 1.2 m/s, time step 0.1 s), and
+:func:`mixed_acceleration_crossing` (crossing with agile and sluggish
+agents, run with AVO). :data:`SCENARIOS`
 maps their names to them. :func:`from_steersuite` reads a SteerSuite XML
 test case.
 """
@@ -22,6 +24,7 @@ from ._library import (
     corridor,
     crossing,
     headon_pair,
+    mixed_acceleration_crossing,
     random_crowd,
     roadmap,
     room_evacuation,
@@ -41,6 +44,7 @@ __all__ = [
     "corridor",
     "crossing",
     "headon_pair",
+    "mixed_acceleration_crossing",
     "random_crowd",
     "roadmap",
     "room_evacuation",

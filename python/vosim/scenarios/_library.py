@@ -10,12 +10,13 @@ one goal, give that group an arrival radius the group fits into instead.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
 
 from .._checks import MAX_AGENTS, MAX_MAGNITUDE, integer, scalar
-from ..methods import ORCA
+from ..methods import AVO, ORCA
 from ._scenario import Scenario
 
 # Pedestrians: 0.3 m radius, 1.2 m/s preferred, 1.5 m/s at most, reacting to
@@ -252,6 +253,29 @@ def crossing(n_per_group: int = 16, *, seed: int = 0) -> Scenario:
         method=ORCA(seed=seed),
         seed=seed,
     )
+
+
+def mixed_acceleration_crossing(n_per_group: int = 16, *, seed: int = 0) -> Scenario:
+    """:func:`crossing` with agents of two kinds of inertia, run with AVO.
+
+    The group walking east is agile (``max_acceleration`` 3 m/s^2, reached
+    through a controller of ``acceleration_interval`` 0.3 s); the group
+    walking north is sluggish (0.5 m/s^2, 1 s), as a crowd of pedestrians
+    meeting one of heavy carts would be. AVO lets the agile agents take the
+    larger share of each pair's avoidance.
+
+    Parameters
+    ----------
+    n_per_group, seed
+        As for :func:`crossing`.
+    """
+    base = crossing(n_per_group, seed=seed)
+    n = base.num_agents // 2
+    params = dict(base.agent_params)
+    params["max_acceleration"] = np.repeat([3.0, 0.5], n)
+    params["acceleration_interval"] = np.repeat([0.3, 1.0], n)
+    return dataclasses.replace(base, name="mixed_acceleration_crossing", agent_params=params,
+                               max_steps=2 * base.max_steps, method=AVO(seed=base.seed))
 
 
 def bottleneck(n: int = 40, door_width: float = 1.2, *, seed: int = 0) -> Scenario:
@@ -547,6 +571,7 @@ SCENARIOS = {
     "roadmap": roadmap,
     "headon_pair": headon_pair,
     "crossing": crossing,
+    "mixed_acceleration_crossing": mixed_acceleration_crossing,
     "bottleneck": bottleneck,
     "corridor": corridor,
     "random_crowd": random_crowd,

@@ -1,10 +1,12 @@
 #include "orca.hpp"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "limits.hpp"
 #include "linear_program.hpp"
+#include "methods/common/reachable_velocities.hpp"
 #include "methods/geometry.hpp"
 #include "methods/require.hpp"
 #include "state_check.hpp"
@@ -96,13 +98,30 @@ OrcaDecision Orca::decide(const SceneView& scene, int slot, Workspace& ws) const
     const std::size_t self = scene.index(slot);
     ws.lines.clear();
     OrcaDecision decision;
-    // Obstacle lines come first: linear program 3 keeps them as hard constraints.
+    const double max_speed = s.max_speed[self];
+    const double reach = config_.acceleration_in_program ? s.max_acceleration[self] * scene.time_step
+                                                         : std::numeric_limits<double>::infinity();
+    const bool limited = reach < std::numeric_limits<double>::infinity();
+    // The reachable polygon, then obstacle lines: linear program 3 keeps them
+    // as hard constraints.
+    if (limited && !append_reachable_polygon(s.velocity(self), reach, s.pref_velocity(self), ws.lines)) {
+        decision.velocity = s.velocity(self);  // no change is reachable
+        return decision;
+    }
+    const std::size_t polygon_end = ws.lines.size();
     append_obstacle_lines(scene, slot, ws, ws.lines);
     decision.hard_lines = ws.lines.size();
     append_agent_lines(scene, slot, ws, ws.lines);
 
-    const double max_speed = s.max_speed[self];
     Vec2 result;
+    if (limited) {
+        decision.used_least_violation =
+            solve_within_reach(ws.lines, polygon_end, decision.hard_lines, s.velocity(self), reach, max_speed,
+                               s.pref_velocity(self), config_.bisector_weight, ws.projected_lines, result);
+        decision.velocity = result;
+        ws.used_fallback = decision.used_least_violation;
+        return decision;
+    }
     const std::size_t failed =
         solve_nearest(ws.lines, max_speed, s.pref_velocity(self), false, result);
     if (failed < ws.lines.size()) {

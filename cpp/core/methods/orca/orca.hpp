@@ -17,6 +17,10 @@ struct OrcaConfig {
     // Weight w of the projected lines of linear program 3,
     // normalize(w * d_j - d_i); 1 (the published bisector) reproduces RVO2.
     double bisector_weight = 1.0;
+    // max_acceleration as hard constraints of the linear programs (the
+    // velocities reachable in one step; reachable_velocities.hpp), or, when
+    // false, clamped after the method as for every other method.
+    bool acceleration_in_program = true;
 };
 
 // What ORCA decided for one agent, for inspection.
@@ -31,6 +35,7 @@ public:
     // Throws std::invalid_argument unless 0 < bisector_weight <= kMaxMagnitude.
     explicit Orca(OrcaConfig config = {});
     std::string name() const override { return "ORCA"; }
+    bool models_acceleration() const override { return config_.acceleration_in_program; }
     Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const override;
     void inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const override;
 

@@ -15,10 +15,14 @@ MethodSpec orca_method() {
     spec.params = {
         positive_param("bisector_weight", defaults.bisector_weight, 0.0, kMaxMagnitude,
                        "weight w of the projected lines of linear program 3, normalize(w * d_j - d_i)"),
+        choice_param("acceleration", defaults.acceleration_in_program ? "constraint" : "clamp",
+                     {"constraint", "clamp"},
+                     "constraint: max_acceleration inside the linear programs; clamp: applied afterwards"),
     };
     spec.make = [](const ParamMap& p, std::uint64_t) -> std::shared_ptr<Method> {
         OrcaConfig config;
         config.bisector_weight = p.real("bisector_weight");
+        config.acceleration_in_program = p.choice("acceleration") == "constraint";
         return std::make_shared<Orca>(config);
     };
     return spec;
