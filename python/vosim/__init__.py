@@ -13,6 +13,7 @@ from ._threads import get_num_threads, have_openmp, set_num_threads, thread_limi
 from .batch import Batch
 from .comparison import compare
 from .methods import HRVO, ORCA, RVO, VO, AdaptiveSampling, ForceBased, GridSampling, Method
+from .shapes3d import Box, ConvexPolyhedron, HalfSpace, ObstacleSet3D, Plane, Sphere
 from .simulator import Simulator
 from ._sweep import sweep
 from .trajectory import Trajectory
@@ -43,14 +44,20 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
 __all__ = [
     "AdaptiveSampling",
     "Batch",
+    "Box",
+    "ConvexPolyhedron",
     "ForceBased",
     "GridSampling",
+    "HalfSpace",
     "HRVO",
     "Method",
+    "ObstacleSet3D",
     "ORCA",
+    "Plane",
     "RVO",
     "VO",
     "Simulator",
+    "Sphere",
     "Trajectory",
     "compare",
     "get_num_threads",
