@@ -102,3 +102,43 @@ def test_2d_helpers():
     np.testing.assert_allclose(sorted(half[:, 0]), [0, 0, 1, 1])
     hull = _hull_2d(np.vstack([square, [[1, 1], [0.5, 1.5]]]))
     assert len(hull) == 4
+
+
+def orca_inspection(planes_point, planes_normal, obstacle):
+    return dict(method="ORCA", velocity=(0.8, 0.1, 0.0), pref_velocity=(1.0, 0.0, 0.0), new_velocity=(0.6, -0.4, 0.3),
+                max_speed=1.5, planes=dict(point=np.array(planes_point, dtype=float),
+                                           normal=np.array(planes_normal, dtype=float), obstacle=np.array(obstacle)))
+
+
+def test_velocity_space3d_slices_through_the_new_velocity():
+    from matplotlib.patches import Polygon
+
+    info = orca_inspection([[0.6, -0.4, 0.3], [0.2, 0, 0.3]], [[-0.6, -0.6, 0.52], [0, 0, -1.0]], [False, True])
+    axs = vosim.plot.velocity_space3d(info, agent_id=3)
+    assert [ax.get_title() for ax in axs] == ["slice vz = 0.3 m/s", "slice vy = -0.4 m/s", "slice vx = 0.6 m/s"]
+    assert [(ax.get_xlabel(), ax.get_ylabel()) for ax in axs] == [
+        ("vx [m/s]", "vy [m/s]"), ("vx [m/s]", "vz [m/s]"), ("vy [m/s]", "vz [m/s]")]
+    green = [p for p in axs[0].patches if isinstance(p, Polygon) and p.get_facecolor()[1] > 0.5]
+    assert green  # an allowed region is left
+    assert "agent 3, 2 planes" in axs[0].figure._suptitle.get_text()
+
+
+def test_a_plane_parallel_to_a_slice_forbids_all_of_it_or_nothing():
+    from vosim.plot._velocity_space3d import slice_allows_all, slice_half_plane
+
+    assert slice_half_plane((0, 0, 1), (0, 0, 1), 2, 0.5, (0, 1)) is None
+    assert not slice_allows_all((0, 0, 1), (0, 0, 1), 2, 0.5)  # needs vz >= 1
+    assert slice_allows_all((0, 0, 1), (0, 0, 1), 2, 1.5)
+    rng = np.random.default_rng(5)
+    for _ in range(20):  # a point on the cut line, lifted back into 3D, lies on the plane
+        point, normal, value = rng.normal(size=3), rng.normal(size=3), rng.normal()
+        q, n2 = slice_half_plane(point, normal, 2, value, (0, 1))
+        assert np.isclose(normal @ (np.r_[q, value] - point), 0.0)
+        np.testing.assert_allclose(n2, normal[:2])
+
+
+def test_velocity_space3d_refuses_2d_inspections():
+    info = orca_inspection(np.zeros((0, 3)), np.zeros((0, 3)), np.zeros(0, bool))
+    info["new_velocity"] = (0.1, 0.2)
+    with pytest.raises(ValueError, match="3D simulator"):
+        vosim.plot.velocity_space3d(info)
