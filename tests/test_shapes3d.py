@@ -102,6 +102,7 @@ def test_euler_angles_and_matrix_give_the_same_box():
     (lambda: vosim.ConvexPolyhedron.from_halfspaces(
         [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]], [0, 0, 1, 1, 1, 1]), "no solid"),
     (lambda: vosim.ConvexPolyhedron.from_halfspaces([[1, 0, 0]] * 3, [1] * 3), r"n >= 4"),
+    (lambda: vosim.ConvexPolyhedron.from_halfspaces([[1, 0, 0]] * 513, [1] * 513), "at most 512"),
     (lambda: vosim.ConvexPolyhedron.from_halfspaces(np.eye(3).tolist() + [[0, 0, 0]], [1] * 4), r"normals\[3\]"),
 ])
 def test_bad_shapes_raise_naming_the_argument(make, message):

@@ -240,6 +240,11 @@ Shape3 make_polyhedron(const std::vector<Vec3>& normals, const std::vector<doubl
     if (normals.size() < 4) {
         fail(name, "has " + std::to_string(normals.size()) + " half-spaces; a bounded solid needs at least 4");
     }
+    // Vertex enumeration visits every triple of planes: 512 planes take about a second.
+    if (normals.size() > kMaxPolyhedronPlanes) {
+        fail(name, "has " + std::to_string(normals.size()) + " half-spaces; at most " +
+                       std::to_string(kMaxPolyhedronPlanes) + " (model rounder solids as spheres or several shapes)");
+    }
     // Unit normals, then drop repeated planes.
     std::vector<Vec3> n;
     std::vector<double> d;

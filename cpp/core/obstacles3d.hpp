@@ -19,6 +19,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,6 +29,9 @@
 namespace vosim {
 
 enum class Shape3Kind { half_space, box, sphere, polyhedron };
+
+// Most half-spaces a polyhedron may be given (before dropping repeated ones).
+constexpr std::size_t kMaxPolyhedronPlanes = 512;
 
 // One convex face of a polyhedron: its plane and its vertices, counter-
 // clockwise seen from outside.

@@ -149,6 +149,10 @@ TEST_CASE("bad shapes are refused with the argument and the value") {
                                      Vec3(0, 0, -1)},
                                     {0, -1, 1, 0, 1, 0}),
                     std::invalid_argument);
+    // Too many half-spaces to enumerate quickly.
+    const std::vector<Vec3> many(kMaxPolyhedronPlanes + 1, Vec3(1, 0, 0));
+    CHECK_THROWS_WITH_AS(make_polyhedron(many, std::vector<double>(many.size(), 1.0)), doctest::Contains("at most 512"),
+                         std::invalid_argument);
     // Zero volume: a flat slab 0 <= x <= 0.
     CHECK_THROWS_WITH_AS(make_polyhedron({Vec3(1, 0, 0), Vec3(-1, 0, 0), Vec3(0, 1, 0), Vec3(0, -1, 0),
                                           Vec3(0, 0, 1), Vec3(0, 0, -1)},

@@ -234,7 +234,8 @@ class ConvexPolyhedron(Shape3D):
     """A bounded convex solid, the intersection of half-spaces ``normals @ x <= offsets``.
 
     Make one with :meth:`from_halfspaces` or :meth:`from_vertices` (the
-    convex hull). Redundant and repeated planes are dropped, so
+    convex hull), from at most 512 half-spaces (faces); rounder solids are
+    better modelled as spheres. Redundant and repeated planes are dropped, so
     ``normals``/``offsets`` hold one unit-normal plane per face.
 
     Attributes
