@@ -61,7 +61,7 @@ def test_batch_views_are_b_n_3():
 
 def test_two_columns_into_3d_and_three_into_2d_are_refused():
     sim3 = vosim.Simulator(dimensions=3)
-    with pytest.raises(ValueError, match=r"positions: expected shape \(n, 3\) \(dimensions=3\)"):
+    with pytest.raises(ValueError, match=r"positions: expected shape \(n, 3\), got \(2, 2\) \(this simulator has dimensions=3\)"):
         sim3.add_agents(np.zeros((2, 2)))
     with pytest.raises(ValueError, match="goals"):
         sim3.add_agents(np.zeros((2, 3)), goals=np.zeros((2, 2)))
@@ -71,7 +71,7 @@ def test_two_columns_into_3d_and_three_into_2d_are_refused():
     with pytest.raises(ValueError, match="positions"):
         sim3.positions = np.zeros((2, 2))
     sim2 = vosim.Simulator()
-    with pytest.raises(ValueError, match=r"positions: expected shape \(n, 2\) \(dimensions=2\)"):
+    with pytest.raises(ValueError, match=r"positions: expected shape \(n, 2\), got \(2, 3\) \(this simulator has dimensions=2\)"):
         sim2.add_agents(np.zeros((2, 3)))
     batch = vosim.Batch(2, dimensions=3)
     with pytest.raises(ValueError, match=r"\(2, n, 3\) or \(n, 3\)"):

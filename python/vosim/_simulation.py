@@ -309,7 +309,9 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
             self._scene_axis and array.shape[0] != scenes
         ):
             want = f"({scenes}, n, {dims}) or (n, {dims})" if self._scene_axis else f"(n, {dims})"
-            raise ValueError(f"positions: expected shape {want} (dimensions={dims}), got {np.shape(positions)}")
+            hint = (f" (this simulator has dimensions={dims})" if array.ndim and array.shape[-1] in (2, 3)
+                    and array.shape[-1] != dims else "")
+            raise ValueError(f"positions: expected shape {want}, got {np.shape(positions)}{hint}")
         n = array.shape[-2]
         if n > MAX_AGENTS - self._engine.count:
             raise ValueError(f"positions: {n} more agents would exceed {MAX_AGENTS} per scene")
