@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "linear_program3d.hpp"  // Plane
 #include "vec2.hpp"
+#include "vec3.hpp"
 
 namespace vosim {
 
@@ -58,6 +60,24 @@ struct Diagnostics {
     std::int32_t chosen = -1;          // index into candidates
 
     std::vector<NamedVector> forces;  // force-based
+};
+
+// What a method saw and decided for one agent of a 3D engine.
+struct Diagnostics3 {
+    std::string method;
+    Vec3 position, velocity, pref_velocity, new_velocity;
+    double radius = 0.0;
+    double max_speed = 0.0;
+    std::vector<std::int32_t> agent_neighbors;  // slots, nearest first
+
+    // Half-spaces (ORCA): the first `hard_planes` come from obstacles.
+    std::vector<Plane> planes;
+    std::int32_t hard_planes = 0;
+    bool used_fallback = false;  // ORCA: linear program 4
+
+    std::vector<Vec3> candidates;  // sampling methods: candidate velocities
+    std::vector<double> penalties;
+    std::int32_t chosen = -1;      // index into candidates
 };
 
 }  // namespace vosim

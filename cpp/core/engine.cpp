@@ -37,38 +37,6 @@ double largest_active_radius(const AgentState& s) {
     return largest;
 }
 
-// Grid cells are this fraction of the largest neighbour distance: a query
-// then reads about 5 rows of cells, trimmed to the circle, which holds
-// fewer points outside the range than 3 x 3 cells as wide as the range.
-constexpr double kCellPerRange = 0.5;
-
-// Indexes the active agents of a scene on up to `threads` threads.
-void build_grid(const AgentState& s, int scene, NeighborGrid& grid, int threads = 1) {
-    const std::size_t first = s.index(scene, 0);
-    const double* range = s.neighbor_dist.data() + first;
-    const std::uint8_t* active = s.active.data() + first;
-    const int count = s.count();
-    double widest = 0.0;
-#pragma omp parallel for schedule(static) num_threads(threads) reduction(max : widest) \
-    if (threads > 1 && count >= kParallelMinValues)
-    for (int slot = 0; slot < count; ++slot) {
-        if (active[slot] && range[slot] > widest) widest = range[slot];
-    }
-    // Cells as wide as the range where finer cells would not fit a dense grid.
-    grid.build(s.positions.data() + 2 * first, active, count, widest * kCellPerRange, widest, threads);
-}
-
-// A method's velocity longer than max_speed times this is capped at
-// max_speed. Methods keep to max_speed themselves up to round-off (except
-// DetourCrowd's grid, whose cells reach half a cell beyond it); in
-// degenerate inputs (a disc of admissible velocities of radius 0 around
-// half-planes 1e15 away, say) cancellation can leave them far outside it.
-constexpr double kSpeedTolerance = 1.0 + 1e-9;
-
-Vec2 cap_speed(Vec2 v, double max_speed) {
-    return longer_than(v, max_speed * kSpeedTolerance) ? with_length(v, max_speed) : v;
-}
-
 // When a ticker is polled between blocks of phase 3, each block aims at
 // this much wall time (against microseconds to start one): the block size
 // adapts to the cost per agent, which ranges from under a microsecond to
@@ -122,9 +90,16 @@ Engine::BusyGuard::BusyGuard(std::atomic<bool>& flag) : flag_(flag) {
 
 Engine::BusyGuard::~BusyGuard() { flag_.store(false); }
 
-Engine::Engine(int scenes, double time_step)
-    : state_(scenes), time_step_(0.0), method_(std::make_shared<Orca>()) {
+Engine::Engine(int scenes, double time_step, int dimensions)
+    : state_(scenes, dimensions), time_step_(0.0), method_(std::make_shared<Orca>()) {
     set_time_step(time_step);
+}
+
+void Engine::require_plane(const char* what) const {
+    if (dimensions() != 2) {
+        throw std::invalid_argument(std::string(what) + " needs a 2D simulator; this one has dimensions=" +
+                                    std::to_string(dimensions()));
+    }
 }
 
 void Engine::set_time_step(double time_step) {
@@ -138,6 +113,10 @@ void Engine::set_time_step(double time_step) {
 
 void Engine::set_method(std::shared_ptr<const Method> method) {
     if (!method) throw std::invalid_argument("method must not be None");
+    if (!method->supports_dimensions(dimensions())) {
+        throw std::invalid_argument("method " + method->name() + " does not support dimensions=" +
+                                    std::to_string(dimensions()) + " (it works in the plane only)");
+    }
     BusyGuard guard(busy_);
     method_ = std::move(method);
 }
@@ -148,6 +127,7 @@ std::vector<std::int64_t> Engine::add_agents(int n, const AgentInput& input) {
 }
 
 int Engine::add_obstacle(int scene, const Vec2* points, int count, ObstacleKind kind, bool moving, Vec2 velocity) {
+    require_plane("add_obstacle");
     if (scene < -1 || scene >= state_.scenes()) {
         throw std::invalid_argument("scene must be -1 (all scenes) or in [0, " +
                                     std::to_string(state_.scenes()) + "), got " + std::to_string(scene));
@@ -220,6 +200,7 @@ void Engine::build_obstacles() {
 }
 
 void Engine::append_obstacle_neighbors(int scene, std::size_t i, std::vector<ObstacleNeighbor>& out) const {
+    if (dimensions() != 2) return;  // obstacle edges are plane geometry
     const ObstacleSet& own = obstacles(scene);
     if (shared_obstacles_.empty() && own.empty()) return;
     // RVO2's range: anything the agent could reach within the obstacle time
@@ -244,14 +225,17 @@ int Engine::neighbor_capacity(std::size_t i) const {
     return std::max(0, std::min(state_.max_neighbors[i], state_.count() - 1));
 }
 
-int Engine::gather_neighbors(const NeighborGrid& grid, int scene, int slot, Neighbor* agents,
+template <class V>
+int Engine::gather_neighbors(const GridOf<V>& grid, int scene, int slot, Neighbor* agents,
                              std::vector<ObstacleNeighbor>* edges) const {
     const std::size_t i = state_.index(scene, slot);
-    const int count = grid.nearest(state_.position(i), state_.neighbor_dist[i], neighbor_capacity(i), slot, agents);
+    const int count =
+        grid.nearest(state_.position<V>(i), state_.neighbor_dist[i], neighbor_capacity(i), slot, agents);
     if (edges) append_obstacle_neighbors(scene, i, *edges);
     return count;
 }
 
+template <class V>
 void Engine::find_neighbors(std::int64_t begin, std::int64_t end, Workspace& ws) const {
     ws.obstacle_buffer.clear();
     ws.obstacle_starts.clear();
@@ -269,11 +253,11 @@ void Engine::find_neighbors(std::int64_t begin, std::int64_t end, Workspace& ws)
         Neighbor* const found = ws.agent_buffer.data() + used;
         ws.agent_starts.push_back(used);
         ws.obstacle_starts.push_back(ws.obstacle_buffer.size());
-        const int count = gather_neighbors(grids_[scene], scene, slot, found, &ws.obstacle_buffer);
+        const int count = gather_neighbors<V>(grids<V>()[scene], scene, slot, found, &ws.obstacle_buffer);
         used += static_cast<std::size_t>(count);
         if (metrics_ && state_.active[i]) {
             const std::size_t first_edge = ws.obstacle_starts.back();
-            observe_agent(scene, slot, i, {found, count}, wanted,
+            observe_agent<V>(scene, slot, i, {found, count}, wanted,
                           {ws.obstacle_buffer.data() + first_edge, static_cast<int>(ws.obstacle_buffer.size() - first_edge)},
                           metrics_->tally(thread_index()));
         }
@@ -282,6 +266,7 @@ void Engine::find_neighbors(std::int64_t begin, std::int64_t end, Workspace& ws)
     ws.obstacle_starts.push_back(ws.obstacle_buffer.size());
 }
 
+template <class V>
 void Engine::observe_agent(int scene, int slot, std::size_t i, Span<Neighbor> agents, int wanted,
                            Span<ObstacleNeighbor> edges, StateTally& tally) const {
     const AgentState& s = state_;
@@ -318,7 +303,7 @@ void Engine::observe_agent(int scene, int slot, std::size_t i, Span<Neighbor> ag
         }
     }
     if (!complete && reach > 0.0) {
-        grids_[scene].for_each_within(s.position(i), reach, [&](std::int32_t other, double dist_sq) {
+        grids<V>()[scene].for_each_within(s.position<V>(i), reach, [&](std::int32_t other, double dist_sq) {
             if (other != slot) consider(other, dist_sq);
         });
     }
@@ -342,8 +327,13 @@ void Engine::observe_agent(int scene, int slot, std::size_t i, Span<Neighbor> ag
 }
 
 void Engine::observe_state() {
+    with_vector_type([&](auto v) { const_cast<Engine*>(this)->observe_state_in<decltype(v)>(); });
+}
+
+template <class V>
+void Engine::observe_state_in() {
     build_obstacles();
-    build_neighbor_index();
+    build_neighbor_index<V>();
     const int threads = max_threads();
     prepare_workspaces(threads);
     metrics_largest_radius_ = largest_active_radius(state_);
@@ -354,7 +344,7 @@ void Engine::observe_state() {
 #pragma omp parallel for schedule(static, 4) num_threads(threads) if (total >= kParallelMinAgents)
     for (std::int64_t c = 0; c < chunks; ++c) {
         try {
-            find_neighbors(c * kChunkAgents, std::min(total, (c + 1) * kChunkAgents), workspaces_[thread_index()]);
+            find_neighbors<V>(c * kChunkAgents, std::min(total, (c + 1) * kChunkAgents), workspaces_[thread_index()]);
         } catch (...) {
             failure.keep(c, std::current_exception());
         }
@@ -371,6 +361,7 @@ void Engine::remove_agents(const std::int64_t* ids, std::size_t count) {
 
 void Engine::set_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
                            const Vec2* points, const double* radius) {
+    require_plane("waypoints");
     BusyGuard guard(busy_);
     replace_waypoints(ids, count, offsets, points, radius);
 }
@@ -407,6 +398,7 @@ void Engine::replace_waypoints(const std::int64_t* ids, std::size_t count, const
 }
 
 std::vector<Vec2> Engine::final_goals() const {
+    require_plane("final_goals");
     const AgentState& s = state_;
     std::vector<Vec2> out(static_cast<std::size_t>(s.scenes()) * s.count());
     for (int b = 0; b < s.scenes(); ++b) {
@@ -433,6 +425,7 @@ void Engine::validate() const {
     }
 }
 
+template <class V>
 void Engine::update_pref_velocities() {
     AgentState& s = state_;
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
@@ -443,7 +436,7 @@ void Engine::update_pref_velocities() {
     for (std::int64_t i = 0; i < total; ++i) {
         if (i % s.capacity() >= s.count() || !s.active[i] || !s.has_goal[i]) continue;
         // RVO2 examples' rule: head for the goal, at pref_speed at most.
-        Vec2 to_goal = s.goal(i) - s.position(i);
+        V to_goal = s.goal<V>(i) - s.position<V>(i);
         const double dist_sq = abs_sq(to_goal);
         if (dist_sq >= kSmallestNormal && sqr(s.pref_speed[i]) >= kSmallestNormal) {
             if (dist_sq > sqr(s.pref_speed[i])) {
@@ -451,26 +444,36 @@ void Engine::update_pref_velocities() {
             }
         } else if (longer_than(to_goal, s.pref_speed[i])) {
             // Lengths whose squares underflow.
-            to_goal = to_goal * (s.pref_speed[i] / std::hypot(to_goal.x, to_goal.y));
+            to_goal = to_goal * (s.pref_speed[i] / hypot_of(to_goal));
         }
         if (s.detour_side[i] != 0) {
-            // A detour turns the preferred velocity (+1: clockwise, to the right).
+            // A detour turns the preferred velocity (+1: clockwise, to the
+            // right; in 3D about the z axis, seen from above).
             const double angle = -s.detour_side[i] * deadlock.turn;
             const double c = std::cos(angle), sn = std::sin(angle);
-            to_goal = Vec2(c * to_goal.x - sn * to_goal.y, sn * to_goal.x + c * to_goal.y);
+            const double x = to_goal.x;
+            to_goal.x = c * x - sn * to_goal.y;
+            to_goal.y = sn * x + c * to_goal.y;
         }
         if (noise.magnitude > 0.0) {
             // Drawn from (seed, agent id, step): independent of threads and slots.
             CounterRng rng(mix_seed(mix_seed(noise.seed, static_cast<std::uint64_t>(s.ids[i])), step));
             const double angle = kTwoPi * rng.next_unit();
             const double length = noise.magnitude * rng.next_unit();
-            to_goal += Vec2(std::cos(angle), std::sin(angle)) * length;
+            if constexpr (kDim<V> == 2) {
+                to_goal += Vec2(std::cos(angle), std::sin(angle)) * length;
+            } else {
+                // A uniform direction on the sphere: uniform height, uniform azimuth.
+                const double z = 2.0 * rng.next_unit() - 1.0;
+                const double ring = std::sqrt(std::fmax(0.0, 1.0 - z * z));
+                to_goal += Vec3(ring * std::cos(angle), ring * std::sin(angle), z) * length;
+            }
         }
-        s.pref_velocities[2 * i] = to_goal.x;
-        s.pref_velocities[2 * i + 1] = to_goal.y;
+        store(s.pref_velocities.data(), static_cast<std::size_t>(i), to_goal);
     }
 }
 
+template <class V>
 void Engine::build_neighbor_index() {
     scene_starts_.clear();
     // Without agents there is nothing to index (and a batch of very many
@@ -478,17 +481,18 @@ void Engine::build_neighbor_index() {
     if (state_.count() == 0) return;
     const int scenes = state_.scenes();
     const int threads = max_threads();
-    if (static_cast<int>(grids_.size()) != scenes) grids_.resize(scenes);
+    auto& grid = grids<V>();
+    if (static_cast<int>(grid.size()) != scenes) grid.resize(scenes);
     FirstError failure;
     if (scenes == 1) {
         // One scene: its grid is built by the whole team.
-        build_grid(state_, 0, grids_[0], threads);
+        build_grid<V>(state_, 0, grid[0], threads);
     } else {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) \
     if (static_cast<std::int64_t>(scenes) * state_.count() >= kParallelMinAgents)
         for (int b = 0; b < scenes; ++b) {
             try {
-                build_grid(state_, b, grids_[b]);
+                build_grid<V>(state_, b, grid[b]);
             } catch (...) {
                 failure.keep(b, std::current_exception());
             }
@@ -497,13 +501,18 @@ void Engine::build_neighbor_index() {
     }
     scene_starts_.resize(static_cast<std::size_t>(scenes) + 1);
     scene_starts_[0] = 0;
-    for (int b = 0; b < scenes; ++b) scene_starts_[b + 1] = scene_starts_[b] + grids_[b].size();
+    cell_orders_.resize(scenes);
+    for (int b = 0; b < scenes; ++b) {
+        scene_starts_[b + 1] = scene_starts_[b] + grid[b].size();
+        cell_orders_[b] = grid[b].slots_in_cell_order().data();
+    }
 }
 
 void Engine::prepare_workspaces(int threads) {
     if (static_cast<int>(workspaces_.size()) < threads) workspaces_.resize(threads);
 }
 
+template <class V>
 bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
     const int threads = max_threads();
     prepare_workspaces(threads);
@@ -545,7 +554,7 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
                 std::int64_t k = begin;
                 try {
                     const auto t0 = std::chrono::steady_clock::now();
-                    find_neighbors(begin, end, ws);
+                    find_neighbors<V>(begin, end, ws);
                     const auto t1 = std::chrono::steady_clock::now();
                     int scene = scene_of(begin);
                     for (; k < end; ++k) {
@@ -559,10 +568,9 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
                                                  static_cast<int>(ws.obstacle_starts[row + 1] - ws.obstacle_starts[row])};
                         ws.used_fallback = false;
                         const SceneView view{state_, scene, time_step_, step_count_};
-                        Vec2 v = method.new_velocity(view, slot, ws);
+                        V v = method_velocity<V>(method, view, slot, ws);
                         v = cap_speed(v, state_.max_speed[i]);
-                        state_.new_velocities[2 * i] = v.x;
-                        state_.new_velocities[2 * i + 1] = v.y;
+                        store(state_.new_velocities.data(), i, v);
                         if (!is_finite(v)) bad = std::min(bad, k);
                         if (ws.used_fallback) {
 #pragma omp atomic
@@ -610,6 +618,7 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
     return true;
 }
 
+template <class V>
 void Engine::integrate() {
     AgentState& s = state_;
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
@@ -618,27 +627,27 @@ void Engine::integrate() {
 #pragma omp parallel for schedule(static) num_threads(max_threads()) if (total >= kParallelMinValues)
     for (std::int64_t i = 0; i < total; ++i) {
         if (i % s.capacity() >= s.count() || !s.active[i]) continue;
-        Vec2 v(s.new_velocities[2 * i], s.new_velocities[2 * i + 1]);
+        const std::size_t at = static_cast<std::size_t>(i);
+        V v = load<V>(s.new_velocities.data(), at);
+        const V old_velocity = s.velocity<V>(at);
         if (s.max_acceleration[i] < std::numeric_limits<double>::infinity()) {
             // The old velocity may exceed max_speed (users write velocities):
             // the blend must not.
-            v = cap_speed(limit_acceleration(s.velocity(i), v, s.max_acceleration[i], dt), s.max_speed[i]);
+            v = cap_speed(limit_acceleration(old_velocity, v, s.max_acceleration[i], dt), s.max_speed[i]);
         }
-        const Vec2 old_velocity = s.velocity(i);
-        s.velocities[2 * i] = v.x;
-        s.velocities[2 * i + 1] = v.y;
-        s.positions[2 * i] += v.x * dt;
-        s.positions[2 * i + 1] += v.y * dt;
+        store(s.velocities.data(), at, v);
+        store(s.positions.data(), at, s.position<V>(at) + v * dt);
         if (metrics_ || deadlock.rule != DeadlockRule::kNone) {
             const bool seeking = s.has_goal[i] != 0;
-            const bool arrived = seeking && abs_sq(s.position(i) - s.goal(i)) <= sqr(s.arrival_radius[i]) &&
-                                 !waypoints_.has_more(s, static_cast<std::size_t>(i));
+            const bool arrived = seeking && abs_sq(s.position<V>(at) - s.goal<V>(at)) <= sqr(s.arrival_radius[i]) &&
+                                 !waypoints_.has_more(s, at);
             if (metrics_) {
-                metrics_->observe_motion(static_cast<std::size_t>(i), old_velocity, v, s.position(i), dt,
-                                         step_count_ + 1, seeking, arrived);
+                metrics_->observe_motion(at, old_velocity, v, s.position<V>(at), dt, step_count_ + 1, seeking,
+                                         arrived);
             }
             if (deadlock.rule != DeadlockRule::kNone) {
-                update_deadlock_state(deadlock, static_cast<std::size_t>(i), v, seeking && !arrived);
+                update_deadlock_state(deadlock, at, longer_than(v, deadlock.stall_fraction * s.pref_speed[i]),
+                                      seeking && !arrived);
             }
         }
     }
@@ -652,7 +661,7 @@ void Engine::integrate() {
     ++step_count_;
 }
 
-void Engine::update_deadlock_state(const DeadlockResolution& rule, std::size_t i, Vec2 velocity, bool travelling) {
+void Engine::update_deadlock_state(const DeadlockResolution& rule, std::size_t i, bool moving, bool travelling) {
     AgentState& s = state_;
     double& timer = s.deadlock_timer[i];
     std::int8_t& side = s.detour_side[i];
@@ -665,7 +674,7 @@ void Engine::update_deadlock_state(const DeadlockResolution& rule, std::size_t i
             timer = 0.0;
             side = 0;
         }
-    } else if (longer_than(velocity, rule.stall_fraction * s.pref_speed[i])) {
+    } else if (moving) {
         timer = 0.0;
     } else {
         timer += time_step_;
@@ -682,19 +691,24 @@ void Engine::update_deadlock_state(const DeadlockResolution& rule, std::size_t i
 }
 
 bool Engine::advance(Ticker* ticker, std::int64_t steps_done) {
+    return with_vector_type([&](auto v) { return advance_in<decltype(v)>(ticker, steps_done); });
+}
+
+template <class V>
+bool Engine::advance_in(Ticker* ticker, std::int64_t steps_done) {
     // Phase 1 only rewrites the preferred velocities of goal-seeking agents
     // from their goals, which the next attempt computes identically: an
     // abandoned step leaves the state as it was.
     build_obstacles();
     waypoints_.advance(state_);
-    update_pref_velocities();
+    update_pref_velocities<V>();
     const auto index_started = std::chrono::steady_clock::now();
-    build_neighbor_index();
+    build_neighbor_index<V>();
     phase_times_.neighbors +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - index_started).count();
-    if (!compute_new_velocities(ticker, steps_done)) return false;
+    if (!compute_new_velocities<V>(ticker, steps_done)) return false;
     const auto integration_started = std::chrono::steady_clock::now();
-    integrate();
+    integrate<V>();
     phase_times_.integration +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - integration_started).count();
     return true;
@@ -709,35 +723,44 @@ bool Engine::step(Ticker* ticker) {
 bool Engine::all_arrived() const {
     const AgentState& s = state_;
     if (s.count() == 0) return true;
-    for (int b = 0; b < s.scenes(); ++b) {
-        for (int slot = 0; slot < s.count(); ++slot) {
-            const std::size_t i = s.index(b, slot);
-            if (!s.active[i] || !s.has_goal[i]) continue;
-            if (abs_sq(s.position(i) - s.goal(i)) > sqr(s.arrival_radius[i])) return false;
-            if (waypoints_.has_more(s, i)) return false;
+    return with_vector_type([&](auto v) {
+        using V = decltype(v);
+        for (int b = 0; b < s.scenes(); ++b) {
+            for (int slot = 0; slot < s.count(); ++slot) {
+                const std::size_t i = s.index(b, slot);
+                if (!s.active[i] || !s.has_goal[i]) continue;
+                if (abs_sq(s.position<V>(i) - s.goal<V>(i)) > sqr(s.arrival_radius[i])) return false;
+                if (waypoints_.has_more(s, i)) return false;
+            }
         }
-    }
-    return true;
+        return true;
+    });
 }
 
-Diagnostics Engine::inspect(int scene, int slot) {
+template <class V>
+std::size_t Engine::prepare_inspection(int scene, int slot, Workspace& ws) {
     if (scene < 0 || scene >= state_.scenes() || slot < 0 || slot >= state_.count()) {
         throw std::invalid_argument("no agent slot " + std::to_string(slot) + " in scene " + std::to_string(scene));
     }
-    BusyGuard guard(busy_);
     validate();
     build_obstacles();
     waypoints_.advance(state_);  // as the next step will (it is idempotent)
-    update_pref_velocities();
-    NeighborGrid grid;
-    build_grid(state_, scene, grid);
+    update_pref_velocities<V>();
+    GridOf<V> grid;
+    build_grid<V>(state_, scene, grid);
     const std::size_t i = state_.index(scene, slot);
-    Workspace ws;
     ws.agent_buffer.resize(neighbor_capacity(i));
-    const int found = gather_neighbors(grid, scene, slot, ws.agent_buffer.data(), &ws.obstacle_buffer);
+    const int found = gather_neighbors<V>(grid, scene, slot, ws.agent_buffer.data(), &ws.obstacle_buffer);
     ws.agent_neighbors = {ws.agent_buffer.data(), found};
     ws.obstacle_neighbors = {ws.obstacle_buffer.data(), static_cast<int>(ws.obstacle_buffer.size())};
+    return i;
+}
 
+Diagnostics Engine::inspect(int scene, int slot) {
+    require_plane("inspect");
+    BusyGuard guard(busy_);
+    Workspace ws;
+    const std::size_t i = prepare_inspection<Vec2>(scene, slot, ws);
     Diagnostics d;
     d.method = method_->name();
     d.position = state_.position(i);
@@ -760,6 +783,31 @@ Diagnostics Engine::inspect(int scene, int slot) {
     return d;
 }
 
+Diagnostics3 Engine::inspect_3d(int scene, int slot) {
+    if (dimensions() != 3) {
+        throw std::invalid_argument("inspect_3d needs a 3D simulator; this one has dimensions=" +
+                                    std::to_string(dimensions()));
+    }
+    BusyGuard guard(busy_);
+    Workspace ws;
+    const std::size_t i = prepare_inspection<Vec3>(scene, slot, ws);
+    Diagnostics3 d;
+    d.method = method_->name();
+    d.position = state_.position<Vec3>(i);
+    d.velocity = state_.velocity<Vec3>(i);
+    d.pref_velocity = state_.pref_velocity<Vec3>(i);
+    d.radius = state_.radius[i];
+    d.max_speed = state_.max_speed[i];
+    for (const Neighbor& n : ws.agent_neighbors) d.agent_neighbors.push_back(n.slot);
+    if (state_.active[i]) {
+        method_->inspect_3d(SceneView{state_, scene, time_step_, step_count_}, slot, ws, d);
+        d.new_velocity = cap_speed(d.new_velocity, d.max_speed);  // as the step does
+    } else {
+        d.new_velocity = d.velocity;  // an inactive agent does not move
+    }
+    return d;
+}
+
 std::vector<std::int32_t> Engine::neighbor_table(int& width) {
     BusyGuard guard(busy_);
     validate();
@@ -774,19 +822,23 @@ std::vector<std::int32_t> Engine::neighbor_table(int& width) {
     width = std::min(width, std::max(1, s.count() - 1));
     std::vector<std::int32_t> table(static_cast<std::size_t>(s.scenes()) * s.count() * width, -1);
     if (s.count() == 0) return table;
-    NeighborGrid grid;
-    std::vector<Neighbor> found(width);
-    for (int b = 0; b < s.scenes(); ++b) {
-        build_grid(s, b, grid);
-        for (int slot = 0; slot < s.count(); ++slot) {
-            const std::size_t i = s.index(b, slot);
-            if (!s.active[i]) continue;
-            // width >= every active agent's neighbour capacity.
-            const int n = gather_neighbors(grid, b, slot, found.data(), nullptr);
-            const std::size_t row = (static_cast<std::size_t>(b) * s.count() + slot) * width;
-            for (int k = 0; k < n; ++k) table[row + k] = found[k].slot;
+    const int columns = width;
+    with_vector_type([&](auto v) {
+        using V = decltype(v);
+        GridOf<V> grid;
+        std::vector<Neighbor> found(columns);
+        for (int b = 0; b < s.scenes(); ++b) {
+            build_grid<V>(s, b, grid);
+            for (int slot = 0; slot < s.count(); ++slot) {
+                const std::size_t i = s.index(b, slot);
+                if (!s.active[i]) continue;
+                // width >= every active agent's neighbour capacity.
+                const int n = gather_neighbors<V>(grid, b, slot, found.data(), nullptr);
+                const std::size_t row = (static_cast<std::size_t>(b) * s.count() + slot) * columns;
+                for (int k = 0; k < n; ++k) table[row + k] = found[k].slot;
+            }
         }
-    }
+    });
     return table;
 }
 

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,8 @@
 #include "diagnostics.hpp"
 #include "neighbor_grid.hpp"
 #include "obstacles.hpp"
-#include "vec2.hpp"
+#include "linear_program3d.hpp"
+#include "vec.hpp"
 
 namespace vosim {
 
@@ -62,6 +64,8 @@ struct Workspace {
 
     std::vector<Line> lines;
     std::vector<Line> projected_lines;
+    std::vector<Plane> planes;  // 3D
+    std::vector<Plane> projected_planes;
     std::unique_ptr<MethodScratch> method_scratch;  // made by the method in use
     const void* scratch_owner = nullptr;            // which method made it
 };
@@ -117,6 +121,16 @@ public:
     // The new velocity of agent `slot`, from its neighbours in ws.
     virtual Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const = 0;
 
+    // Whether the method works in engines of this many dimensions (2 or 3).
+    // A 3D method overrides this and the `_3d` members below; the engine
+    // refuses a method that does not support its dimension.
+    virtual bool supports_dimensions(int dimensions) const { return dimensions == 2; }
+    // The 3D counterparts of new_velocity and inspect.
+    virtual Vec3 new_velocity_3d(const SceneView& scene, int slot, Workspace& ws) const;
+    virtual void inspect_3d(const SceneView& scene, int slot, Workspace& ws, Diagnostics3& out) const {
+        out.new_velocity = new_velocity_3d(scene, slot, ws);
+    }
+
     // The same computation, recording what the method saw and decided. Not
     // on the hot path: it may allocate.
     virtual void inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const {
@@ -141,5 +155,20 @@ private:
     PreferenceNoise noise_;
     DeadlockResolution deadlock_;
 };
+
+inline Vec3 Method::new_velocity_3d(const SceneView&, int, Workspace&) const {
+    // The engine checks supports_dimensions first: this is never reached.
+    throw std::logic_error(name() + " has no 3D implementation");
+}
+
+// The new velocity through the member of the engine's dimension.
+template <class V>
+V method_velocity(const Method& method, const SceneView& scene, int slot, Workspace& ws) {
+    if constexpr (kDim<V> == 2) {
+        return method.new_velocity(scene, slot, ws);
+    } else {
+        return method.new_velocity_3d(scene, slot, ws);
+    }
+}
 
 }  // namespace vosim

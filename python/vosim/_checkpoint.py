@@ -32,7 +32,7 @@ FORMAT_VERSION = 2
 
 # The engine's plain numbers (kept in the metadata JSON, exactly: JSON
 # floats round-trip through Python's shortest repr).
-_NUMBERS = ("scenes", "count", "next_id", "time_step", "time", "step_count")
+_NUMBERS = ("scenes", "dimensions", "count", "next_id", "time_step", "time", "step_count")
 _COLUMN_PREFIX = "column."
 
 
@@ -73,7 +73,8 @@ def restore_into(sim, state: dict, source: str = "state") -> None:
     try:
         engine_state = state["engine"]
         method = method_from_dict(state["method"])
-        engine = _core.Engine(int(engine_state["scenes"]), float(engine_state["time_step"]))
+        engine = _core.Engine(int(engine_state["scenes"]), float(engine_state["time_step"]),
+                              int(engine_state.get("dimensions", 2)))
         engine.restore(engine_state)
         engine.method = method._make_core()
     except (KeyError, TypeError, ValueError, RuntimeError) as error:
