@@ -27,7 +27,7 @@ def f32(values) -> np.ndarray:
 class Rvo2Case:
     name: str
     meta: dict
-    states: np.ndarray  # (S, N, 10) float64 holding float32 values
+    states: np.ndarray  # (S, N, 10) (3D: (S, N, 15)) float64 holding float32 values
     steps: np.ndarray
     neighbors: np.ndarray  # (min(S, 50), N, K)
     full: bool
@@ -36,7 +36,22 @@ class Rvo2Case:
     def time_step(self) -> float:
         return float(f32(self.meta["timeStep"]))
 
+    @property
+    def dimensions(self) -> int:
+        return int(self.meta.get("dimension", 2))
+
+    def columns(self) -> dict:
+        """Where each quantity lies in a row of ``states`` (see the reference README)."""
+        d = self.dimensions
+        return {name: slice(k * d, (k + 1) * d) for k, name in enumerate(
+            ("position", "velocity", "pref_velocity", "position_after", "velocity_after"))}
+
     def agent_kwargs(self) -> dict:
+        if "agent_defaults" in self.meta:  # RVO2-3D: shared by all agents, no obstacles
+            p = self.meta["agent_defaults"]
+            return dict(radius=float(f32(p["radius"])), max_speed=float(f32(p["maxSpeed"])),
+                        neighbor_dist=float(f32(p["neighborDist"])), max_neighbors=int(p["maxNeighbors"]),
+                        time_horizon=float(f32(p["timeHorizon"])))
         p = self.meta["agent_params"]
         return dict(
             radius=f32(p["radius"]), max_speed=f32(p["maxSpeed"]), neighbor_dist=f32(p["neighborDist"]),

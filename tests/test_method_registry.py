@@ -22,7 +22,8 @@ def test_every_registered_method_is_a_public_class_in_registry_order():
     for name, cls in methods.METHODS.items():
         assert getattr(vosim, name) is cls and name in vosim.__all__
         assert cls.name == name and issubclass(cls, vosim.Method)
-        assert SPECS[name]["dimensions"] == (2,)
+        plane_only = {"HRVO", "GridSampling", "AdaptiveSampling", "AVO"}
+        assert SPECS[name]["dimensions"] == ((2,) if name in plane_only else (2, 3))
 
 
 @pytest.mark.parametrize("name", list(SPECS))
@@ -94,8 +95,11 @@ def test_the_core_factory_refuses_what_the_registry_does_not_declare():
         _core.make_method("ORCA", {"bisector_weight": -1.0})
     with pytest.raises(ValueError, match="selection is 'x'; must be 'sampling' or 'geometric'"):
         _core.make_method("RVO", {"selection": "x"})
-    with pytest.raises(ValueError, match="dimension is 3"):
-        _core.make_method("ORCA", {}, dimension=3)
+    with pytest.raises(ValueError, match="dimension is 3; HRVO works in dimension 2"):
+        _core.make_method("HRVO", {}, dimension=3)
+    with pytest.raises(ValueError, match="dimension is 3; VO with these settings does not work there"):
+        _core.make_method("VO", {"selection": "geometric"}, dimension=3)
+    assert _core.make_method("ORCA", {}, dimension=3).name == "ORCA"
     assert _core.make_method("ForceBased", {}).name == "ForceBased"
 
 

@@ -1,5 +1,6 @@
 """ORCA against the real RVO2 library, step by step (reference data under
-tests/data, and the full files in ../shared/reference/rvo2 when present).
+tests/data, and the full files in ../shared/reference/rvo2 when present);
+in 3D (sphere) against RVO2-3D, with the same harness and pass mark.
 
 Each dumped row is replayed on its own: the before-state and the preferred
 velocities are written into the views, one step is taken, and the new
@@ -16,29 +17,30 @@ import pytest
 import vosim
 from _reference import DATA, f32, full_available, load_rvo2
 
-SCENARIOS = ["circle250", "headon_pair", "blocks100"]
+SCENARIOS = ["circle250", "headon_pair", "blocks100", "sphere"]  # sphere: RVO2-3D
 PASS_MARK = [(1e-4, 0.002), (1e-3, 0.0005), (5e-2, 0.0)]
 
 
 def replay(case):
     """Velocity and position errors (S, N) and the neighbour tables vosim computed."""
-    sim = vosim.Simulator(time_step=case.time_step)
-    for polygon in case.meta["obstacles"]:  # in RVO2's order
+    sim = vosim.Simulator(time_step=case.time_step, dimensions=case.dimensions)
+    for polygon in case.meta.get("obstacles", []):  # in RVO2's order
         sim.add_obstacle(f32(polygon))
-    sim.add_agents(case.states[0, :, 0:2], **case.agent_kwargs())
+    c = case.columns()
+    sim.add_agents(case.states[0, :, c["position"]], **case.agent_kwargs())
     dv = np.empty(case.states.shape[:2])
     dp = np.empty(case.states.shape[:2])
     tables = []
     positions, velocities, prefs = sim.positions, sim.velocities, sim.pref_velocities
     for k, row in enumerate(case.states):
-        positions[:] = row[:, 0:2]
-        velocities[:] = row[:, 2:4]
-        prefs[:] = row[:, 4:6]
+        positions[:] = row[:, c["position"]]
+        velocities[:] = row[:, c["velocity"]]
+        prefs[:] = row[:, c["pref_velocity"]]
         if k < len(case.neighbors):
             tables.append(sim.neighbors())
         sim.step()
-        dv[k] = np.linalg.norm(velocities - row[:, 8:10], axis=1)
-        dp[k] = np.linalg.norm(positions - row[:, 6:8], axis=1)
+        dv[k] = np.linalg.norm(velocities - row[:, c["velocity_after"]], axis=1)
+        dp[k] = np.linalg.norm(positions - row[:, c["position_after"]], axis=1)
     return dv, dp, tables
 
 
@@ -52,7 +54,7 @@ def check_neighbors(case, tables):
     """Same neighbour sets as RVO2, in the same order up to distances that are
     equal within float32 rounding (RVO2 sorts float32 squared distances)."""
     for k, table in enumerate(tables):
-        positions = f32(case.states[k, :, 0:2]).astype(np.float32)
+        positions = f32(case.states[k, :, case.columns()["position"]]).astype(np.float32)
         for i, (mine, theirs) in enumerate(zip(table, case.neighbors[k])):
             mine = mine[mine >= 0]
             theirs = theirs[theirs >= 0]

@@ -102,12 +102,77 @@ py::dict to_dict(const Diagnostics& d) {
     return out;
 }
 
+py::tuple vec3(Vec3 v) { return py::make_tuple(v.x, v.y, v.z); }
+
+py::array_t<double> triples(const std::vector<Vec3>& values) {
+    py::array_t<double> out(std::vector<py::ssize_t>{static_cast<py::ssize_t>(values.size()), 3});
+    double* data = out.mutable_data();
+    for (std::size_t k = 0; k < values.size(); ++k) {
+        data[3 * k] = values[k].x;
+        data[3 * k + 1] = values[k].y;
+        data[3 * k + 2] = values[k].z;
+    }
+    return out;
+}
+
+py::dict to_dict(const Diagnostics3& d) {
+    py::dict out;
+    out["method"] = d.method;
+    out["position"] = vec3(d.position);
+    out["velocity"] = vec3(d.velocity);
+    out["pref_velocity"] = vec3(d.pref_velocity);
+    out["new_velocity"] = vec3(d.new_velocity);
+    out["target_velocity"] = vec3(d.target_velocity);
+    out["radius"] = d.radius;
+    out["max_speed"] = d.max_speed;
+    out["neighbor_slots"] = py::array_t<std::int32_t>(static_cast<py::ssize_t>(d.agent_neighbors.size()),
+                                                      d.agent_neighbors.data());
+    std::vector<Vec3> contact_points, contact_normals;
+    std::vector<double> contact_distances;
+    std::vector<std::int32_t> contact_ids;
+    for (const ObstacleContact3& c : d.obstacle_contacts) {
+        contact_points.push_back(c.point);
+        contact_normals.push_back(c.normal);
+        contact_distances.push_back(c.distance);
+        contact_ids.push_back(c.obstacle);
+    }
+    py::dict contacts;
+    contacts["point"] = triples(contact_points);
+    contacts["normal"] = triples(contact_normals);
+    contacts["distance"] = py::array_t<double>(static_cast<py::ssize_t>(contact_distances.size()),
+                                               contact_distances.data());
+    contacts["obstacle"] = py::array_t<std::int32_t>(static_cast<py::ssize_t>(contact_ids.size()), contact_ids.data());
+    out["obstacle_contacts"] = contacts;
+    std::vector<Vec3> points, normals;
+    for (const Plane& plane : d.planes) {
+        points.push_back(plane.point);
+        normals.push_back(plane.normal);
+    }
+    py::dict planes;
+    planes["point"] = triples(points);
+    planes["normal"] = triples(normals);
+    py::array_t<bool> obstacle(static_cast<py::ssize_t>(d.planes.size()));
+    for (std::size_t k = 0; k < d.planes.size(); ++k) {
+        obstacle.mutable_data()[k] = static_cast<std::int32_t>(k) < d.hard_planes;
+    }
+    planes["obstacle"] = obstacle;
+    out["planes"] = planes;
+    out["used_fallback"] = d.used_fallback;
+    out["candidates"] = triples(d.candidates);
+    out["penalties"] = py::array_t<double>(static_cast<py::ssize_t>(d.penalties.size()), d.penalties.data());
+    out["chosen"] = d.chosen;
+    return out;
+}
+
 }  // namespace
 
 void bind_diagnostics(py::module_& m) {
     auto engine = py::reinterpret_borrow<py::class_<Engine>>(m.attr("Engine"));
     engine.def(
-        "inspect", [](Engine& e, int scene, int slot) { return to_dict(e.inspect(scene, slot)); },
+        "inspect",
+        [](Engine& e, int scene, int slot) {
+            return e.dimensions() == 3 ? to_dict(e.inspect_3d(scene, slot)) : to_dict(e.inspect(scene, slot));
+        },
         py::arg("scene"), py::arg("slot"));
     engine.def(
         "locate",

@@ -48,7 +48,7 @@ py::array view(Engine& e, const std::string& name) {
     // One view per field of the table that has one.
 #define VOSIM_FIELD_VIEW(field, T, width, role, ...)                                  \
     if (FieldRole::role != FieldRole::kInternal && name == #field) {                 \
-        return make(s.field, width, FieldRole::role != FieldRole::kReadOnly);        \
+        return make(s.field, s.width_of(width), FieldRole::role != FieldRole::kReadOnly); \
     }
     VOSIM_AGENT_FIELDS(VOSIM_FIELD_VIEW)
 #undef VOSIM_FIELD_VIEW
@@ -58,8 +58,8 @@ py::array view(Engine& e, const std::string& name) {
 template <typename T>
 using Strided = py::array_t<T, py::array::forcecast>;
 
-// One field of add_agents, shaped (scenes, n) or, with width 2,
-// (scenes, n, 2), read where it lies: broadcast arrays (zero strides) are
+// One field of add_agents, shaped (scenes, n) or, for vectors,
+// (scenes, n, dimensions), read where it lies: broadcast arrays (zero strides) are
 // not copied, which keeps adding a million agents from doubling the memory.
 template <typename T>
 AgentSource<T> agent_source(const Strided<T>& a, int scenes, int n, int width, const char* name) {
@@ -92,7 +92,8 @@ py::array_t<std::int64_t> add_agents(Engine& e, int n, const py::dict& fields) {
 #define VOSIM_FIELD_SOURCE(field, T, width, role, ...)                                             \
     if constexpr (FieldRole::role == FieldRole::kInput) {                                         \
         if (!fields.contains(#field)) throw std::invalid_argument("add_agents: no " #field " given"); \
-        in.field = agent_source(py::cast<Strided<T>>(fields[#field]), scenes, n, width, #field);  \
+        in.field = agent_source(py::cast<Strided<T>>(fields[#field]), scenes, n,                   \
+                                e.state().width_of(width), #field);                               \
         ++used;                                                                                   \
     }
     VOSIM_AGENT_FIELDS(VOSIM_FIELD_SOURCE)
@@ -123,7 +124,9 @@ py::list agent_fields() {
         py::dict row;
         row["name"] = info.name;
         row["dtype"] = info.type;
-        row["width"] = info.width;
+        // Vectors have one component per dimension: 2 in the plane.
+        row["width"] = info.width == kVector ? 2 : info.width;
+        row["vector"] = info.width == kVector;
         row["role"] = roles[static_cast<int>(info.role)];
         row["check"] = checks[static_cast<int>(info.check)];
         row["min"] = info.range.lo;
@@ -219,7 +222,7 @@ py::dict run(Engine& e, std::int64_t steps, std::int64_t record_every, bool unti
              double tick_seconds, const py::object& progress, std::int64_t pause_every, const py::object& replan) {
     const std::int64_t frames = frames_for(steps, record_every);
     const AgentState& s = e.state();
-    const py::ssize_t frame_values = static_cast<py::ssize_t>(s.scenes()) * s.count() * 2;
+    const py::ssize_t frame_values = static_cast<py::ssize_t>(s.scenes()) * s.count() * s.dimensions();
     require_size(positions, frames * frame_values, "positions");
     require_size(velocities, frames * frame_values, "velocities");
     require_size(times, frames, "times");
@@ -291,7 +294,8 @@ void bind_engine(py::module_& m) {
           "Number of frames a run of `steps` steps records.");
 
     py::class_<Engine>(m, "Engine")
-        .def(py::init<int, double>(), py::arg("scenes"), py::arg("time_step"))
+        .def(py::init<int, double, int>(), py::arg("scenes"), py::arg("time_step"), py::arg("dimensions") = 2)
+        .def_property_readonly("dimensions", &Engine::dimensions)
         .def_property_readonly("scenes", [](const Engine& e) { return e.state().scenes(); })
         .def_property_readonly("count", [](const Engine& e) { return e.state().count(); })
         .def_property_readonly("busy", &Engine::busy)
@@ -347,7 +351,33 @@ void bind_engine(py::module_& m) {
             }
             return out;
         })
-        .def("neighbor_table", &neighbor_table);
+        .def("neighbor_table", &neighbor_table)
+        .def(
+            "obstacles3d", [](Engine& e, int scene) -> ObstacleSet3& { return e.obstacles3_for_change(scene); },
+            py::arg("scene"), py::return_value_policy::reference_internal,
+            "The 3D obstacle set of a scene (-1: shared by all), to add shapes to between steps.")
+        .def(
+            "penetrated_obstacles3d",
+            [](const Engine& e, const Doubles& positions, const Doubles& radius, int scene) {
+                if (positions.ndim() != 2 || positions.shape(1) != 3) {
+                    throw std::invalid_argument("positions: expected shape (n, 3)");
+                }
+                require_size(radius, positions.shape(0), "radius");
+                const py::ssize_t n = positions.shape(0);
+                py::array_t<std::int32_t> ids(n);
+                py::array_t<bool> shared(n);
+                for (py::ssize_t k = 0; k < n; ++k) {
+                    const double* p = positions.data() + 3 * k;
+                    bool in_shared = false;
+                    ids.mutable_data()[k] = e.penetrated_obstacle3(scene, Vec3(p[0], p[1], p[2]), radius.data()[k],
+                                                                   in_shared);
+                    shared.mutable_data()[k] = in_shared;
+                }
+                return py::make_tuple(ids, shared);
+            },
+            py::arg("positions"), py::arg("radius"), py::arg("scene"),
+            "Per ball (centre, radius), the first obstacle of the scene it penetrates (-1: none) and "
+            "whether that one is shared.");
 }
 
 }  // namespace vosim::bindings

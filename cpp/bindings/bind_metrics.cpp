@@ -30,13 +30,14 @@ std::string index_text(const char* name, std::initializer_list<py::ssize_t> inde
     return text + "]";
 }
 
-// positions (T, B, N, 2), radius (B, N), active (B, N) or None -> (T, B)
+// positions (T, B, N, 2 or 3), radius (B, N), active (B, N) or None -> (T, B)
 // smallest clearance among the active agents.
 py::array_t<double> min_clearance_frames(const Doubles& positions, const Doubles& radius,
                                          const py::object& active_or_none) {
-    if (positions.ndim() != 4 || positions.shape(3) != 2) {
-        throw std::invalid_argument("positions: expected shape (T, B, N, 2)");
+    if (positions.ndim() != 4 || (positions.shape(3) != 2 && positions.shape(3) != 3)) {
+        throw std::invalid_argument("positions: expected shape (T, B, N, 2) or (T, B, N, 3)");
     }
+    const py::ssize_t dims = positions.shape(3);
     const py::ssize_t frames = positions.shape(0), scenes = positions.shape(1), n = positions.shape(2);
     if (radius.ndim() != 2 || radius.shape(0) != scenes || radius.shape(1) != n) {
         throw std::invalid_argument("radius: expected shape (B, N) matching positions");
@@ -60,11 +61,11 @@ py::array_t<double> min_clearance_frames(const Doubles& positions, const Doubles
     }
     for (py::ssize_t k = 0; k < frames * scenes * n; ++k) {
         if (a && !a[k % (scenes * n)]) continue;
-        for (py::ssize_t d = 0; d < 2; ++d) {
-            if (!std::isfinite(p[2 * k + d])) {
+        for (py::ssize_t d = 0; d < dims; ++d) {
+            if (!std::isfinite(p[dims * k + d])) {
                 throw std::invalid_argument(
                     index_text("positions", {k / (scenes * n), k / n % scenes, k % n, d}) + " is " +
-                    format_number(p[2 * k + d]) + "; must be finite");
+                    format_number(p[dims * k + d]) + "; must be finite");
             }
         }
     }
@@ -73,10 +74,14 @@ py::array_t<double> min_clearance_frames(const Doubles& positions, const Doubles
     {
         py::gil_scoped_release release;
         NeighborGrid grid;
+        NeighborGrid3 grid3;
         for (py::ssize_t t = 0; t < frames; ++t) {
             for (py::ssize_t b = 0; b < scenes; ++b) {
-                result[t * scenes + b] = min_clearance(p + ((t * scenes + b) * n) * 2, r + b * n,
-                                                       a ? a + b * n : nullptr, static_cast<int>(n), grid);
+                const double* frame = p + ((t * scenes + b) * n) * dims;
+                const std::uint8_t* live = a ? a + b * n : nullptr;
+                result[t * scenes + b] =
+                    dims == 3 ? min_clearance<Vec3>(frame, r + b * n, live, static_cast<int>(n), grid3)
+                              : min_clearance<Vec2>(frame, r + b * n, live, static_cast<int>(n), grid);
             }
         }
     }

@@ -80,6 +80,7 @@ py::dict snapshot(const Engine& e) {
     const EngineSnapshot s = e.snapshot();
     py::dict out;
     out["scenes"] = s.scenes;
+    out["dimensions"] = s.dimensions;
     out["count"] = s.count;
     out["next_id"] = s.next_id;
     out["time_step"] = s.time_step;
@@ -146,6 +147,11 @@ ObstacleKind kind_of(const std::string& name) {
 void restore(Engine& e, const py::dict& d) {
     EngineSnapshot s;
     s.scenes = py::cast<int>(item(d, "scenes"));
+    // States saved before 3D engines existed are planar.
+    s.dimensions = d.contains("dimensions") ? py::cast<int>(d["dimensions"]) : 2;
+    if (s.dimensions != 2 && s.dimensions != 3) {
+        throw std::invalid_argument("saved state: dimensions is " + std::to_string(s.dimensions) + "; it must be 2 or 3");
+    }
     s.count = py::cast<int>(item(d, "count"));
     s.next_id = py::cast<std::int64_t>(item(d, "next_id"));
     s.time_step = py::cast<double>(item(d, "time_step"));
@@ -153,7 +159,7 @@ void restore(Engine& e, const py::dict& d) {
     s.step_count = py::cast<std::int64_t>(item(d, "step_count"));
     // The columns an (empty) agent state has give each one's name, width and type.
     const py::dict columns = py::cast<py::dict>(item(d, "columns"));
-    AgentState(1).for_each_column([&](auto& column, int width, const char* name) {
+    AgentState(1, s.dimensions).for_each_column([&](auto& column, int width, const char* name) {
         using Value = std::remove_reference_t<decltype(column[0])>;
         if (!columns.contains(name)) throw std::invalid_argument(std::string("saved state: no column '") + name + "'");
         s.columns.push_back({name, width, values_of<Value>(columns[name])});

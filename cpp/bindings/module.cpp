@@ -10,6 +10,7 @@ void bind_methods(py::module_& m);
 void bind_engine(py::module_& m);
 void bind_metrics(py::module_& m);
 void bind_obstacles(py::module_& m);
+void bind_obstacles3d(py::module_& m);
 void bind_detour(py::module_& m);
 void bind_velocity_obstacles(py::module_& m);
 void bind_diagnostics(py::module_& m);
@@ -24,6 +25,7 @@ PYBIND11_MODULE(_core, m) {
     vosim::bindings::bind_engine(m);
     vosim::bindings::bind_metrics(m);
     vosim::bindings::bind_obstacles(m);  // extends Engine: after bind_engine
+    vosim::bindings::bind_obstacles3d(m);
     vosim::bindings::bind_detour(m);
     vosim::bindings::bind_velocity_obstacles(m);
     vosim::bindings::bind_diagnostics(m);  // extends Engine

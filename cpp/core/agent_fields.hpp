@@ -7,8 +7,8 @@
 // plus the code that uses it.
 //
 // A row: X(name, value type, width, role, check, range, default, doc)
-//   width    components per agent (2 for plane vectors; see ARCHITECTURE.md
-//            for how a 3D engine widens them);
+//   width    components per agent: 1, or kVector for vectors, whose width is
+//            the engine's dimension (2 or 3; AgentState::width_of);
 //   role     kInput: given to add_agents, writable view; kState: the
 //            engine's, set to its default at append, writable view; kHidden:
 //            as kState, but not a public attribute in Python (its view is
@@ -32,19 +32,22 @@ namespace vosim {
 enum class FieldRole { kInput, kState, kHidden, kReadOnly, kInternal };
 enum class FieldCheck { kAlways, kWithGoal, kWithoutGoal, kNever };
 
+// The width of vector rows: as many components as the engine has dimensions.
+inline constexpr int kVector = 0;
+
 // Marker defaults (NaN payloads would be fragile; these are never valid values
 // of any field because their ranges exclude them).
 inline constexpr double kRequired = -std::numeric_limits<double>::infinity();
 inline constexpr double kDerived = std::numeric_limits<double>::lowest();
 
 #define VOSIM_AGENT_FIELDS(X)                                                                              \
-    X(positions, double, 2, kInput, kAlways, kCoordinateRange, kRequired, "Agent positions.")             \
-    X(velocities, double, 2, kInput, kAlways, kCoordinateRange, 0.0, "Current velocities.")               \
-    X(pref_velocities, double, 2, kInput, kWithoutGoal, kCoordinateRange, 0.0,                             \
+    X(positions, double, kVector, kInput, kAlways, kCoordinateRange, kRequired, "Agent positions.")             \
+    X(velocities, double, kVector, kInput, kAlways, kCoordinateRange, 0.0, "Current velocities.")               \
+    X(pref_velocities, double, kVector, kInput, kWithoutGoal, kCoordinateRange, 0.0,                             \
       "Preferred velocities; agents with a goal get theirs from the goal before each step.")              \
-    X(goals, double, 2, kInput, kWithGoal, kCoordinateRange, kDerived,                                     \
+    X(goals, double, kVector, kInput, kWithGoal, kCoordinateRange, kDerived,                                     \
       "Goals (NaN rows: no goal); an agent with one heads for it at pref_speed.")                          \
-    X(new_velocities, double, 2, kInternal, kNever, kCoordinateRange, kDerived,                            \
+    X(new_velocities, double, kVector, kInternal, kNever, kCoordinateRange, kDerived,                            \
       "The method's output of the step under way, copied into velocities by integration.")                \
     X(radius, double, 1, kInput, kAlways, kNonNegativeRange, 1.5, "Agent radii.")                          \
     X(max_speed, double, 1, kInput, kAlways, kNonNegativeRange, 2.0, "Maximum speeds.")                    \
@@ -87,7 +90,7 @@ inline constexpr double kDerived = std::numeric_limits<double>::lowest();
 struct FieldInfo {
     const char* name;
     const char* type;  // "float64", "int32", "int64", "int8" or "bool"
-    int width;
+    int width;  // kVector for vectors
     FieldRole role;
     FieldCheck check;
     Range range;

@@ -24,9 +24,12 @@ T normalized(T value) {
 
 }  // namespace
 
-AgentState::AgentState(int scenes) : scenes_(scenes) {
+AgentState::AgentState(int scenes, int dimensions) : scenes_(scenes), dimensions_(dimensions) {
     if (scenes < 1) {
         throw std::invalid_argument("scenes must be >= 1, got " + std::to_string(scenes));
+    }
+    if (dimensions != 2 && dimensions != 3) {
+        throw std::invalid_argument("dimensions must be 2 or 3, got " + std::to_string(dimensions));
     }
 }
 
@@ -78,15 +81,17 @@ std::vector<std::int64_t> AgentState::append(int n, const AgentInput& in) {
             const std::size_t dst = index(b, count_ + k);
             // Every input field of the table read from its source; the
             // engine's own state starts at its default.
-#define VOSIM_APPEND_FIELD(name, T, width, role, check, range, fallback, ...)                          \
-    if constexpr (FieldRole::role == FieldRole::kInput) {                                            \
-        for (int d = 0; d < width; ++d) name[width * dst + d] = normalized(in.name.at(b, k, d));     \
+#define VOSIM_APPEND_FIELD(name, T, width, role, check, range, fallback, ...)                             \
+    if constexpr (FieldRole::role == FieldRole::kInput) {                                               \
+        const int w = width_of(width);                                                                  \
+        for (int d = 0; d < w; ++d) name[w * dst + d] = normalized(in.name.at(b, k, d));                \
     } else if constexpr (FieldRole::role == FieldRole::kState || FieldRole::role == FieldRole::kHidden) { \
-        for (int d = 0; d < width; ++d) name[width * dst + d] = static_cast<T>(fallback);            \
+        const int w = width_of(width);                                                                  \
+        for (int d = 0; d < w; ++d) name[w * dst + d] = static_cast<T>(fallback);                       \
     }
             VOSIM_AGENT_FIELDS(VOSIM_APPEND_FIELD)
 #undef VOSIM_APPEND_FIELD
-            for (int d = 0; d < 2; ++d) new_velocities[2 * dst + d] = velocities[2 * dst + d];
+            for (int d = 0; d < dimensions_; ++d) new_velocities[dimensions_ * dst + d] = velocities[dimensions_ * dst + d];
             // Scene-major ids: within a scene, ids grow with the slot, which
             // `locate` relies on.
             ids[dst] = next_id_ + static_cast<std::int64_t>(src);

@@ -11,7 +11,7 @@
 
 #include "agent_fields.hpp"
 #include "column.hpp"
-#include "vec2.hpp"
+#include "vec.hpp"
 
 namespace vosim {
 
@@ -44,9 +44,13 @@ public:
     // Agent slots per scene are indexed by int (and by int32 in neighbour lists).
     static constexpr int kMaxAgents = 2147483647;
 
-    explicit AgentState(int scenes);
+    // `dimensions` (2 or 3) is the width of every vector field.
+    explicit AgentState(int scenes, int dimensions = 2);
 
     int scenes() const { return scenes_; }
+    int dimensions() const { return dimensions_; }
+    // Components per agent of a field of the table with this width.
+    int width_of(int table_width) const { return table_width == kVector ? dimensions_ : table_width; }
     int count() const { return count_; }        // slots in use per scene (N)
     int capacity() const { return capacity_; }  // slots allocated per scene
     std::size_t index(int scene, int slot) const {
@@ -70,19 +74,24 @@ public:
     // Finds the (scene, slot) of an id; returns false when unknown.
     bool locate(std::int64_t id, int& scene, int& slot) const;
 
-    Vec2 position(std::size_t i) const { return {positions[2 * i], positions[2 * i + 1]}; }
-    Vec2 velocity(std::size_t i) const { return {velocities[2 * i], velocities[2 * i + 1]}; }
-    Vec2 pref_velocity(std::size_t i) const {
-        return {pref_velocities[2 * i], pref_velocities[2 * i + 1]};
-    }
-    Vec2 goal(std::size_t i) const { return {goals[2 * i], goals[2 * i + 1]}; }
+    // The vectors of agent i, as the engine's vector type (Vec2 unless a
+    // 3D engine asks for Vec3).
+    template <class V = Vec2>
+    V position(std::size_t i) const { return load<V>(positions.data(), i); }
+    template <class V = Vec2>
+    V velocity(std::size_t i) const { return load<V>(velocities.data(), i); }
+    template <class V = Vec2>
+    V pref_velocity(std::size_t i) const { return load<V>(pref_velocities.data(), i); }
+    template <class V = Vec2>
+    V goal(std::size_t i) const { return load<V>(goals.data(), i); }
 
-    // Calls f(column, width, name) for every column of the field table, so
+    // Calls f(column, width, name) for every column of the field table (width:
+    // components per agent, the dimension for vectors), so
     // that growth, compaction and saved states (engine_state.cpp) treat all of
     // them alike: a field added to the table is saved and restored too.
     template <class F>
     void for_each_column(F&& f) {
-#define VOSIM_VISIT_COLUMN(name, T, width, ...) f(name, width, #name);
+#define VOSIM_VISIT_COLUMN(name, T, width, ...) f(name, width_of(width), #name);
         VOSIM_AGENT_FIELDS(VOSIM_VISIT_COLUMN)
 #undef VOSIM_VISIT_COLUMN
     }
@@ -97,6 +106,7 @@ private:
     void reallocate(int new_capacity);
 
     int scenes_;
+    int dimensions_;
     int count_ = 0;
     int capacity_ = 0;
     std::int64_t next_id_ = 0;

@@ -5,26 +5,38 @@
 
 namespace vosim {
 
+template <class V>
 double min_clearance(const double* positions, const double* radius, const std::uint8_t* active,
-                     int count, NeighborGrid& grid) {
+                     int count, GridOf<V>& grid) {
     constexpr double kInf = std::numeric_limits<double>::infinity();
+    constexpr int kD = kDim<V>;
     double largest_radius = 0.0;
-    double lo_x = kInf, lo_y = kInf, hi_x = -kInf, hi_y = -kInf;
+    double lo[kD], hi[kD];
+    for (int d = 0; d < kD; ++d) {
+        lo[d] = kInf;
+        hi[d] = -kInf;
+    }
     int live = 0;
     for (int k = 0; k < count; ++k) {
         if (active && !active[k]) continue;
         ++live;
         largest_radius = std::fmax(largest_radius, radius[k]);
-        lo_x = std::fmin(lo_x, positions[2 * k]);
-        hi_x = std::fmax(hi_x, positions[2 * k]);
-        lo_y = std::fmin(lo_y, positions[2 * k + 1]);
-        hi_y = std::fmax(hi_y, positions[2 * k + 1]);
+        for (int d = 0; d < kD; ++d) {
+            lo[d] = std::fmin(lo[d], positions[kD * k + d]);
+            hi[d] = std::fmax(hi[d], positions[kD * k + d]);
+        }
     }
     if (live < 2) return kInf;
-    const double diagonal = std::hypot(hi_x - lo_x, hi_y - lo_y);
+    double diagonal;
+    if constexpr (kD == 2) {
+        diagonal = std::hypot(hi[0] - lo[0], hi[1] - lo[1]);
+    } else {
+        diagonal = std::hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
+    }
     // Cells about as wide as the typical spacing keep both the nearest-agent
     // search and the follow-up scan short.
-    const double spacing = diagonal / std::sqrt(static_cast<double>(live));
+    const double spacing =
+        diagonal / (kD == 2 ? std::sqrt(static_cast<double>(live)) : std::cbrt(static_cast<double>(live)));
     const double cell = std::fmax(2.0 * largest_radius, spacing);
     const double cell_size = cell > 0.0 ? cell : 1.0;  // 0: every agent on one spot, radius 0
     grid.build(positions, active, count, cell_size);
@@ -32,7 +44,7 @@ double min_clearance(const double* positions, const double* radius, const std::u
     double best = kInf;
     for (int k = 0; k < count; ++k) {
         if (active && !active[k]) continue;
-        const Vec2 p(positions[2 * k], positions[2 * k + 1]);
+        const V p = load<V>(positions, static_cast<std::size_t>(k));
         // The nearest agent bounds the answer for k; look no farther than the
         // distance at which a larger disc could still come closer.
         Neighbor nearest{0.0, -1};
@@ -55,6 +67,9 @@ double min_clearance(const double* positions, const double* radius, const std::u
     }
     return best;
 }
+
+template double min_clearance<Vec2>(const double*, const double*, const std::uint8_t*, int, NeighborGrid&);
+template double min_clearance<Vec3>(const double*, const double*, const std::uint8_t*, int, NeighborGrid3&);
 
 void find_overlaps(const double* positions, const double* radius, const std::uint8_t* active, int count,
                    double min_fraction, NeighborGrid& grid, std::vector<Overlap>& out) {

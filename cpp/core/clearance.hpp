@@ -5,15 +5,22 @@
 #include <cstdint>
 #include <vector>
 
-#include "neighbor_grid.hpp"
+#include "neighbor_index.hpp"
 
 namespace vosim {
 
 // The smallest clearance over all pairs of the `count` agents at
 // positions[2k..2k+1] with radius[k] (only those with active[k] set, all
 // when `active` is null); +infinity with fewer than two. `grid` is scratch.
+// (V = Vec3: positions[3k..3k+2], between balls.)
+template <class V>
 double min_clearance(const double* positions, const double* radius, const std::uint8_t* active,
-                     int count, NeighborGrid& grid);
+                     int count, GridOf<V>& grid);
+
+inline double min_clearance(const double* positions, const double* radius, const std::uint8_t* active,
+                            int count, NeighborGrid& grid) {
+    return min_clearance<Vec2>(positions, radius, active, count, grid);
+}
 
 struct Overlap {
     std::int32_t a, b;  // a < b

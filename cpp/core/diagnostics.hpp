@@ -7,7 +7,10 @@
 #include <vector>
 
 #include "methods/geometry.hpp"
+#include "methods/orca/linear_program3d.hpp"  // Plane
+#include "obstacles3d.hpp"        // ObstacleContact3
 #include "vec2.hpp"
+#include "vec3.hpp"
 
 namespace vosim {
 
@@ -56,6 +59,26 @@ struct Diagnostics {
     std::int32_t chosen = -1;          // index into candidates
 
     std::vector<NamedVector> forces;  // force-based
+};
+
+// What a method saw and decided for one agent of a 3D engine.
+struct Diagnostics3 {
+    std::string method;
+    Vec3 position, velocity, pref_velocity, new_velocity;
+    Vec3 target_velocity;  // as Diagnostics::target_velocity
+    double radius = 0.0;
+    double max_speed = 0.0;
+    std::vector<std::int32_t> agent_neighbors;  // slots, nearest first
+    std::vector<ObstacleContact3> obstacle_contacts;  // obstacle surfaces in reach (shared set first)
+
+    // Half-spaces (ORCA): the first `hard_planes` come from obstacles.
+    std::vector<Plane> planes;
+    std::int32_t hard_planes = 0;
+    bool used_fallback = false;  // ORCA: linear program 4
+
+    std::vector<Vec3> candidates;  // sampling methods: candidate velocities
+    std::vector<double> penalties;
+    std::int32_t chosen = -1;      // index into candidates
 };
 
 }  // namespace vosim

@@ -9,6 +9,10 @@
 //   4. integration: v = v_new, p += v * dt.
 // Nothing in phase 3 depends on the order or the thread in which agents are
 // processed, so results are identical for any thread count.
+//
+// The engine has 2 or 3 dimensions (the width of the vector fields). Its
+// orchestration is written once; the phases that do geometry are templates
+// on the vector type (Vec2, Vec3), chosen once per phase by dimensions().
 #pragma once
 
 #include <atomic>
@@ -23,9 +27,10 @@
 #include "agent_state.hpp"
 #include "engine_state.hpp"
 #include "method.hpp"
-#include "neighbor_grid.hpp"
+#include "neighbor_index.hpp"
 #include "metrics.hpp"
 #include "obstacles.hpp"
+#include "obstacles3d.hpp"
 #include "waypoints.hpp"
 
 namespace vosim {
@@ -55,7 +60,8 @@ struct NewTracks {
 using Pause = std::function<NewTracks(std::int64_t)>;
 
 // Caller-owned output of a run, each array sized for `max_frames` frames of
-// scenes x count agents (positions and velocities: x and y). Null pointers
+// scenes x count agents (positions and velocities: one component per
+// dimension). Null pointers
 // are not written.
 struct Recording {
     double* positions = nullptr;
@@ -113,7 +119,10 @@ std::int64_t frames_for(std::int64_t steps, std::int64_t record_every);
 
 class Engine {
 public:
-    Engine(int scenes, double time_step);
+    // `dimensions`: 2 (agents in the plane) or 3.
+    Engine(int scenes, double time_step, int dimensions = 2);
+
+    int dimensions() const { return state_.dimensions(); }
 
     AgentState& state() { return state_; }
     const AgentState& state() const { return state_; }
@@ -136,7 +145,7 @@ public:
 
     std::vector<std::int64_t> add_agents(int n, const AgentInput& input);
 
-    // Adds an obstacle to one scene, or to all scenes when scene == -1, and
+    // Obstacles (2D engines; a 3D engine refuses them). Adds an obstacle to one scene, or to all scenes when scene == -1, and
     // returns its id within that set. Takes effect at the next step. A
     // moving obstacle translates by `velocity` every second, from the next
     // step on.
@@ -156,6 +165,16 @@ public:
     // Signed distance from p to the nearest obstacle surface of that scene:
     // negative in the solid, +infinity without obstacles.
     double obstacle_clearance(int scene, Vec2 p) const;
+
+    // 3D obstacles (engine_obstacles3d.cpp): the set of one scene (scene >=
+    // 0, made on demand) or the one all scenes share (-1), to add shapes to
+    // or remove them from between steps (refused while the engine is busy
+    // or has 2 dimensions). Changes take effect at the next step.
+    ObstacleSet3& obstacles3_for_change(int scene);
+    const ObstacleSet3& obstacles3(int scene) const;
+    // The first obstacle (id, -1: none; in `shared` whether of the shared
+    // set) that a ball of `radius` at p penetrates in scene `scene`.
+    int penetrated_obstacle3(int scene, Vec3 p, double radius, bool& shared) const;
     void remove_agents(const std::int64_t* ids, std::size_t count);
 
     // One step. With a ticker, a long step polls it between blocks of agents
@@ -192,6 +211,8 @@ public:
     // computed on demand (the preferred velocities of goal-seeking agents are
     // brought up to date as the step would).
     Diagnostics inspect(int scene, int slot);
+    // The same for a 3D engine.
+    Diagnostics3 inspect_3d(int scene, int slot);
 
     // Agent neighbours (slots) of every slot of every scene as the next step
     // would see them, padded with -1: row-major (scenes x count x width),
@@ -201,17 +222,36 @@ public:
 private:
     // Throws std::invalid_argument naming the first bad agent, id and field.
     void validate() const;
+    // Throws std::invalid_argument unless the engine has 2 dimensions (what: the call).
+    void require_plane(const char* what) const;
+    // Calls f(V()) with the engine's vector type: the one place that turns
+    // the dimension into a type.
+    template <class F>
+    decltype(auto) with_vector_type(F&& f) const {
+        if (dimensions() == 3) return f(Vec3());
+        return f(Vec2());
+    }
+    template <class V>
     void update_pref_velocities();
+    template <class V>
     void build_neighbor_index();
     // False when the ticker asked to stop (nothing written but new_velocities).
+    template <class V>
     bool compute_new_velocities(Ticker* ticker, std::int64_t steps_done);
+    template <class V>
     void integrate();
     // Deadlock resolution's per-agent timer and detour, after agent i's new
     // velocity (travelling: seeking a goal it has not reached).
-    void update_deadlock_state(const DeadlockResolution& rule, std::size_t i, Vec2 velocity, bool travelling);
+    void update_deadlock_state(const DeadlockResolution& rule, std::size_t i, bool moving, bool travelling);
     // Phases 1-4 on a validated state; false (and nothing advanced) when the
     // ticker asked to stop.
     bool advance(Ticker* ticker, std::int64_t steps_done);
+    template <class V>
+    bool advance_in(Ticker* ticker, std::int64_t steps_done);
+    // What inspect() shares between the dimensions: the state brought up to
+    // the next step and agent `slot`'s neighbours in ws; returns its index.
+    template <class V>
+    std::size_t prepare_inspection(int scene, int slot, Workspace& ws);
     void prepare_workspaces(int threads);
     // set_waypoints without the busy guard (a run's pause calls it).
     void replace_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
@@ -225,24 +265,45 @@ private:
     // `scene` from `grid` (nearest first, at most neighbor_capacity) to
     // `agents` and returns how many; appends the obstacle edges it sees to
     // `edges` (nearest first) unless that is null.
-    int gather_neighbors(const NeighborGrid& grid, int scene, int slot, Neighbor* agents,
-                         std::vector<ObstacleNeighbor>* edges) const;
+    template <class V>
+    int gather_neighbors(const GridOf<V>& grid, int scene, int slot, Neighbor* agents,
+                         std::vector<ObstaclesNearOf<V>>* edges) const;
     // Appends the obstacle edges agent i of `scene` sees to out, nearest first.
     void append_obstacle_neighbors(int scene, std::size_t i, std::vector<ObstacleNeighbor>& out) const;
+    // The same in 3D: the surfaces within reach (shared set first).
+    void append_obstacle_neighbors(int scene, std::size_t i, std::vector<ObstacleContact3>& out) const;
+    void build_obstacles3();
     // The scene of the k-th agent in processing order.
     int scene_of(std::int64_t k) const;
     std::int32_t slot_at(int scene, std::int64_t k) const {
-        return grids_[scene].slots_in_cell_order()[static_cast<std::size_t>(k - scene_starts_[scene])];
+        return cell_orders_[scene][static_cast<std::size_t>(k - scene_starts_[scene])];
+    }
+    // The scene grids of the engine's dimension.
+    template <class V>
+    std::vector<GridOf<V>>& grids() {
+        if constexpr (kDim<V> == 2) {
+            return grids_;
+        } else {
+            return grids3_;
+        }
+    }
+    template <class V>
+    const std::vector<GridOf<V>>& grids() const {
+        return const_cast<Engine*>(this)->grids<V>();
     }
     std::int64_t agents_in_order() const { return scene_starts_.empty() ? 0 : scene_starts_.back(); }
     // Fills the neighbour buffers of ws for agents [begin, end) in processing order
     // (and, during a run, observes them for the metrics).
+    template <class V>
     void find_neighbors(std::int64_t begin, std::int64_t end, Workspace& ws) const;
     // The metrics of one agent in the state being observed.
+    template <class V>
     void observe_agent(int scene, int slot, std::size_t i, Span<Neighbor> agents, int wanted,
-                       Span<ObstacleNeighbor> edges, StateTally& tally) const;
+                       Span<ObstaclesNearOf<V>> edges, StateTally& tally) const;
     // Observes the current state for the metrics without stepping (after a run).
     void observe_state();
+    template <class V>
+    void observe_state_in();
     void record(const Recording& recording, std::int64_t frame) const;
 
     // Refuses concurrent use from several threads instead of racing.
@@ -262,9 +323,13 @@ private:
     double time_ = 0.0;
     std::int64_t step_count_ = 0;
     std::shared_ptr<const Method> method_;
-    std::vector<NeighborGrid> grids_;                 // one per scene, made at the first step with agents
+    std::vector<NeighborGrid> grids_;                 // one per scene, made at the first step with agents (2D)
+    std::vector<NeighborGrid3> grids3_;               // the same in 3D
+    std::vector<const std::int32_t*> cell_orders_;    // per scene, its grid's slots_in_cell_order()
     ObstacleSet shared_obstacles_;                    // seen by every scene
     std::vector<std::unique_ptr<ObstacleSet>> scene_obstacles_;  // per scene, made on demand
+    ObstacleSet3 shared_obstacles3_;                  // 3D: seen by every scene
+    std::vector<std::unique_ptr<ObstacleSet3>> scene_obstacles3_;  // 3D: per scene, made on demand
     // Agents are processed scene after scene, each scene's in its grid's
     // cell order (neighbours close in memory): the k-th agent is slot
     // grids_[b].slots_in_cell_order()[k - scene_starts_[b]] of the scene b

@@ -20,11 +20,11 @@ void Engine::record(const Recording& rec, std::int64_t frame) const {
     const AgentState& s = state_;
     if (rec.times) rec.times[frame] = time_;
     if (rec.steps) rec.steps[frame] = step_count_;
-    const std::size_t per_scene = static_cast<std::size_t>(s.count()) * 2;
+    const std::size_t per_scene = static_cast<std::size_t>(s.count()) * s.dimensions();
     if (per_scene == 0) return;  // (and no loop over the scenes of an empty batch)
     const std::size_t per_frame = per_scene * s.scenes();
     for (int b = 0; b < s.scenes(); ++b) {
-        const std::size_t src = s.index(b, 0) * 2;
+        const std::size_t src = s.index(b, 0) * s.dimensions();
         const std::size_t dst = static_cast<std::size_t>(frame) * per_frame + b * per_scene;
         for (std::size_t k = 0; k < per_scene; ++k) {
             if (rec.positions) rec.positions[dst + k] = s.positions[src + k];

@@ -94,6 +94,7 @@ EngineSnapshot Engine::snapshot() const {
     EngineSnapshot out;
     const AgentState& s = state_;
     out.scenes = s.scenes();
+    out.dimensions = s.dimensions();
     out.count = s.count();
     out.next_id = s.next_id();
     out.time_step = time_step_;
@@ -144,7 +145,11 @@ void Engine::restore(const EngineSnapshot& saved) {
         refuse("time is " + format_number(saved.time) + " and step_count " + std::to_string(saved.step_count) +
                "; they must be finite and >= 0");
     }
-    AgentState state(saved.scenes);
+    if (saved.dimensions != dimensions()) {
+        refuse("it has dimensions=" + std::to_string(saved.dimensions) + "; this engine has dimensions=" +
+               std::to_string(dimensions()));
+    }
+    AgentState state(saved.scenes, saved.dimensions);
     state.reset(saved.count, saved.next_id);
     std::size_t used = 0;
     state.for_each_column([&](auto& column, int width, const char* name) {

@@ -50,6 +50,7 @@ struct SavedWaypoints {
 
 struct EngineSnapshot {
     int scenes = 1;
+    int dimensions = 2;        // of the vector columns
     int count = 0;             // agent slots per scene
     std::int64_t next_id = 0;  // the id the next agent added gets
     double time_step = 0.0;

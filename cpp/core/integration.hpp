@@ -1,18 +1,31 @@
 // Phase 4 of a step: how a chosen velocity becomes the new state.
 #pragma once
 
-#include "vec2.hpp"
+#include "vec.hpp"
 
 namespace vosim {
 
 // The velocity moves towards `target` by at most max_accel * time_step
 // (max_accel may be +inf): the HRVO library's acceleration limit.
-inline Vec2 limit_acceleration(Vec2 velocity, Vec2 target, double max_accel, double time_step) {
+template <class V>
+V limit_acceleration(V velocity, V target, double max_accel, double time_step) {
     const double change = length(target - velocity);
     const double limit = max_accel * time_step;
     if (change <= limit) return target;
     const double share = limit / change;
     return (1.0 - share) * velocity + share * target;
+}
+
+// A method's velocity longer than max_speed times this is capped at
+// max_speed. Methods keep to max_speed themselves up to round-off (except
+// DetourCrowd's grid, whose cells reach half a cell beyond it); in
+// degenerate inputs (a disc of admissible velocities of radius 0 around
+// half-planes 1e15 away, say) cancellation can leave them far outside it.
+constexpr double kSpeedTolerance = 1.0 + 1e-9;
+
+template <class V>
+V cap_speed(V v, double max_speed) {
+    return longer_than(v, max_speed * kSpeedTolerance) ? with_length(v, max_speed) : v;
 }
 
 }  // namespace vosim

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -21,9 +22,25 @@
 #include "diagnostics.hpp"
 #include "neighbor_grid.hpp"
 #include "obstacles.hpp"
-#include "vec2.hpp"
+#include "obstacles3d.hpp"
+#include "methods/orca/linear_program3d.hpp"
+#include "vec.hpp"
 
 namespace vosim {
+
+// What an agent sees of the obstacles: edges in the plane, surfaces in space.
+template <class V>
+struct ObstaclesNear;
+template <>
+struct ObstaclesNear<Vec2> {
+    using type = ObstacleNeighbor;
+};
+template <>
+struct ObstaclesNear<Vec3> {
+    using type = ObstacleContact3;
+};
+template <class V>
+using ObstaclesNearOf = typename ObstaclesNear<V>::type;
 
 // Scratch space a method keeps per thread (its own subclass).
 struct MethodScratch {
@@ -51,6 +68,9 @@ struct Workspace {
     // edges facing it within time_horizon_obst * max_speed + radius.
     Span<Neighbor> agent_neighbors;
     Span<ObstacleNeighbor> obstacle_neighbors;
+    // 3D: the obstacle surfaces within time_horizon_obst * max_speed + radius
+    // (or time_step * max_speed + radius when longer), nearest first.
+    Span<ObstacleContact3> obstacle_contacts;
     // Set by a method that could not satisfy its constraints and fell back
     // (ORCA's linear program 3, geometric selection with nothing admissible).
     bool used_fallback = false;
@@ -61,9 +81,39 @@ struct Workspace {
     std::vector<std::size_t> agent_starts;     // per agent of the chunk, and one past the last
     std::vector<ObstacleNeighbor> obstacle_buffer;
     std::vector<std::size_t> obstacle_starts;  // per agent of the chunk, and one past the last
+    std::vector<ObstacleContact3> contact_buffer;  // 3D
+    std::vector<std::size_t> contact_starts;
+
+    // The obstacle buffer of the dimension of V, and its span.
+    template <class V>
+    auto& obstacles_near() {
+        if constexpr (kDim<V> == 2) {
+            return obstacle_buffer;
+        } else {
+            return contact_buffer;
+        }
+    }
+    template <class V>
+    auto& obstacles_near_starts() {
+        if constexpr (kDim<V> == 2) {
+            return obstacle_starts;
+        } else {
+            return contact_starts;
+        }
+    }
+    template <class V, class T>
+    void set_obstacles_near(Span<T> near) {
+        if constexpr (kDim<V> == 2) {
+            obstacle_neighbors = near;
+        } else {
+            obstacle_contacts = near;
+        }
+    }
 
     std::vector<Line> lines;
     std::vector<Line> projected_lines;
+    std::vector<Plane> planes;  // 3D
+    std::vector<Plane> projected_planes;
     std::unique_ptr<MethodScratch> method_scratch;  // made by the method in use
     const void* scratch_owner = nullptr;            // which method made it
 };
@@ -126,6 +176,18 @@ public:
     // The new velocity of agent `slot`, from its neighbours in ws.
     virtual Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const = 0;
 
+    // Whether the method works in engines of this many dimensions (2 or 3).
+    // A 3D method overrides this and the `_3d` members below; the engine
+    // refuses a method that does not support its dimension.
+    virtual bool supports_dimensions(int dimensions) const { return dimensions == 2; }
+    // Why not, for the error message.
+    virtual std::string dimensions_note() const { return "it works in the plane only"; }
+    // The 3D counterparts of new_velocity and inspect.
+    virtual Vec3 new_velocity_3d(const SceneView& scene, int slot, Workspace& ws) const;
+    virtual void inspect_3d(const SceneView& scene, int slot, Workspace& ws, Diagnostics3& out) const {
+        out.new_velocity = new_velocity_3d(scene, slot, ws);
+    }
+
     // The same computation, recording what the method saw and decided. Not
     // on the hot path: it may allocate.
     virtual void inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const {
@@ -133,8 +195,9 @@ public:
     }
 
     // True when the method's velocity already obeys the agent's acceleration
-    // model (AVO): integration then applies no max_acceleration clamp of its own.
-    virtual bool models_acceleration() const { return false; }
+    // model (AVO) in an engine of `dimensions`: integration then applies no
+    // max_acceleration clamp of its own.
+    virtual bool models_acceleration(int /*dimensions*/) const { return false; }
     // True when the method may leave max_speed behind on purpose (AVO2's
     // speed lines bound the speed along the heading only): the engine then
     // does not cap the speed.
@@ -162,5 +225,20 @@ private:
     PreferenceNoise noise_;
     DeadlockResolution deadlock_;
 };
+
+inline Vec3 Method::new_velocity_3d(const SceneView&, int, Workspace&) const {
+    // The engine checks supports_dimensions first: this is never reached.
+    throw std::logic_error(name() + " has no 3D implementation");
+}
+
+// The new velocity through the member of the engine's dimension.
+template <class V>
+V method_velocity(const Method& method, const SceneView& scene, int slot, Workspace& ws) {
+    if constexpr (kDim<V> == 2) {
+        return method.new_velocity(scene, slot, ws);
+    } else {
+        return method.new_velocity_3d(scene, slot, ws);
+    }
+}
 
 }  // namespace vosim

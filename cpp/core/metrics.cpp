@@ -36,9 +36,9 @@ RunMetrics::RunMetrics(const AgentState& state, int threads, std::int64_t record
       settings_(settings),
       tallies_(threads) {
     const std::size_t total = static_cast<std::size_t>(scenes_) * capacity_;
-    start_.resize(total);
-    for (std::size_t i = 0; i < total; ++i) start_[i] = state.position(i);
-    last_acceleration_.assign(total, Vec2());
+    const std::size_t dims = static_cast<std::size_t>(state.dimensions());
+    start_.assign(state.positions.data(), state.positions.data() + total * dims);
+    last_acceleration_.assign(total * dims, 0.0);
     has_acceleration_.assign(total, 0);
     path_.assign(total, 0.0);
     peak_accel_.assign(total, 0.0);
@@ -93,29 +93,6 @@ void RunMetrics::end_state() {
     series_steps.push_back(state_step_);
     min_clearance_series.insert(min_clearance_series.end(), clearance.begin(), clearance.end());
     collisions_series.insert(collisions_series.end(), pairs_now.begin(), pairs_now.end());
-}
-
-void RunMetrics::observe_motion(std::size_t i, Vec2 old_velocity, Vec2 new_velocity, Vec2 new_position, double dt,
-                                std::int64_t step_after, bool goal_seeking, bool arrived_now) {
-    const double speed = length(new_velocity);
-    path_[i] += speed * dt;
-    sum_dv_[i] += length(new_velocity - old_velocity);
-    const Vec2 acceleration = (new_velocity - old_velocity) / dt;
-    if (has_acceleration_[i]) sum_da_[i] += length(acceleration - last_acceleration_[i]);
-    peak_accel_[i] = std::max(peak_accel_[i], length(acceleration));
-    last_acceleration_[i] = acceleration;
-    has_acceleration_[i] = 1;
-    goal_seeking_[i] = goal_seeking ? 1 : 0;
-    if (goal_seeking && arrived_now && arrived_at_[i] < 0) {
-        arrived_at_[i] = step_after;
-        path_at_arrival_[i] = path_[i];
-        straight_at_arrival_[i] = length(new_position - start_[i]);
-    }
-    if (goal_seeking && !arrived_now && speed < settings_.stall_speed) {
-        longest_stall_[i] = std::max(longest_stall_[i], ++stall_[i]);
-    } else {
-        stall_[i] = 0;
-    }
 }
 
 std::size_t RunMetrics::slot_index(std::size_t storage_index) const {

@@ -9,12 +9,13 @@
 // are merged in scene order, so results do not depend on the thread count.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <unordered_set>
 #include <vector>
 
 #include "agent_state.hpp"
-#include "vec2.hpp"
+#include "vec.hpp"
 
 namespace vosim {
 
@@ -49,7 +50,9 @@ public:
     void end_state();
 
     // ---- observing motion at integration (storage index i, in parallel)
-    void observe_motion(std::size_t i, Vec2 old_velocity, Vec2 new_velocity, Vec2 new_position, double dt,
+    // (V: the engine's vector type).
+    template <class V>
+    void observe_motion(std::size_t i, V old_velocity, V new_velocity, V new_position, double dt,
                         std::int64_t step_after, bool goal_seeking, bool arrived_now);
 
     // ---- results
@@ -85,8 +88,9 @@ private:
     std::vector<std::unordered_set<std::uint64_t>> distinct_pairs_;  // per scene, made on first pair
 
     // Per agent, by storage index (slots do not move during a run).
-    std::vector<Vec2> start_;
-    std::vector<Vec2> last_acceleration_;
+    // Vectors of the engine's dimension, components side by side.
+    std::vector<double> start_;
+    std::vector<double> last_acceleration_;
     std::vector<std::uint8_t> has_acceleration_;
     std::vector<double> path_, sum_dv_, sum_da_, path_at_arrival_, straight_at_arrival_, peak_accel_;
     std::vector<std::int64_t> arrived_at_;
@@ -96,5 +100,29 @@ private:
     std::vector<std::int64_t> overlap_steps_, obstacle_steps_;
     std::vector<double> penetration_, obstacle_penetration_, clearance_;
 };
+
+template <class V>
+void RunMetrics::observe_motion(std::size_t i, V old_velocity, V new_velocity, V new_position, double dt,
+                                std::int64_t step_after, bool goal_seeking, bool arrived_now) {
+    const double speed = length(new_velocity);
+    path_[i] += speed * dt;
+    sum_dv_[i] += length(new_velocity - old_velocity);
+    const V acceleration = (new_velocity - old_velocity) / dt;
+    if (has_acceleration_[i]) sum_da_[i] += length(acceleration - load<V>(last_acceleration_.data(), i));
+    peak_accel_[i] = std::max(peak_accel_[i], length(acceleration));
+    store(last_acceleration_.data(), i, acceleration);
+    has_acceleration_[i] = 1;
+    goal_seeking_[i] = goal_seeking ? 1 : 0;
+    if (goal_seeking && arrived_now && arrived_at_[i] < 0) {
+        arrived_at_[i] = step_after;
+        path_at_arrival_[i] = path_[i];
+        straight_at_arrival_[i] = length(new_position - load<V>(start_.data(), i));
+    }
+    if (goal_seeking && !arrived_now && speed < settings_.stall_speed) {
+        longest_stall_[i] = std::max(longest_stall_[i], ++stall_[i]);
+    } else {
+        stall_[i] = 0;
+    }
+}
 
 }  // namespace vosim

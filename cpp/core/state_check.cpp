@@ -59,8 +59,9 @@ inline bool find_violation(const AgentState& s, std::size_t i, Violation* out) {
 #define VOSIM_CHECK_FIELD(name, T, width, role, check, range, ...)                                 \
     if constexpr (FieldCheck::check != FieldCheck::kNever) {                                      \
         if (applies(FieldCheck::check)) {                                                         \
-            for (int d = 0; d < width; ++d) {                                                     \
-                if (bad(#name, static_cast<double>(s.name[width * i + d]), range)) return true;   \
+            const int w = s.width_of(width);                                                      \
+            for (int d = 0; d < w; ++d) {                                                         \
+                if (bad(#name, static_cast<double>(s.name[w * i + d]), range)) return true;       \
             }                                                                                     \
         }                                                                                         \
     }
@@ -73,7 +74,7 @@ inline bool find_violation(const AgentState& s, std::size_t i, Violation* out) {
 // "velocities" -> "velocity"; scalar fields keep theirs.
 std::string one_value_name(const std::string& field) {
     for (const FieldInfo& info : kAgentFields) {
-        if (field != info.name || info.width == 1) continue;
+        if (field != info.name || info.width != kVector) continue;
         if (field.size() > 3 && field.compare(field.size() - 3, 3, "ies") == 0) {
             return field.substr(0, field.size() - 3) + "y";
         }

@@ -16,7 +16,7 @@ TEST_CASE("every row has a unique name, a width, a doc and a default within its 
     std::set<std::string> names;
     for (const FieldInfo& f : kAgentFields) {
         CHECK(names.insert(f.name).second);
-        CHECK((f.width == 1 || f.width == 2));
+        CHECK((f.width == 1 || f.width == kVector));
         CHECK(std::string(f.doc).back() == '.');
         if (f.default_value != kRequired && f.default_value != kDerived) {
             CHECK(within(f.default_value, f.range));
@@ -24,16 +24,22 @@ TEST_CASE("every row has a unique name, a width, a doc and a default within its 
     }
 }
 
-TEST_CASE("for_each_column visits every row once with its width") {
-    AgentState state(2);
-    std::vector<std::string> visited;
-    state.for_each_column([&](auto&, int width, const char* name) {
-        visited.push_back(name);
-        bool found = false;
-        for (const FieldInfo& f : kAgentFields) found = found || (name == std::string(f.name) && f.width == width);
-        CHECK(found);
-    });
-    CHECK(visited.size() == std::size(kAgentFields));
+TEST_CASE("for_each_column visits every row once with its width (vectors: the dimension)") {
+    for (int dimensions : {2, 3}) {
+        AgentState state(2, dimensions);
+        std::vector<std::string> visited;
+        state.for_each_column([&](auto&, int width, const char* name) {
+            visited.push_back(name);
+            bool found = false;
+            for (const FieldInfo& f : kAgentFields) {
+                const int expected = f.width == kVector ? dimensions : f.width;
+                found = found || (name == std::string(f.name) && expected == width);
+            }
+            CHECK(found);
+        });
+        CHECK(visited.size() == std::size(kAgentFields));
+    }
+    CHECK_THROWS_AS(AgentState(1, 4), std::invalid_argument);
 }
 
 namespace {

@@ -2,6 +2,7 @@
 // with defaults inside their ranges, and made from its parameters.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -35,7 +36,13 @@ TEST_CASE("every default lies in its range and makes the method of that name") {
             CHECK_NOTHROW(check_param(param, param.default_value));
         }
         for (int dimension : spec.dimensions) {
-            CHECK(make_method(spec.name, {}, 0, dimension)->name() == spec.name);
+            const auto method = make_method(spec.name, {}, 0, dimension);
+            CHECK(method->name() == spec.name);
+            CHECK(method->supports_dimensions(dimension));  // the registry and the method agree
+        }
+        for (int dimension : {2, 3}) {
+            if (std::find(spec.dimensions.begin(), spec.dimensions.end(), dimension) != spec.dimensions.end()) continue;
+            CHECK_FALSE(make_method(spec.name, {}, 0, spec.dimensions.front())->supports_dimensions(dimension));
         }
     }
 }
@@ -52,7 +59,10 @@ TEST_CASE("bad names, settings, values and dimensions are refused, naming them")
                          "hrvo_apex is 'x'; must be 'library' or 'symmetric'", std::invalid_argument);
     CHECK_THROWS_WITH_AS(make_method("GridSampling", {{"grid_size", std::int64_t{1}}}, 0),
                          "grid_size is 1; must be >= 2", std::invalid_argument);
-    CHECK_THROWS_WITH_AS(make_method("ORCA", {}, 0, 3), doctest::Contains("dimension is 3"), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(make_method("HRVO", {}, 0, 3), doctest::Contains("dimension is 3"), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(make_method("VO", {{"selection", std::string("geometric")}}, 0, 3),
+                         doctest::Contains("dimension is 3; VO with these settings"), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(make_method("ORCA", {}, 0, 4), doctest::Contains("dimension is 4"), std::invalid_argument);
 }
 
 TEST_CASE("the kernel's defaults are the registry's (HRVO's apex is the paper's)") {

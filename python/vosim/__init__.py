@@ -14,6 +14,7 @@ from .batch import Batch
 from .comparison import compare
 from .methods import AVO, HRVO, ORCA, RVO, VO, AdaptiveSampling, ForceBased, GridSampling, Method
 from .methods import METHODS as _METHODS
+from .shapes3d import Box, ConvexPolyhedron, HalfSpace, ObstacleSet3D, Plane, Sphere
 from .simulator import Simulator
 from ._sweep import sweep
 from .trajectory import Trajectory
@@ -44,15 +45,21 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
 __all__ = [
     "AdaptiveSampling",
     "Batch",
+    "Box",
+    "ConvexPolyhedron",
     "ForceBased",
     "GridSampling",
+    "HalfSpace",
     "HRVO",
     "Method",
+    "ObstacleSet3D",
     "ORCA",
     "AVO",
+    "Plane",
     "RVO",
     "VO",
     "Simulator",
+    "Sphere",
     "Trajectory",
     "compare",
     "get_num_threads",

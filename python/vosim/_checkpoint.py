@@ -32,7 +32,7 @@ FORMAT_VERSION = 2
 
 # The engine's plain numbers (kept in the metadata JSON, exactly: JSON
 # floats round-trip through Python's shortest repr).
-_NUMBERS = ("scenes", "count", "next_id", "time_step", "time", "step_count")
+_NUMBERS = ("scenes", "dimensions", "count", "next_id", "time_step", "time", "step_count")
 _COLUMN_PREFIX = "column."
 
 
@@ -51,6 +51,7 @@ def payload(sim) -> dict:
         "kind": _kind(sim),
         "method": sim.method.to_dict(),
         "engine": sim._engine.snapshot(),
+        "shapes3d": sim._shape_payload(),
     }
 
 
@@ -73,7 +74,8 @@ def restore_into(sim, state: dict, source: str = "state") -> None:
     try:
         engine_state = state["engine"]
         method = method_from_dict(state["method"])
-        engine = _core.Engine(int(engine_state["scenes"]), float(engine_state["time_step"]))
+        engine = _core.Engine(int(engine_state["scenes"]), float(engine_state["time_step"]),
+                              int(engine_state.get("dimensions", 2)))
         engine.restore(engine_state)
         engine.method = method._make_core()
     except (KeyError, TypeError, ValueError, RuntimeError) as error:
@@ -81,6 +83,10 @@ def restore_into(sim, state: dict, source: str = "state") -> None:
     # Set through object.__setattr__: the classes may refuse unknown attributes.
     object.__setattr__(sim, "_engine", engine)
     object.__setattr__(sim, "_method", method)
+    try:
+        sim._restore_shapes(state.get("shapes3d", []))
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"{source} is not a usable vosim simulator state (3D obstacles: {error})") from None
 
 
 def save_state(sim, path) -> Path:

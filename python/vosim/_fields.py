@@ -24,16 +24,17 @@ class Field:
 
     name: str
     dtype: str  # "float64", "int32", "int64", "int8" or "bool"
-    width: int  # components per agent: 2 for vectors, 1 for one value per agent
+    width: int  # components per agent in the plane: 2 for vectors (3 in 3D), 1 for one value per agent
     role: str  # "input", "state", "hidden", "read-only" or "internal"
     minimum: float
     maximum: float
     default: float | None  # add_agents' default; None when required or derived from another argument
     doc: str
+    is_vector: bool = False  # one component per dimension
 
-    @property
-    def is_vector(self) -> bool:
-        return self.width > 1
+    def components(self, dimensions: int = 2) -> int:
+        """Values per agent in an engine of ``dimensions`` dimensions."""
+        return dimensions if self.is_vector else self.width
 
     @property
     def checks(self) -> dict:
@@ -46,12 +47,12 @@ class Field:
         return dict(minimum=self.minimum, maximum=self.maximum, **whole)
 
     def shape_text(self) -> str:
-        return "``(..., N, %d)``" % self.width if self.is_vector else "``(..., N)``"
+        return "``(..., N, 2)`` (``(..., N, 3)`` in 3D)" if self.is_vector else "``(..., N)``"
 
 
 FIELDS: dict[str, Field] = {
     row["name"]: Field(row["name"], row["dtype"], row["width"], row["role"], row["min"], row["max"],
-                       row["default"], row["doc"])
+                       row["default"], row["doc"], row["vector"])
     for row in _core.AGENT_FIELDS
 }
 
@@ -71,9 +72,12 @@ PER_AGENT_NUMBERS = tuple(name for name in INPUTS if not FIELDS[name].is_vector)
 # Bytes per agent slot of the engine's columns, and at most what add_agents
 # copies of its arguments (broadcast views; checks make temporary masks and
 # per-agent arrays of other dtypes are converted through float64).
-ENGINE_BYTES_PER_AGENT = sum(np.dtype(f.dtype).itemsize * f.width for f in FIELDS.values())
-INPUT_BYTES_PER_AGENT = sum((1 if FIELDS[n].dtype == "bool" else 8) * FIELDS[n].width
-                            for n in (*INPUTS, *_DERIVED_INPUTS))
+def bytes_per_agent(dimensions: int = 2) -> tuple[int, int]:
+    """Bytes per agent slot of the engine's columns, and at most what add_agents copies."""
+    engine = sum(np.dtype(f.dtype).itemsize * f.components(dimensions) for f in FIELDS.values())
+    inputs = sum((1 if FIELDS[n].dtype == "bool" else 8) * FIELDS[n].components(dimensions)
+                 for n in (*INPUTS, *_DERIVED_INPUTS))
+    return engine, inputs
 
 
 def _signature_default(name: str):

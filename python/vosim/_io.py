@@ -161,7 +161,8 @@ def load(path):
 
 
 def to_dataframe(traj, *, frames=None, ids=None):
-    """One row per (scene, frame, agent): ``scene, frame, time, id, x, y, vx, vy``.
+    """One row per (scene, frame, agent): ``scene, frame, time, id, x, y, vx, vy``
+    (3D: ``x, y, z, vx, vy, vz``).
 
     ``frame`` is the simulator's step count at that frame; together with
     ``id``, ``x``, ``y`` the columns are what PedPy reads. Slots of removed
@@ -191,15 +192,14 @@ def to_dataframe(traj, *, frames=None, ids=None):
             raise ValueError(f"ids[{k}]: no agent with id {ids[k]} in this trajectory")
         wanted &= np.isin(agent_ids, ids)
     keep = np.broadcast_to(wanted[None], agent.shape).reshape(-1)
+    axes = "xyz"[:positions.shape[-1]]
     table = pd.DataFrame({
         "scene": scene.reshape(-1),
         "frame": frame.reshape(-1),
         "time": time.reshape(-1),
         "id": agent.reshape(-1),
-        "x": positions[..., 0].reshape(-1),
-        "y": positions[..., 1].reshape(-1),
-        "vx": velocities[..., 0].reshape(-1),
-        "vy": velocities[..., 1].reshape(-1),
+        **{axis: positions[..., d].reshape(-1) for d, axis in enumerate(axes)},
+        **{"v" + axis: velocities[..., d].reshape(-1) for d, axis in enumerate(axes)},
     })
     return table[keep].reset_index(drop=True)
 

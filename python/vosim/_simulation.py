@@ -32,8 +32,9 @@ from ._checks import (
 )
 from ._checkpoint import _CheckpointMethods
 from ._obstacles import _ObstacleMethods
+from ._obstacles3d import _Obstacle3DMethods
 from ._progress import make_progress
-from ._fields import ADD_AGENTS_SIGNATURE, ADD_DEFAULTS, ENGINE_BYTES_PER_AGENT, FIELDS, INPUT_BYTES_PER_AGENT, VIEWS, parameter_docs
+from ._fields import ADD_AGENTS_SIGNATURE, ADD_DEFAULTS, FIELDS, VIEWS, bytes_per_agent, parameter_docs
 from .metrics import from_engine as metrics_from_engine
 from .methods import ORCA, Method, method_from_name
 from .trajectory import Trajectory
@@ -44,7 +45,7 @@ _VIEW_NOTE = """
         A view of the engine's memory: writing into it changes the simulation
         (checked before the next step). Assigning to the attribute checks the
         values at once and writes them into every agent: a scalar (or one
-        2-vector) for all, or one value per agent (a Batch also takes a
+        vector) for all, or one value per agent (a Batch also takes a
         leading scene axis)."""
 
 
@@ -82,15 +83,17 @@ def _physical_memory() -> int | None:
 _MAX_STEPS = 2**62
 
 
-class _Simulation(_ObstacleMethods, _CheckpointMethods):
+class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
     """Common implementation; use Simulator or Batch."""
 
     _scene_axis: bool
 
-    def __init__(self, scenes: int, time_step: float, method: Method | str | None):
+    def __init__(self, scenes: int, time_step: float, method: Method | str | None, dimensions: int = 2):
         scenes = integer(scenes, "scenes", minimum=1, maximum=INT32_MAX)
         time_step = scalar(time_step, "time_step", minimum=MIN_TIME, maximum=MAX_MAGNITUDE)
-        self._engine = _core.Engine(scenes, time_step)
+        dimensions = integer(dimensions, "dimensions", minimum=2, maximum=3)
+        self._engine = _core.Engine(scenes, time_step, dimensions)
+        self._shape_log = []
         self._method: Method = ORCA()
         self.method = ORCA() if method is None else method
 
@@ -106,7 +109,7 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
         field = FIELDS[name]
         view = self._engine.view(name)
         scenes, count = view.shape[:2]
-        shapes, target = self._agent_shapes(count, field.width if field.is_vector else None)
+        shapes, target = self._agent_shapes(count, self.dimensions if field.is_vector else None)
         if field.dtype == "bool":
             view[...] = flags(value, name, shapes, target)
         elif name == "goals":
@@ -120,6 +123,11 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
     # One property per field of the engine's table (positions, radius, ...): see below the class.
 
     # ------------------------------------------------------------ properties
+    @property
+    def dimensions(self) -> int:
+        """2 (agents in the plane) or 3 (in space): the width of every vector field."""
+        return self._engine.dimensions
+
     @property
     def num_agents(self) -> int:
         """Agent slots per scene (N)."""
@@ -164,7 +172,10 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
                 f"method: expected a vosim method such as vosim.ORCA() or a name such as 'orca', "
                 f"got {type(method).__name__}"
             )
-        self._engine.method = method._make_core()
+        try:
+            self._engine.method = method._make_core()
+        except ValueError as error:
+            raise ValueError(f"method: {error}") from None
         self._method = method
 
     def __setattr__(self, name: str, value) -> None:
@@ -217,6 +228,11 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
             arrays.append(points)
         return arrays
 
+    def _require_plane(self, argument: str) -> None:
+        if self.dimensions != 2:
+            raise ValueError(f"{argument}: waypoints need a 2D simulator (this one has dimensions="
+                             f"{self.dimensions}); give 3D agents goals")
+
     def _send_waypoints(self, ids: np.ndarray, arrays: list[np.ndarray], radius: np.ndarray) -> None:
         offsets = np.concatenate([[0], np.cumsum([len(a) for a in arrays])]).astype(np.int64)
         points = np.concatenate(arrays) if arrays else np.zeros((0, 2))
@@ -241,6 +257,7 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
         The ``goals`` view shows each agent's current waypoint. An agent
         counts as arrived only at its last waypoint.
         """
+        self._require_plane("waypoints")
         ids = ids_array(ids)
         arrays = self._waypoint_arrays(waypoints, len(ids))
         if radius is None:
@@ -255,7 +272,7 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
     def _agent_shapes(self, n: int, width: int | None) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
         """Accepted input shapes of a per-agent field and its full (B, n[, width]) shape.
 
-        A scalar (or one 2-vector) stands for every agent; a Batch also
+        A scalar (or one vector) stands for every agent; a Batch also
         accepts a leading scene axis, with one value per agent or per scene.
         """
         scenes = self._engine.scenes
@@ -270,7 +287,7 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
         """Goals broadcast to ``target`` and whether each agent has one (NaN rows: no goal)."""
         if value is None:
             if broadcast_view:
-                return np.broadcast_to(np.full(2, np.nan), target), np.zeros(target[:-1], dtype=bool)
+                return np.broadcast_to(np.full(target[-1], np.nan), target), np.zeros(target[:-1], dtype=bool)
             return np.full(target, np.nan), np.zeros(target[:-1], dtype=bool)
         goals = shaped(value, "goals", shapes, target, finite=False, magnitude=MAX_MAGNITUDE,
                        broadcast_view=broadcast_view)
@@ -286,26 +303,29 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
         return goals, ~np.isnan(goals).all(axis=-1)
 
     def _add_agents(self, positions, **fields) -> np.ndarray:
-        scenes = self._engine.scenes
+        scenes, dims = self._engine.scenes, self.dimensions
         array = real_array(positions, "positions")
         if array.ndim == 2 and self._scene_axis:
             array = np.broadcast_to(array, (scenes, *array.shape))  # the same agents in every scene
-        if array.ndim != (3 if self._scene_axis else 2) or array.shape[-1] != 2 or (
+        if array.ndim != (3 if self._scene_axis else 2) or array.shape[-1] != dims or (
             self._scene_axis and array.shape[0] != scenes
         ):
-            want = f"({scenes}, n, 2) or (n, 2)" if self._scene_axis else "(n, 2)"
-            raise ValueError(f"positions: expected shape {want}, got {np.shape(positions)}")
+            want = f"({scenes}, n, {dims}) or (n, {dims})" if self._scene_axis else f"(n, {dims})"
+            hint = (f" (this simulator has dimensions={dims})" if array.ndim and array.shape[-1] in (2, 3)
+                    and array.shape[-1] != dims else "")
+            raise ValueError(f"positions: expected shape {want}, got {np.shape(positions)}{hint}")
         n = array.shape[-2]
         if n > MAX_AGENTS - self._engine.count:
             raise ValueError(f"positions: {n} more agents would exceed {MAX_AGENTS} per scene")
-        needed = scenes * ((self._engine.count + n) * ENGINE_BYTES_PER_AGENT + n * INPUT_BYTES_PER_AGENT)
+        engine_bytes, input_bytes = bytes_per_agent(dims)
+        needed = scenes * ((self._engine.count + n) * engine_bytes + n * input_bytes)
         memory = _physical_memory()
         if memory is not None and needed > memory:
             raise ValueError(
                 f"positions: {n} more agents in each of {scenes} scenes would need about "
                 f"{needed / 1024**3:.1f} GiB, more than this machine's {memory / 1024**3:.1f} GiB"
             )
-        vector_shapes, vector_target = self._agent_shapes(n, 2)
+        vector_shapes, vector_target = self._agent_shapes(n, dims)
         scalar_shapes, scalar_target = self._agent_shapes(n, None)
 
         def vector(name, value):
@@ -321,11 +341,18 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
         positions = shaped(positions, "positions", [np.shape(positions)], vector_target, broadcast_view=True,
                            **FIELDS["positions"].checks)
         if fields["strict"]:
-            self._refuse_blocked_positions(positions)
+            if dims == 2:
+                self._refuse_blocked_positions(positions)
+            elif self._shape_log:
+                radius = shaped(ADD_DEFAULTS["radius"] if fields["radius"] is None else fields["radius"], "radius",
+                                scalar_shapes, scalar_target, **FIELDS["radius"].checks)
+                self._refuse_agents_in_shapes(positions, radius)
         velocities, pref_velocities = (
-            vector(name, np.zeros(2) if fields[name] is None else fields[name])
+            vector(name, np.zeros(dims) if fields[name] is None else fields[name])
             for name in ("velocities", "pref_velocities")
         )
+        if fields.get("waypoints") is not None:
+            self._require_plane("waypoints")
         if fields.get("waypoints") is not None and fields["goals"] is not None:
             raise ValueError("goals, waypoints: give one or the other (the last waypoint is the final goal)")
         plan = None if fields.get("waypoints") is None else self._waypoint_plan(
@@ -472,16 +499,16 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
         if until_arrived and not np.any(self.has_goal & self.active):
             raise ValueError("until_arrived=True needs at least one active agent with a goal")
         frames = _core.frames_for(steps, record_every)
-        scenes, count = self._engine.scenes, self._engine.count
+        scenes, count, dims = self._engine.scenes, self._engine.count, self.dimensions
         # positions and velocities, then times and step numbers
-        nbytes = frames * (scenes * count * 2 * 8 * 2 + 16)
+        nbytes = frames * (scenes * count * dims * 8 * 2 + 16)
         if nbytes > _MAX_RECORDING_BYTES:
             raise ValueError(
                 f"recording {frames} frames of {scenes * count} agents would take {nbytes / 1024**3:.1f} GiB; "
                 f"record less often (record_every=...) or run in shorter pieces"
             )
-        positions = np.empty((frames, scenes, count, 2))
-        velocities = np.empty((frames, scenes, count, 2))
+        positions = np.empty((frames, scenes, count, dims))
+        velocities = np.empty((frames, scenes, count, dims))
         times = np.empty(frames)
         step_numbers = np.empty(frames, dtype=np.int64)
 
@@ -561,6 +588,11 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
           ``chosen`` (sampling methods; geometric candidates have their
           distance to the preferred velocity as penalty);
         - ``forces`` (ForceBased): accelerations by kind.
+
+        In 3D the vectors have 3 components, there are no obstacle edges,
+        cones nor forces, and ORCA shows ``planes``: ``point``, ``normal``
+        ``(P, 3)`` and ``obstacle`` ``(P,)`` of its half-spaces (admissible
+        on the side the normal points to).
         """
         agent_id = integer(agent_id, "agent_id", minimum=0)
         try:
@@ -574,7 +606,8 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
         result["scene"] = scene
         for key in ("position", "velocity", "pref_velocity", "new_velocity", "target_velocity"):
             result[key] = np.array(result[key])
-        result["forces"] = {k: np.array(v) for k, v in result["forces"].items()}
+        if "forces" in result:
+            result["forces"] = {k: np.array(v) for k, v in result["forces"].items()}
         return result
 
     def neighbors(self) -> np.ndarray:

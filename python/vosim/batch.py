@@ -25,15 +25,20 @@ class Batch(_Simulation):
     method
         The avoidance method, ``vosim.ORCA()`` by default, or its name
         (``"orca"``, ``"hrvo"``, ...) for its defaults.
+    dimensions
+        2 (agents in the plane, the default) or 3 (in space: vector fields
+        are ``(B, N, 3)``).
     """
 
     _scene_axis = True
 
-    def __init__(self, scenes: int, time_step: float = 0.25, *, method: Method | str | None = None):
-        super().__init__(scenes, time_step, method)
+    def __init__(self, scenes: int, time_step: float = 0.25, *, method: Method | str | None = None,
+                 dimensions: int = 2):
+        super().__init__(scenes, time_step, method, dimensions)
 
     def __repr__(self) -> str:
-        return (f"Batch(scenes={self.scenes}, agents={self.num_agents}, time_step={self.time_step}, "
+        return (f"Batch(scenes={self.scenes}, agents={self.num_agents}, dimensions={self.dimensions}, "
+                f"time_step={self.time_step}, "
                 f"method={self.method!r}, time={self.time:g})")
 
     @property

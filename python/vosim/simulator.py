@@ -25,6 +25,9 @@ class Simulator(GoalMethods, _Simulation):
     method
         The avoidance method, ``vosim.ORCA()`` by default, or its name
         (``"orca"``, ``"hrvo"``, ``"adaptive"``, ...) for its defaults.
+    dimensions
+        2 (agents in the plane, the default) or 3 (agents in space: every
+        vector field is ``(N, 3)``; see "3D agents" in the README).
 
     Examples
     --------
@@ -49,11 +52,11 @@ class Simulator(GoalMethods, _Simulation):
 
     _scene_axis = False
 
-    def __init__(self, time_step: float = 0.25, *, method: Method | str | None = None):
-        super().__init__(1, time_step, method)
+    def __init__(self, time_step: float = 0.25, *, method: Method | str | None = None, dimensions: int = 2):
+        super().__init__(1, time_step, method, dimensions)
 
     def __repr__(self) -> str:
-        return (f"Simulator(agents={self.num_agents}, time_step={self.time_step}, "
+        return (f"Simulator(agents={self.num_agents}, dimensions={self.dimensions}, time_step={self.time_step}, "
                 f"method={self.method!r}, time={self.time:g})")
 
     add_agents = add_agents_method(

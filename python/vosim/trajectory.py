@@ -17,7 +17,7 @@ class Trajectory:
     Attributes
     ----------
     positions, velocities
-        ``(T, N, 2)`` or ``(T, B, N, 2)``: state after ``steps[t]`` steps.
+        ``(T, N, 2)`` or ``(T, B, N, 2)`` (``(..., 3)`` in 3D): state after ``steps[t]`` steps.
     times
         ``(T,)`` simulated time of each frame.
     steps
@@ -146,7 +146,7 @@ class Trajectory:
             engine.add_obstacle(np.ascontiguousarray(vertices), "segment" if kind == "segment" else kind,
                                 -1 if scene is None else scene)
         result = np.full((frames, scenes), np.inf)
-        if n:
+        if n and self.obstacles:  # (3D trajectories have none)
             for b in range(scenes):
                 flat = np.ascontiguousarray(positions[:, b].reshape(-1, 2))
                 clearance = engine.obstacle_distances(flat, b).reshape(frames, n) - radius[b]

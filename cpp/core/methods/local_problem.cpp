@@ -4,13 +4,17 @@
 
 namespace vosim {
 
-void build_local_problem(const SceneView& scene, int slot, const Workspace& ws, LocalProblem& problem) {
+namespace {
+
+// The agent and its neighbours, the same in every dimension.
+template <class V, class Problem>
+void fill_agents(const SceneView& scene, int slot, const Workspace& ws, Problem& problem) {
     const AgentState& s = scene.state;
     const std::size_t i = scene.index(slot);
-    LocalAgent& agent = problem.agent;
-    agent.position = s.position(i);
-    agent.velocity = s.velocity(i);
-    agent.pref_velocity = s.pref_velocity(i);
+    LocalAgentT<V>& agent = problem.agent;
+    agent.position = s.template position<V>(i);
+    agent.velocity = s.template velocity<V>(i);
+    agent.pref_velocity = s.template pref_velocity<V>(i);
     agent.radius = s.radius[i];
     agent.max_speed = s.max_speed[i];
     agent.time_horizon = s.time_horizon[i];
@@ -22,15 +26,28 @@ void build_local_problem(const SceneView& scene, int slot, const Workspace& ws, 
     problem.neighbors.clear();
     for (const Neighbor& neighbor : ws.agent_neighbors) {
         const std::size_t j = scene.index(neighbor.slot);
-        problem.neighbors.push_back({s.position(j), s.velocity(j), s.pref_velocity(j), s.radius[j], neighbor.slot});
+        problem.neighbors.push_back({s.template position<V>(j), s.template velocity<V>(j),
+                                     s.template pref_velocity<V>(j), s.radius[j], neighbor.slot});
     }
+    problem.time_step = scene.time_step;
+    problem.step = scene.step;
+}
+
+}  // namespace
+
+void build_local_problem(const SceneView& scene, int slot, const Workspace& ws, LocalProblem& problem) {
+    fill_agents<Vec2>(scene, slot, ws, problem);
     problem.edges.clear();
     for (const ObstacleNeighbor& edge : ws.obstacle_neighbors) {
         const auto [a, b] = edge.endpoints();
         problem.edges.push_back({a, b});
     }
-    problem.time_step = scene.time_step;
-    problem.step = scene.step;
+}
+
+void build_local_problem(const SceneView& scene, int slot, const Workspace& ws, LocalProblem3& problem) {
+    fill_agents<Vec3>(scene, slot, ws, problem);
+    problem.contacts = ws.obstacle_contacts.begin();
+    problem.contact_count = ws.obstacle_contacts.size();
 }
 
 }  // namespace vosim

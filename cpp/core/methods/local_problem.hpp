@@ -3,23 +3,28 @@
 // its random draws. The kernels of the velocity obstacles, DetourCrowd's
 // sampling and the force-based method take these types; one adapter builds
 // them from the engine's frozen scene and the neighbours it gathered. (ORCA
-// reads the workspace directly: its lines need nothing more.)
+// reads the workspace directly: its lines need nothing more.) Agents and
+// neighbours are templated on the vector type; a 3D problem has obstacle
+// surfaces (closest point, normal, distance) where a 2D one has edges.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "obstacles3d.hpp"  // ObstacleContact3
 #include "vec2.hpp"
+#include "vec3.hpp"
 
 namespace vosim {
 
 struct SceneView;  // method.hpp
 struct Workspace;
 
-struct LocalAgent {
-    Vec2 position;
-    Vec2 velocity;       // current velocity
-    Vec2 pref_velocity;  // preferred (DetourCrowd: desired) velocity
+template <class V>
+struct LocalAgentT {
+    V position;
+    V velocity;       // current velocity
+    V pref_velocity;  // preferred (DetourCrowd: desired) velocity
     double radius = 0.0;
     double max_speed = 0.0;
     double time_horizon = 1.0;        // neighbours' cones, when truncated (velocity obstacles)
@@ -31,13 +36,19 @@ struct LocalAgent {
     int order = 0;        // the agent's slot: breaks the symmetry of exactly coincident agents
 };
 
-struct LocalNeighbor {
-    Vec2 position;
-    Vec2 velocity;
-    Vec2 pref_velocity;  // decides the side to pass on (HRVO, DetourCrowd)
+template <class V>
+struct LocalNeighborT {
+    V position;
+    V velocity;
+    V pref_velocity;  // decides the side to pass on (HRVO, DetourCrowd)
     double radius = 0.0;
-    int order = 0;       // the neighbour's slot (see LocalAgent::order)
+    int order = 0;    // the neighbour's slot (see LocalAgentT::order)
 };
+
+using LocalAgent = LocalAgentT<Vec2>;
+using LocalNeighbor = LocalNeighborT<Vec2>;
+using LocalAgent3 = LocalAgentT<Vec3>;
+using LocalNeighbor3 = LocalNeighborT<Vec3>;
 
 // A static obstacle edge, the solid on the left of a -> b (the project's
 // polygons are counter-clockwise); the engine's edges face the agent.
@@ -57,8 +68,22 @@ struct LocalProblem {
     int edge_count() const { return static_cast<int>(edges.size()); }
 };
 
+// The 3D problem: the obstacle surfaces near the agent are the engine's
+// contacts (nearest points of the shapes), read in place.
+struct LocalProblem3 {
+    LocalAgent3 agent;
+    std::vector<LocalNeighbor3> neighbors;
+    const ObstacleContact3* contacts = nullptr;
+    int contact_count = 0;
+    double time_step = 0.0;
+    std::int64_t step = 0;
+
+    int neighbor_count() const { return static_cast<int>(neighbors.size()); }
+};
+
 // Fills `problem` (reusing its storage, so that a step does not allocate) for
 // agent `slot` of the frozen scene, with the neighbours the engine put in ws.
 void build_local_problem(const SceneView& scene, int slot, const Workspace& ws, LocalProblem& problem);
+void build_local_problem(const SceneView& scene, int slot, const Workspace& ws, LocalProblem3& problem);
 
 }  // namespace vosim

@@ -131,7 +131,14 @@ std::shared_ptr<Method> make_method(const std::string& name, const std::map<std:
     for (const auto& [key, value] : values) {
         if (checked.count(key) == 0) throw std::invalid_argument("method: " + name + " has no setting '" + key + "'");
     }
-    return spec.make(ParamMap(std::move(checked)), seed);
+    std::shared_ptr<Method> method = spec.make(ParamMap(std::move(checked)), seed);
+    // Some settings are plane-only (VO's geometric selection): the made
+    // method has the last word.
+    if (!method->supports_dimensions(dimension)) {
+        throw std::invalid_argument("dimension is " + std::to_string(dimension) + "; " + name + " with these settings " +
+                                    "does not work there (" + method->dimensions_note() + ")");
+    }
+    return method;
 }
 
 }  // namespace vosim

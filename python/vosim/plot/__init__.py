@@ -5,16 +5,23 @@
 - :func:`velocity_space`: one agent's velocity space for the active method (from ``sim.inspect``);
 - :func:`compare`: the standard figures of a :func:`vosim.compare` table;
 - :func:`obstacles`: obstacles into existing axes;
-- :func:`navigation`: a roadmap or navigation mesh and paths planned on it.
+- :func:`navigation`: a roadmap or navigation mesh and paths planned on it;
+- :func:`trajectories3d`, :func:`projections`, :func:`animate3d`: 3D runs in 3D axes, as top and
+  side views, and animated, with their obstacle shapes;
+- :func:`velocity_space3d`: one agent's 3D velocity space, as three slices through its new velocity.
 
 matplotlib is imported only when a function draws.
 """
 
 from ._animate import animate
+from ._animate3d import animate3d
 from ._common import obstacles
 from ._compare import compare
 from ._navigation import navigation
 from ._trajectories import trajectories
+from ._trajectories3d import projections, trajectories3d
 from ._velocity_space import velocity_space
+from ._velocity_space3d import velocity_space3d
 
-__all__ = ["animate", "compare", "navigation", "obstacles", "trajectories", "velocity_space"]
+__all__ = ["animate", "animate3d", "compare", "navigation", "obstacles", "projections", "trajectories",
+           "trajectories3d", "velocity_space", "velocity_space3d"]

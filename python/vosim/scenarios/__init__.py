@@ -11,8 +11,10 @@ examples), :func:`headon_pair`, :func:`crossing`, :func:`bottleneck`,
 :func:`corridor`, :func:`random_crowd` and :func:`room_evacuation`
 (pedestrians: 0.3 m radius, 1.2 m/s, time step 0.1 s), and
 :func:`mixed_acceleration_crossing` (crossing with agile and sluggish
-agents, run with AVO). :data:`SCENARIOS`
-maps their names to them. :func:`from_steersuite` reads a SteerSuite XML
+agents, run with AVO). :data:`SCENARIOS` maps their names to them. In 3D:
+:func:`sphere` (RVO2-3D's example), :func:`swarm_gate`,
+:func:`layers_crossing` and :func:`random3d` (drones: 0.25 m radius,
+1.5 m/s), in :data:`SCENARIOS_3D`. :func:`from_steersuite` reads a SteerSuite XML
 test case.
 """
 
@@ -29,12 +31,14 @@ from ._library import (
     roadmap,
     room_evacuation,
 )
+from ._library3d import SCENARIOS_3D, layers_crossing, random3d, sphere, swarm_gate
 from ._scenario import AGENT_PARAMETERS, Scenario, batch, build_batch
 from ._steersuite import from_steersuite
 
 __all__ = [
     "AGENT_PARAMETERS",
     "SCENARIOS",
+    "SCENARIOS_3D",
     "Scenario",
     "batch",
     "blocks",
@@ -44,9 +48,13 @@ __all__ = [
     "corridor",
     "crossing",
     "headon_pair",
+    "layers_crossing",
     "mixed_acceleration_crossing",
+    "random3d",
     "random_crowd",
     "roadmap",
     "room_evacuation",
+    "sphere",
+    "swarm_gate",
     "from_steersuite",
 ]

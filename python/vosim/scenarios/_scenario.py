@@ -12,6 +12,7 @@ from .._fields import PER_AGENT_NUMBERS
 from .._checks import MAX_MAGNITUDE, MIN_TIME, check_values, integer, real_array, scalar
 from ..batch import Batch
 from ..methods import ORCA, Method, method_from_dict
+from ..shapes3d import Shape3D, shape_from_dict
 from ..simulator import Simulator
 
 FORMAT = "vosim-scenario"
@@ -20,12 +21,16 @@ FORMAT_VERSION = 1
 #: Keyword arguments of ``add_agents`` a scenario may set per agent.
 AGENT_PARAMETERS = (*PER_AGENT_NUMBERS, "waypoint_radius")
 OBSTACLE_KINDS = ("polygon", "wall", "boundary")
+#: The obstacle kind of a 3D shape in a scenario's JSON.
+SHAPE_KIND = "shape"
 
 
-def _points(value, name: str, count: int | None = None) -> np.ndarray:
+def _points(value, name: str, count: int | None = None, width: int | tuple = 2) -> np.ndarray:
     array = real_array(value, name)
-    if array.ndim != 2 or array.shape[1] != 2 or (count is not None and len(array) != count):
-        want = "(n, 2)" if count is None else f"({count}, 2)"
+    widths = width if isinstance(width, tuple) else (width,)
+    if array.ndim != 2 or array.shape[1] not in widths or (count is not None and len(array) != count):
+        columns = " or ".join(map(str, widths))
+        want = f"(n, {columns})" if count is None else f"({count}, {columns})"
         raise ValueError(f"{name}: expected shape {want}, got {array.shape}")
     check_values(array, name, magnitude=MAX_MAGNITUDE)
     return np.ascontiguousarray(array)
@@ -45,9 +50,10 @@ class Scenario:
     name
         Short identifier.
     positions, goals
-        ``(n, 2)`` start positions and final goals.
+        ``(n, 2)`` start positions and final goals; ``(n, 3)`` for a 3D
+        scenario (see :attr:`dimensions`).
     waypoints
-        None, or one ``(k_i, 2)`` array per agent: the points it heads for in
+        None, or one ``(k_i, 2)`` (``(k_i, 3)``) array per agent: the points it heads for in
         turn, the last being its goal (agents move on to the next within
         their ``waypoint_radius``).
     agent_params
@@ -56,6 +62,8 @@ class Scenario:
     obstacles
         ``(kind, vertices)`` pairs, kind one of ``"polygon"``, ``"wall"``,
         ``"boundary"`` (as for ``add_obstacle``, ``add_wall``, ``add_boundary``).
+        In 3D: shapes (:class:`vosim.Box`, :class:`vosim.Sphere`,
+        :class:`vosim.HalfSpace`, :class:`vosim.ConvexPolyhedron`).
     time_step
         Seconds per step.
     max_steps
@@ -84,9 +92,9 @@ class Scenario:
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
             raise TypeError(f"name: expected a non-empty string, got {self.name!r}")
-        self.positions = _points(self.positions, "positions")
-        n = len(self.positions)
-        self.goals = _points(self.goals, "goals", n)
+        self.positions = _points(self.positions, "positions", width=(2, 3))
+        n, width = self.positions.shape
+        self.goals = _points(self.goals, "goals", n, width)
         if not isinstance(self.agent_params, dict):
             raise TypeError(f"agent_params: expected a dict, got {type(self.agent_params).__name__}")
         params = {}
@@ -100,6 +108,12 @@ class Scenario:
         self.agent_params = params
         obstacles = []
         for k, item in enumerate(self.obstacles):
+            if width == 3:
+                if not isinstance(item, Shape3D):
+                    raise TypeError(f"obstacles[{k}]: a 3D scenario's obstacles are 3D shapes (vosim.Box, "
+                                    f"vosim.Sphere, ...), got {type(item).__name__}")
+                obstacles.append(item)
+                continue
             try:
                 kind, vertices = item
             except (TypeError, ValueError):
@@ -115,7 +129,7 @@ class Scenario:
         if self.waypoints is not None:
             if len(self.waypoints) != n:
                 raise ValueError(f"waypoints: expected one array per agent ({n}), got {len(self.waypoints)}")
-            self.waypoints = [_points(w, f"waypoints[{i}]") for i, w in enumerate(self.waypoints)]
+            self.waypoints = [_points(w, f"waypoints[{i}]", width=width) for i, w in enumerate(self.waypoints)]
             for i, w in enumerate(self.waypoints):
                 if len(w) == 0 or not np.array_equal(w[-1], self.goals[i]):
                     raise ValueError(f"waypoints[{i}]: the last waypoint must be the goal {self.goals[i].tolist()}, "
@@ -131,6 +145,11 @@ class Scenario:
     def num_agents(self) -> int:
         """Number of agents."""
         return len(self.positions)
+
+    @property
+    def dimensions(self) -> int:
+        """2 or 3: the width of the positions."""
+        return int(self.positions.shape[1])
 
     # --------------------------------------------------------------- building
     def method_for(self, method: Method | None = None) -> Method:
@@ -158,10 +177,15 @@ class Scenario:
             The avoidance method; the scenario's own when None. A method
             without a perturbation gets the scenario's (see :meth:`method_for`).
         """
-        sim = Simulator(time_step=self.time_step, method=self.method_for(method))
-        adders = {"polygon": sim.add_obstacle, "wall": sim.add_wall, "boundary": sim.add_boundary}
-        for kind, vertices in self.obstacles:
-            adders[kind](vertices)
+        if self.dimensions == 3:
+            sim = Simulator(time_step=self.time_step, method=self.method_for(method), dimensions=3)
+            for shape in self.obstacles:
+                sim.add_obstacle(shape)
+        else:
+            sim = Simulator(time_step=self.time_step, method=self.method_for(method))
+            adders = {"polygon": sim.add_obstacle, "wall": sim.add_wall, "boundary": sim.add_boundary}
+            for kind, vertices in self.obstacles:
+                adders[kind](vertices)
         # With waypoints, the last one is the goal.
         route = {"goals": self.goals} if self.waypoints is None else {"waypoints": self.waypoints}
         sim.add_agents(self.positions, **route, **self.agent_params)
@@ -178,11 +202,13 @@ class Scenario:
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
             "name": self.name,
+            "dimensions": self.dimensions,
             "positions": self.positions.tolist(),
             "goals": self.goals.tolist(),
             "waypoints": None if self.waypoints is None else [w.tolist() for w in self.waypoints],
             "agent_params": {k: plain(v) for k, v in self.agent_params.items()},
-            "obstacles": [{"kind": kind, "vertices": vertices.tolist()} for kind, vertices in self.obstacles],
+            "obstacles": [{"kind": SHAPE_KIND, "shape": item.to_dict()} if self.dimensions == 3 else
+                          {"kind": item[0], "vertices": item[1].tolist()} for item in self.obstacles],
             "time_step": self.time_step,
             "max_steps": self.max_steps,
             "method": {k: plain(v) for k, v in self.method.to_dict().items()},
@@ -197,15 +223,19 @@ class Scenario:
         if data.get("format_version", 0) > FORMAT_VERSION:
             raise ValueError(f"data: scenario format {data.get('format_version')} is newer than this vosim's "
                              f"({FORMAT_VERSION}); upgrade to read it")
+        width = data.get("dimensions", 2)
+        if width not in (2, 3):
+            raise ValueError(f"data: dimensions is {width!r}; must be 2 or 3")
         try:
             return cls(
                 name=data["name"],
-                positions=np.array(data["positions"], dtype=np.float64).reshape(-1, 2),
-                goals=np.array(data["goals"], dtype=np.float64).reshape(-1, 2),
+                positions=np.array(data["positions"], dtype=np.float64).reshape(-1, width),
+                goals=np.array(data["goals"], dtype=np.float64).reshape(-1, width),
                 waypoints=None if data["waypoints"] is None else [
-                    np.array(w, dtype=np.float64).reshape(-1, 2) for w in data["waypoints"]],
+                    np.array(w, dtype=np.float64).reshape(-1, width) for w in data["waypoints"]],
                 agent_params={k: np.array(v) if isinstance(v, list) else v for k, v in data["agent_params"].items()},
-                obstacles=[(o["kind"], np.array(o["vertices"], dtype=np.float64)) for o in data["obstacles"]],
+                obstacles=[shape_from_dict(o["shape"]) if o["kind"] == SHAPE_KIND else
+                           (o["kind"], np.array(o["vertices"], dtype=np.float64)) for o in data["obstacles"]],
                 time_step=data["time_step"],
                 max_steps=data["max_steps"],
                 method=method_from_dict(data["method"]),
@@ -234,6 +264,9 @@ class Scenario:
 # ------------------------------------------------------------------- batches
 def _same_obstacles(scenes: Sequence[Scenario]) -> bool:
     first = scenes[0].obstacles
+    if scenes[0].dimensions == 3:
+        return all(len(s.obstacles) == len(first) and all(a == b for a, b in zip(s.obstacles, first))
+                   for s in scenes[1:])
     return all(len(s.obstacles) == len(first) and all(
         a[0] == b[0] and np.array_equal(a[1], b[1]) for a, b in zip(s.obstacles, first)) for s in scenes[1:])
 
@@ -269,20 +302,30 @@ def build_batch(scenes: Sequence[Scenario], *, method: Method | None = None) -> 
         if scene.time_step != first.time_step:
             raise ValueError(f"scenes[{k}].time_step is {scene.time_step}; every scene needs {first.time_step} "
                              "(as scenes[0])")
+        if scene.dimensions != first.dimensions:
+            raise ValueError(f"scenes[{k}] has {scene.dimensions} dimensions; every scene needs {first.dimensions} "
+                             "(as scenes[0])")
         if set(scene.agent_params) != set(first.agent_params):
             raise ValueError(f"scenes[{k}] sets agent parameters {sorted(scene.agent_params)}; every scene needs "
                              f"{sorted(first.agent_params)} (as scenes[0])")
     n = first.num_agents
-    batch = Batch(len(scenes), time_step=first.time_step, method=first.method_for(method))
-    if _same_obstacles(scenes):
-        adders = {"polygon": batch.add_obstacle, "wall": batch.add_wall, "boundary": batch.add_boundary}
-        for kind, vertices in first.obstacles:
-            adders[kind](vertices)
+    if first.dimensions == 3:
+        batch = Batch(len(scenes), time_step=first.time_step, method=first.method_for(method), dimensions=3)
+        shared = _same_obstacles(scenes)
+        for k, scene in enumerate(scenes[:1] if shared else scenes):
+            for shape in scene.obstacles:
+                batch.add_obstacle(shape, **({} if shared else {"scene": k}))
     else:
-        for k, scene in enumerate(scenes):
+        batch = Batch(len(scenes), time_step=first.time_step, method=first.method_for(method))
+        if _same_obstacles(scenes):
             adders = {"polygon": batch.add_obstacle, "wall": batch.add_wall, "boundary": batch.add_boundary}
-            for kind, vertices in scene.obstacles:
-                adders[kind](vertices, scene=k)
+            for kind, vertices in first.obstacles:
+                adders[kind](vertices)
+        else:
+            for k, scene in enumerate(scenes):
+                adders = {"polygon": batch.add_obstacle, "wall": batch.add_wall, "boundary": batch.add_boundary}
+                for kind, vertices in scene.obstacles:
+                    adders[kind](vertices, scene=k)
     params = {key: np.stack([np.broadcast_to(np.asarray(s.agent_params[key]), (n,)) for s in scenes])
               for key in first.agent_params}
     extra = {}

@@ -48,7 +48,7 @@ public:
     std::unique_ptr<MethodScratch> make_scratch() const override;
     // kAvo2: one neighbour tree per scene, as the library builds it.
     void prepare_step(const AgentState& state, std::unique_ptr<StepData>& data) const override;
-    bool models_acceleration() const override { return true; }
+    bool models_acceleration(int) const override { return true; }
     bool may_exceed_max_speed() const override { return variant_ == AvoVariant::kAvo2; }
 
     // The full computation; the half-planes (velocity space) are left in

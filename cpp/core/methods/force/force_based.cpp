@@ -19,16 +19,39 @@ double ramp(double penetration, double distance) {
 
 // Unit vector from `from` towards `to`, or the tie-breaking direction when
 // they coincide.
-Vec2 away(Vec2 to, Vec2 from, bool lower) {
-    const Vec2 d = to - from;
+template <class V>
+V away(V to, V from, bool lower) {
+    const V d = to - from;
     const double len = length(d);
     if (len > 0.0) return d / len;
-    return Vec2(lower ? -1.0 : 1.0, 0.0);
+    V along_x;
+    along_x.x = lower ? -1.0 : 1.0;
+    return along_x;
+}
+
+// The unit direction to the right of a (nonzero) relative velocity: in the
+// plane its clockwise perpendicular; in space the same seen from above,
+// or -y for a vertical one.
+Vec2 right_of(Vec2 v, double speed) { return perp(v) / speed * -1.0; }
+Vec3 right_of(Vec3 v, double) {
+    const Vec3 side = cross(v, Vec3(0.0, 0.0, 1.0));
+    const double side_length = length(side);
+    return side_length > 0.0 ? side / side_length : Vec3(0.0, -1.0, 0.0);
 }
 
 struct ForceScratch final : MethodScratch {
     LocalProblem problem;
+    LocalProblem3 problem3;
+    std::vector<ForceSurface<Vec2>> surfaces;
+    std::vector<ForceSurface<Vec3>> surfaces3;
 };
+
+// The outward normal and distance of a segment (solid on its left) from p.
+ForceSurface<Vec2> surface_of(const LocalEdge& segment, Vec2 p) {
+    const Vec2 edge = segment.b - segment.a;
+    return {Vec2(edge.y, -edge.x) / length(edge),  // right of a -> b: out of the solid
+            std::sqrt(dist_sq_point_segment(segment.a, segment.b, p))};
+}
 
 }  // namespace
 
@@ -47,79 +70,92 @@ void check_force_params(const ForceParams& p) {
     non_negative(p.obstacle_stiffness, "obstacle_stiffness");
 }
 
-Vec2 force_based_velocity(const ForceParams& p, const LocalAgent& agent, int agent_order,
-                          const LocalNeighbor* neighbors, int neighbor_count, const LocalEdge* segments,
-                          int segment_count, double time_step, std::vector<NamedVector>* forces) {
+template <class V>
+V force_based_velocity(const ForceParams& p, const LocalAgentT<V>& agent, int agent_order,
+                       const LocalNeighborT<V>* neighbors, int neighbor_count, const ForceSurface<V>* surfaces,
+                       int surface_count, double time_step, std::vector<NamedVector>* forces) {
     // Steering: close the gap to the preferred velocity within steering_time
     // (never overshooting within one step).
     const double gain = std::fmin(1.0 / p.steering_time, 1.0 / time_step);
-    const Vec2 steering = (agent.pref_velocity - agent.velocity) * gain;
+    const V steering = (agent.pref_velocity - agent.velocity) * gain;
 
-    Vec2 separation, avoidance, obstacle;
+    V separation, avoidance, obstacle;
     for (int k = 0; k < neighbor_count; ++k) {
-        const LocalNeighbor& other = neighbors[k];
+        const LocalNeighborT<V>& other = neighbors[k];
         const bool lower = agent_order < other.order;
         const double standing = length(other.velocity) < p.standing_speed ? p.standing_scale : 1.0;
         const double reach = agent.radius + other.radius;
 
-        const Vec2 rel_position = agent.position - other.position;
+        const V rel_position = agent.position - other.position;
         const double distance = length(rel_position);
         separation += away(agent.position, other.position, lower) * (p.separation_stiffness * standing *
                       ramp(reach + p.separation_distance - distance, p.separation_distance));
 
         // Closest point of approach if this agent follows its preference.
-        const Vec2 rel_velocity = agent.pref_velocity - other.velocity;
+        const V rel_velocity = agent.pref_velocity - other.velocity;
         const double speed_sq = abs_sq(rel_velocity);
         double t = speed_sq > 0.0 ? -dot(rel_position, rel_velocity) / speed_sq : 0.0;
         t = std::fmin(p.avoidance_time, std::fmax(0.0, t));
-        const Vec2 closest = rel_position + rel_velocity * t;
+        const V closest = rel_position + rel_velocity * t;
         const double gap = length(closest);
-        Vec2 direction;
+        V direction;
         if (gap > 0.0) {
             direction = closest / gap;
         } else if (speed_sq > 0.0) {
-            direction = perp(rel_velocity) / std::sqrt(speed_sq) * -1.0;  // dead ahead: pass on the right
+            direction = right_of(rel_velocity, std::sqrt(speed_sq));  // dead ahead: pass on the right
         } else {
             direction = away(agent.position, other.position, lower);
         }
         avoidance += direction * (p.avoidance_stiffness * standing * (1.0 - t / p.avoidance_time) *
                                   ramp(reach + p.avoidance_distance - gap, p.avoidance_distance));
     }
-    for (int k = 0; k < segment_count; ++k) {
-        const Vec2 a = segments[k].a, b = segments[k].b;
-        const Vec2 edge = b - a;
-        const Vec2 normal = Vec2(edge.y, -edge.x) / length(edge);  // right of a -> b: out of the solid
-        const double distance = std::sqrt(dist_sq_point_segment(a, b, agent.position));
+    for (int k = 0; k < surface_count; ++k) {
+        const V normal = surfaces[k].normal;
+        const double distance = surfaces[k].distance;
         obstacle += normal * (p.obstacle_stiffness *
                               ramp(agent.radius + p.obstacle_distance - distance, p.obstacle_distance));
     }
 
-    const Vec2 acceleration = steering + separation + avoidance + obstacle;
+    const V acceleration = steering + separation + avoidance + obstacle;
     // Limited with sqrt rather than geometry.hpp's clamp_speed (hypot): the
     // same up to the last bit, and hypot would cost a few percent of a step.
-    Vec2 v = agent.velocity + acceleration * time_step;
+    V v = agent.velocity + acceleration * time_step;
     const double speed = length(v);
     if (speed > agent.max_speed) v = v * (agent.max_speed / speed);
     // Walls hold: no motion into an edge the agent touches (or would reach
     // within the step).
-    for (int k = 0; k < segment_count; ++k) {
-        const Vec2 a = segments[k].a, b = segments[k].b;
-        const Vec2 edge = b - a;
-        const Vec2 normal = Vec2(edge.y, -edge.x) / length(edge);
-        const double distance = std::sqrt(dist_sq_point_segment(a, b, agent.position));
+    for (int k = 0; k < surface_count; ++k) {
+        const V normal = surfaces[k].normal;
+        const double distance = surfaces[k].distance;
         const double into = -dot(v, normal);
         if (into > 0.0 && distance - agent.radius - into * time_step < 0.0) {
             v += normal * (into - std::fmax(0.0, distance - agent.radius) / time_step);
         }
     }
-    if (forces) {
-        forces->push_back({"steering", steering});
-        forces->push_back({"separation", separation});
-        forces->push_back({"avoidance", avoidance});
-        forces->push_back({"obstacles", obstacle});
-        forces->push_back({"total", acceleration});
+    if constexpr (kDim<V> == 2) {
+        if (forces) {
+            forces->push_back({"steering", steering});
+            forces->push_back({"separation", separation});
+            forces->push_back({"avoidance", avoidance});
+            forces->push_back({"obstacles", obstacle});
+            forces->push_back({"total", acceleration});
+        }
     }
     return v;
+}
+
+template Vec2 force_based_velocity<Vec2>(const ForceParams&, const LocalAgent&, int, const LocalNeighbor*, int,
+                                         const ForceSurface<Vec2>*, int, double, std::vector<NamedVector>*);
+template Vec3 force_based_velocity<Vec3>(const ForceParams&, const LocalAgent3&, int, const LocalNeighbor3*, int,
+                                         const ForceSurface<Vec3>*, int, double, std::vector<NamedVector>*);
+
+Vec2 force_based_velocity(const ForceParams& p, const LocalAgent& agent, int agent_order,
+                          const LocalNeighbor* neighbors, int neighbor_count, const LocalEdge* segments,
+                          int segment_count, double time_step, std::vector<NamedVector>* forces) {
+    std::vector<ForceSurface<Vec2>> surfaces;
+    for (int k = 0; k < segment_count; ++k) surfaces.push_back(surface_of(segments[k], agent.position));
+    return force_based_velocity<Vec2>(p, agent, agent_order, neighbors, neighbor_count, surfaces.data(),
+                                      segment_count, time_step, forces);
 }
 
 ForceBased::ForceBased(ForceParams params) : params_(params) { check_force_params(params_); }
@@ -130,9 +166,24 @@ Vec2 ForceBased::solve(const SceneView& scene, int slot, Workspace& ws, std::vec
     auto& scratch = this->scratch<ForceScratch>(ws);
     LocalProblem& problem = scratch.problem;
     build_local_problem(scene, slot, ws, problem);
-    return force_based_velocity(params_, problem.agent, problem.agent.order, problem.neighbors.data(),
-                                problem.neighbor_count(), problem.edges.data(), problem.edge_count(),
-                                problem.time_step, forces);
+    scratch.surfaces.clear();
+    for (const LocalEdge& edge : problem.edges) scratch.surfaces.push_back(surface_of(edge, problem.agent.position));
+    return force_based_velocity<Vec2>(params_, problem.agent, problem.agent.order, problem.neighbors.data(),
+                                      problem.neighbor_count(), scratch.surfaces.data(),
+                                      static_cast<int>(scratch.surfaces.size()), problem.time_step, forces);
+}
+
+Vec3 ForceBased::new_velocity_3d(const SceneView& scene, int slot, Workspace& ws) const {
+    auto& scratch = this->scratch<ForceScratch>(ws);
+    LocalProblem3& problem = scratch.problem3;
+    build_local_problem(scene, slot, ws, problem);
+    scratch.surfaces3.clear();
+    for (int k = 0; k < problem.contact_count; ++k) {
+        scratch.surfaces3.push_back({problem.contacts[k].normal, problem.contacts[k].distance});
+    }
+    return force_based_velocity<Vec3>(params_, problem.agent, problem.agent.order, problem.neighbors.data(),
+                                      problem.neighbor_count(), scratch.surfaces3.data(),
+                                      static_cast<int>(scratch.surfaces3.size()), problem.time_step, nullptr);
 }
 
 Vec2 ForceBased::new_velocity(const SceneView& scene, int slot, Workspace& ws) const {

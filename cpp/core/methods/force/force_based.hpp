@@ -21,6 +21,10 @@
 //               obstacle_stiffness * clamp(penetration / obstacle_distance, 0, 1)^2.
 // The new velocity is v + a * dt, limited to max_speed; finally, motion into
 // an edge the agent touches is removed, so walls hold.
+//
+// In 3D the same forces act between balls, and obstacle surfaces take the
+// place of edges (their outward normal at the closest point); an agent dead
+// ahead is passed on the right seen from above (about the z axis).
 #pragma once
 
 #include <vector>
@@ -28,7 +32,7 @@
 #include "diagnostics.hpp"
 #include "method.hpp"
 #include "methods/local_problem.hpp"
-#include "vec2.hpp"
+#include "vec.hpp"
 
 namespace vosim {
 
@@ -51,9 +55,22 @@ void check_force_params(const ForceParams& params);
 
 // The kernel reads the local problem's types (methods/local_problem.hpp):
 // `order` breaks the symmetry of exactly coincident agents (the lower one
-// goes -x); edges have the solid on their left.
+// goes -x). Obstacles enter as surfaces: the outward unit normal at the
+// point closest to the agent and that point's distance (a 2D edge, the solid
+// on its left, or a 3D shape's contact).
+template <class V>
+struct ForceSurface {
+    V normal;
+    double distance = 0.0;
+};
 
-// The new velocity; with `forces`, the accelerations by kind.
+// The new velocity; with `forces` (2D), the accelerations by kind.
+template <class V>
+V force_based_velocity(const ForceParams& params, const LocalAgentT<V>& agent, int agent_order,
+                       const LocalNeighborT<V>* neighbors, int neighbor_count, const ForceSurface<V>* surfaces,
+                       int surface_count, double time_step, std::vector<NamedVector>* forces = nullptr);
+
+// The plane version with edges (the solid on their left).
 Vec2 force_based_velocity(const ForceParams& params, const LocalAgent& agent, int agent_order,
                           const LocalNeighbor* neighbors, int neighbor_count, const LocalEdge* segments,
                           int segment_count, double time_step, std::vector<NamedVector>* forces = nullptr);
@@ -64,6 +81,8 @@ public:
     std::string name() const override { return "ForceBased"; }
     Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const override;
     void inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const override;
+    bool supports_dimensions(int dimensions) const override { return dimensions == 2 || dimensions == 3; }
+    Vec3 new_velocity_3d(const SceneView& scene, int slot, Workspace& ws) const override;
     std::unique_ptr<MethodScratch> make_scratch() const override;
     const ForceParams& params() const { return params_; }
 

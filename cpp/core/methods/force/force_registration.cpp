@@ -11,7 +11,7 @@ MethodSpec force_based_method() {
     MethodSpec spec;
     spec.name = "ForceBased";
     spec.family = "force";
-    spec.dimensions = {2};
+    spec.dimensions = {2, 3};
     spec.aliases = {"force"};
     spec.summary = "a force-based baseline after Unreal Engine's Mass moving avoidance";
     spec.params = {

@@ -82,13 +82,7 @@ void append_agent_lines(const SceneView& scene, int slot, const Workspace& ws,
         // Each agent of the pair takes its share of u: half when their
         // priorities are equal (RVO2), less for the one of higher priority.
         // (Equal priorities, the usual case, skip the division.)
-        const double own_priority = s.priority[self];
-        const double other_priority = s.priority[other];
-        const double priority_sum = own_priority + other_priority;
-        const double share = own_priority == other_priority || !(priority_sum > 0.0)
-                                 ? 0.5
-                                 : other_priority / priority_sum;
-        line.point = velocity + share * u;
+        line.point = velocity + avoidance_share(s.priority[self], s.priority[other]) * u;
         lines.push_back(line);
     }
 }

@@ -35,12 +35,25 @@ public:
     // Throws std::invalid_argument unless 0 < bisector_weight <= kMaxMagnitude.
     explicit Orca(OrcaConfig config = {});
     std::string name() const override { return "ORCA"; }
-    bool models_acceleration() const override { return config_.acceleration_in_program; }
+    // ORCA-3D has no reachable-velocity planes yet: in space the limit is
+    // integration's clamp.
+    bool models_acceleration(int dimensions) const override {
+        return config_.acceleration_in_program && dimensions == 2;
+    }
     Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const override;
     void inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const override;
 
     // The full computation; the half-planes are left in ws.lines.
     OrcaDecision decide(const SceneView& scene, int slot, Workspace& ws) const;
+
+    // ORCA in 3D (orca3d.cpp), as the RVO2-3D library: half-spaces instead
+    // of half-planes, left in ws.planes.
+    bool supports_dimensions(int dimensions) const override { return dimensions == 2 || dimensions == 3; }
+    Vec3 new_velocity_3d(const SceneView& scene, int slot, Workspace& ws) const override;
+    void inspect_3d(const SceneView& scene, int slot, Workspace& ws, Diagnostics3& out) const override;
+    // (hard_planes: how many of ws.planes come first from obstacles.)
+    Vec3 decide_3d(const SceneView& scene, int slot, Workspace& ws, bool& used_least_violation,
+                   std::size_t& hard_planes) const;
 
     const OrcaConfig& config() const { return config_; }
 
@@ -52,6 +65,23 @@ private:
 // `slot` (skipping edges whose velocity obstacle earlier lines already cover).
 void append_obstacle_lines(const SceneView& scene, int slot, const Workspace& ws,
                            std::vector<Line>& lines);
+
+// Appends to `planes` a hard half-space of velocities per obstacle surface
+// in ws (3D): the supporting plane at the closest point, shifted by the
+// radius and scaled by the obstacle time horizon (at least one step).
+void append_obstacle_planes(const SceneView& scene, int slot, const Workspace& ws, std::vector<Plane>& planes);
+
+// Appends to `planes` the half-space of velocities each agent neighbour in ws
+// leaves agent `slot` in 3D.
+void append_agent_planes(const SceneView& scene, int slot, const Workspace& ws, std::vector<Plane>& planes);
+
+// Agent A's share of the avoidance of a pair (ORCA's 1/2 when the
+// priorities are equal, as RVO2; priority_b / (priority_a + priority_b)
+// otherwise, all of it when A's is 0 and B's is not).
+inline double avoidance_share(double own_priority, double other_priority) {
+    const double priority_sum = own_priority + other_priority;
+    return own_priority == other_priority || !(priority_sum > 0.0) ? 0.5 : other_priority / priority_sum;
+}
 
 // Appends to `lines` the half-plane each agent neighbour in ws imposes on
 // agent `slot`.

@@ -10,14 +10,14 @@ MethodSpec orca_method() {
     MethodSpec spec;
     spec.name = "ORCA";
     spec.family = "orca";
-    spec.dimensions = {2};
+    spec.dimensions = {2, 3};
     spec.summary = "Optimal Reciprocal Collision Avoidance, as in the RVO2 library";
     spec.params = {
         positive_param("bisector_weight", defaults.bisector_weight, 0.0, kMaxMagnitude,
                        "weight w of the projected lines of linear program 3, normalize(w * d_j - d_i)"),
         choice_param("acceleration", defaults.acceleration_in_program ? "constraint" : "clamp",
                      {"constraint", "clamp"},
-                     "constraint: max_acceleration inside the linear programs; clamp: applied afterwards"),
+                     "constraint: max_acceleration inside the linear programs (2D; 3D clamps); clamp: applied afterwards"),
     };
     spec.make = [](const ParamMap& p, std::uint64_t) -> std::shared_ptr<Method> {
         OrcaConfig config;

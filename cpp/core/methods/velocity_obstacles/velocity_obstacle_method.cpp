@@ -7,6 +7,7 @@ namespace {
 struct VoMethodScratch final : MethodScratch {
     VoScratch kernel;
     LocalProblem problem;
+    LocalProblem3 problem3;
 };
 
 const char* cone_kind_name(VoConeKind kind) {
@@ -49,6 +50,38 @@ Vec2 VelocityObstacleMethod::solve(const SceneView& scene, int slot, Workspace& 
                                    diagnostics);
     ws.used_fallback = scratch.kernel.used_fallback;
     return v;
+}
+
+bool VelocityObstacleMethod::supports_dimensions(int dimensions) const {
+    // HRVO's sides and the geometric selection's crossings are plane geometry.
+    return dimensions == 2 ||
+           (dimensions == 3 && config_.cone != Cone::hrvo && config_.selection == Selection::sampling);
+}
+
+std::string VelocityObstacleMethod::dimensions_note() const {
+    if (config_.cone == Cone::hrvo) return "HRVO's passing sides are plane geometry";
+    return "in 3D only selection='sampling'";
+}
+
+Vec3 VelocityObstacleMethod::solve_3d(const SceneView& scene, int slot, Workspace& ws, VoCandidates3* seen) const {
+    auto& scratch = this->scratch<VoMethodScratch>(ws);
+    LocalProblem3& problem = scratch.problem3;
+    build_local_problem(scene, slot, ws, problem);
+    ws.used_fallback = false;
+    return vo_new_velocity_3d(config_, problem.agent, problem.neighbors.data(), problem.neighbor_count(),
+                              problem.contacts, problem.contact_count, problem.time_step, seen);
+}
+
+Vec3 VelocityObstacleMethod::new_velocity_3d(const SceneView& scene, int slot, Workspace& ws) const {
+    return solve_3d(scene, slot, ws, nullptr);
+}
+
+void VelocityObstacleMethod::inspect_3d(const SceneView& scene, int slot, Workspace& ws, Diagnostics3& out) const {
+    VoCandidates3 seen;
+    out.new_velocity = solve_3d(scene, slot, ws, &seen);
+    out.candidates = std::move(seen.velocities);
+    out.penalties = std::move(seen.penalties);
+    out.chosen = seen.chosen;
 }
 
 Vec2 VelocityObstacleMethod::new_velocity(const SceneView& scene, int slot, Workspace& ws) const {

@@ -18,7 +18,9 @@ MethodSpec velocity_obstacle_method(const char* name, Cone cone, const char* sum
     MethodSpec spec;
     spec.name = name;
     spec.family = "velocity_obstacles";
-    spec.dimensions = {2};
+    // HRVO's passing sides are plane geometry; VO and RVO sample the speed
+    // ball in 3D (selection="sampling" only: the method says so when made).
+    spec.dimensions = cone == Cone::hrvo ? std::vector<int>{2} : std::vector<int>{2, 3};
     spec.summary = summary;
     spec.params = {
         choice_param("selection", defaults.selection == Selection::sampling ? "sampling" : "geometric",
