@@ -125,6 +125,22 @@ py::dict to_dict(const Diagnostics3& d) {
     out["max_speed"] = d.max_speed;
     out["neighbor_slots"] = py::array_t<std::int32_t>(static_cast<py::ssize_t>(d.agent_neighbors.size()),
                                                       d.agent_neighbors.data());
+    std::vector<Vec3> contact_points, contact_normals;
+    std::vector<double> contact_distances;
+    std::vector<std::int32_t> contact_ids;
+    for (const ObstacleContact3& c : d.obstacle_contacts) {
+        contact_points.push_back(c.point);
+        contact_normals.push_back(c.normal);
+        contact_distances.push_back(c.distance);
+        contact_ids.push_back(c.obstacle);
+    }
+    py::dict contacts;
+    contacts["point"] = triples(contact_points);
+    contacts["normal"] = triples(contact_normals);
+    contacts["distance"] = py::array_t<double>(static_cast<py::ssize_t>(contact_distances.size()),
+                                               contact_distances.data());
+    contacts["obstacle"] = py::array_t<std::int32_t>(static_cast<py::ssize_t>(contact_ids.size()), contact_ids.data());
+    out["obstacle_contacts"] = contacts;
     std::vector<Vec3> points, normals;
     for (const Plane& plane : d.planes) {
         points.push_back(plane.point);

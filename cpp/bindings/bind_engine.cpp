@@ -351,7 +351,33 @@ void bind_engine(py::module_& m) {
             }
             return out;
         })
-        .def("neighbor_table", &neighbor_table);
+        .def("neighbor_table", &neighbor_table)
+        .def(
+            "obstacles3d", [](Engine& e, int scene) -> ObstacleSet3& { return e.obstacles3_for_change(scene); },
+            py::arg("scene"), py::return_value_policy::reference_internal,
+            "The 3D obstacle set of a scene (-1: shared by all), to add shapes to between steps.")
+        .def(
+            "penetrated_obstacles3d",
+            [](const Engine& e, const Doubles& positions, const Doubles& radius, int scene) {
+                if (positions.ndim() != 2 || positions.shape(1) != 3) {
+                    throw std::invalid_argument("positions: expected shape (n, 3)");
+                }
+                require_size(radius, positions.shape(0), "radius");
+                const py::ssize_t n = positions.shape(0);
+                py::array_t<std::int32_t> ids(n);
+                py::array_t<bool> shared(n);
+                for (py::ssize_t k = 0; k < n; ++k) {
+                    const double* p = positions.data() + 3 * k;
+                    bool in_shared = false;
+                    ids.mutable_data()[k] = e.penetrated_obstacle3(scene, Vec3(p[0], p[1], p[2]), radius.data()[k],
+                                                                   in_shared);
+                    shared.mutable_data()[k] = in_shared;
+                }
+                return py::make_tuple(ids, shared);
+            },
+            py::arg("positions"), py::arg("radius"), py::arg("scene"),
+            "Per ball (centre, radius), the first obstacle of the scene it penetrates (-1: none) and "
+            "whether that one is shared.");
 }
 
 }  // namespace vosim::bindings

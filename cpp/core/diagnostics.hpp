@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "linear_program3d.hpp"  // Plane
+#include "obstacles3d.hpp"        // ObstacleContact3
 #include "vec2.hpp"
 #include "vec3.hpp"
 
@@ -69,6 +70,7 @@ struct Diagnostics3 {
     double radius = 0.0;
     double max_speed = 0.0;
     std::vector<std::int32_t> agent_neighbors;  // slots, nearest first
+    std::vector<ObstacleContact3> obstacle_contacts;  // obstacle surfaces in reach (shared set first)
 
     // Half-spaces (ORCA): the first `hard_planes` come from obstacles.
     std::vector<Plane> planes;

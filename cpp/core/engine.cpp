@@ -190,6 +190,10 @@ double Engine::obstacle_clearance(int scene, Vec2 p) const {
 }
 
 void Engine::build_obstacles() {
+    if (dimensions() == 3) {
+        build_obstacles3();
+        return;
+    }
     shared_obstacles_.build();
     const int scenes = state_.scenes();
     if (scene_obstacles_.empty()) return;
@@ -227,7 +231,7 @@ int Engine::neighbor_capacity(std::size_t i) const {
 
 template <class V>
 int Engine::gather_neighbors(const GridOf<V>& grid, int scene, int slot, Neighbor* agents,
-                             std::vector<ObstacleNeighbor>* edges) const {
+                             std::vector<ObstaclesNearOf<V>>* edges) const {
     const std::size_t i = state_.index(scene, slot);
     const int count =
         grid.nearest(state_.position<V>(i), state_.neighbor_dist[i], neighbor_capacity(i), slot, agents);
@@ -237,8 +241,10 @@ int Engine::gather_neighbors(const GridOf<V>& grid, int scene, int slot, Neighbo
 
 template <class V>
 void Engine::find_neighbors(std::int64_t begin, std::int64_t end, Workspace& ws) const {
-    ws.obstacle_buffer.clear();
-    ws.obstacle_starts.clear();
+    auto& near = ws.obstacles_near<V>();
+    auto& near_starts = ws.obstacles_near_starts<V>();
+    near.clear();
+    near_starts.clear();
     ws.agent_starts.clear();
     std::size_t used = 0;
     int scene = scene_of(begin);
@@ -252,23 +258,23 @@ void Engine::find_neighbors(std::int64_t begin, std::int64_t end, Workspace& ws)
         }
         Neighbor* const found = ws.agent_buffer.data() + used;
         ws.agent_starts.push_back(used);
-        ws.obstacle_starts.push_back(ws.obstacle_buffer.size());
-        const int count = gather_neighbors<V>(grids<V>()[scene], scene, slot, found, &ws.obstacle_buffer);
+        near_starts.push_back(near.size());
+        const int count = gather_neighbors<V>(grids<V>()[scene], scene, slot, found, &near);
         used += static_cast<std::size_t>(count);
         if (metrics_ && state_.active[i]) {
-            const std::size_t first_edge = ws.obstacle_starts.back();
+            const std::size_t first_edge = near_starts.back();
             observe_agent<V>(scene, slot, i, {found, count}, wanted,
-                          {ws.obstacle_buffer.data() + first_edge, static_cast<int>(ws.obstacle_buffer.size() - first_edge)},
+                          {near.data() + first_edge, static_cast<int>(near.size() - first_edge)},
                           metrics_->tally(thread_index()));
         }
     }
     ws.agent_starts.push_back(used);
-    ws.obstacle_starts.push_back(ws.obstacle_buffer.size());
+    near_starts.push_back(near.size());
 }
 
 template <class V>
 void Engine::observe_agent(int scene, int slot, std::size_t i, Span<Neighbor> agents, int wanted,
-                           Span<ObstacleNeighbor> edges, StateTally& tally) const {
+                           Span<ObstaclesNearOf<V>> edges, StateTally& tally) const {
     const AgentState& s = state_;
     const double radius = s.radius[i];
     const double reach = radius + metrics_largest_radius_;  // farthest a disc could overlap this one
@@ -314,10 +320,15 @@ void Engine::observe_agent(int scene, int slot, std::size_t i, Span<Neighbor> ag
     }
     double edge_penetration = 0.0;
     bool hit = false;
-    for (const ObstacleNeighbor& edge : edges) {
-        if (edge.dist_sq < radius * radius) {
+    for (const auto& edge : edges) {
+        if constexpr (kDim<V> == 2) {
+            if (edge.dist_sq < radius * radius) {
+                hit = true;
+                edge_penetration = std::fmax(edge_penetration, radius - std::sqrt(edge.dist_sq));
+            }
+        } else if (edge.distance < radius) {  // a surface: signed distance
             hit = true;
-            edge_penetration = std::fmax(edge_penetration, radius - std::sqrt(edge.dist_sq));
+            edge_penetration = std::fmax(edge_penetration, radius - edge.distance);
         }
     }
     if (hit) {
@@ -564,8 +575,12 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
                         const std::size_t row = static_cast<std::size_t>(k - begin);
                         ws.agent_neighbors = {ws.agent_buffer.data() + ws.agent_starts[row],
                                               static_cast<int>(ws.agent_starts[row + 1] - ws.agent_starts[row])};
-                        ws.obstacle_neighbors = {ws.obstacle_buffer.data() + ws.obstacle_starts[row],
-                                                 static_cast<int>(ws.obstacle_starts[row + 1] - ws.obstacle_starts[row])};
+                        {
+                            auto& near = ws.obstacles_near<V>();
+                            auto& starts = ws.obstacles_near_starts<V>();
+                            ws.set_obstacles_near<V>(Span<ObstaclesNearOf<V>>{
+                                near.data() + starts[row], static_cast<int>(starts[row + 1] - starts[row])});
+                        }
                         ws.used_fallback = false;
                         const SceneView view{state_, scene, time_step_, step_count_};
                         V v = method_velocity<V>(method, view, slot, ws);
@@ -750,9 +765,10 @@ std::size_t Engine::prepare_inspection(int scene, int slot, Workspace& ws) {
     build_grid<V>(state_, scene, grid);
     const std::size_t i = state_.index(scene, slot);
     ws.agent_buffer.resize(neighbor_capacity(i));
-    const int found = gather_neighbors<V>(grid, scene, slot, ws.agent_buffer.data(), &ws.obstacle_buffer);
+    auto& near = ws.obstacles_near<V>();
+    const int found = gather_neighbors<V>(grid, scene, slot, ws.agent_buffer.data(), &near);
     ws.agent_neighbors = {ws.agent_buffer.data(), found};
-    ws.obstacle_neighbors = {ws.obstacle_buffer.data(), static_cast<int>(ws.obstacle_buffer.size())};
+    ws.set_obstacles_near<V>(Span<ObstaclesNearOf<V>>{near.data(), static_cast<int>(near.size())});
     return i;
 }
 
@@ -799,6 +815,7 @@ Diagnostics3 Engine::inspect_3d(int scene, int slot) {
     d.radius = state_.radius[i];
     d.max_speed = state_.max_speed[i];
     for (const Neighbor& n : ws.agent_neighbors) d.agent_neighbors.push_back(n.slot);
+    d.obstacle_contacts.assign(ws.obstacle_contacts.begin(), ws.obstacle_contacts.end());
     if (state_.active[i]) {
         method_->inspect_3d(SceneView{state_, scene, time_step_, step_count_}, slot, ws, d);
         d.new_velocity = cap_speed(d.new_velocity, d.max_speed);  // as the step does

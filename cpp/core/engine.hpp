@@ -30,6 +30,7 @@
 #include "neighbor_index.hpp"
 #include "metrics.hpp"
 #include "obstacles.hpp"
+#include "obstacles3d.hpp"
 #include "waypoints.hpp"
 
 namespace vosim {
@@ -164,6 +165,16 @@ public:
     // Signed distance from p to the nearest obstacle surface of that scene:
     // negative in the solid, +infinity without obstacles.
     double obstacle_clearance(int scene, Vec2 p) const;
+
+    // 3D obstacles (engine_obstacles3d.cpp): the set of one scene (scene >=
+    // 0, made on demand) or the one all scenes share (-1), to add shapes to
+    // or remove them from between steps (refused while the engine is busy
+    // or has 2 dimensions). Changes take effect at the next step.
+    ObstacleSet3& obstacles3_for_change(int scene);
+    const ObstacleSet3& obstacles3(int scene) const;
+    // The first obstacle (id, -1: none; in `shared` whether of the shared
+    // set) that a ball of `radius` at p penetrates in scene `scene`.
+    int penetrated_obstacle3(int scene, Vec3 p, double radius, bool& shared) const;
     void remove_agents(const std::int64_t* ids, std::size_t count);
 
     // One step. With a ticker, a long step polls it between blocks of agents
@@ -256,9 +267,12 @@ private:
     // `edges` (nearest first) unless that is null.
     template <class V>
     int gather_neighbors(const GridOf<V>& grid, int scene, int slot, Neighbor* agents,
-                         std::vector<ObstacleNeighbor>* edges) const;
+                         std::vector<ObstaclesNearOf<V>>* edges) const;
     // Appends the obstacle edges agent i of `scene` sees to out, nearest first.
     void append_obstacle_neighbors(int scene, std::size_t i, std::vector<ObstacleNeighbor>& out) const;
+    // The same in 3D: the surfaces within reach (shared set first).
+    void append_obstacle_neighbors(int scene, std::size_t i, std::vector<ObstacleContact3>& out) const;
+    void build_obstacles3();
     // The scene of the k-th agent in processing order.
     int scene_of(std::int64_t k) const;
     std::int32_t slot_at(int scene, std::int64_t k) const {
@@ -285,7 +299,7 @@ private:
     // The metrics of one agent in the state being observed.
     template <class V>
     void observe_agent(int scene, int slot, std::size_t i, Span<Neighbor> agents, int wanted,
-                       Span<ObstacleNeighbor> edges, StateTally& tally) const;
+                       Span<ObstaclesNearOf<V>> edges, StateTally& tally) const;
     // Observes the current state for the metrics without stepping (after a run).
     void observe_state();
     template <class V>
@@ -314,6 +328,8 @@ private:
     std::vector<const std::int32_t*> cell_orders_;    // per scene, its grid's slots_in_cell_order()
     ObstacleSet shared_obstacles_;                    // seen by every scene
     std::vector<std::unique_ptr<ObstacleSet>> scene_obstacles_;  // per scene, made on demand
+    ObstacleSet3 shared_obstacles3_;                  // 3D: seen by every scene
+    std::vector<std::unique_ptr<ObstacleSet3>> scene_obstacles3_;  // 3D: per scene, made on demand
     // Agents are processed scene after scene, each scene's in its grid's
     // cell order (neighbours close in memory): the k-th agent is slot
     // grids_[b].slots_in_cell_order()[k - scene_starts_[b]] of the scene b

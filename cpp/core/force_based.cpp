@@ -17,17 +17,39 @@ double ramp(double penetration, double distance) {
 
 // Unit vector from `from` towards `to`, or the tie-breaking direction when
 // they coincide.
-Vec2 away(Vec2 to, Vec2 from, bool lower) {
-    const Vec2 d = to - from;
+template <class V>
+V away(V to, V from, bool lower) {
+    const V d = to - from;
     const double len = length(d);
     if (len > 0.0) return d / len;
-    return Vec2(lower ? -1.0 : 1.0, 0.0);
+    V along_x;
+    along_x.x = lower ? -1.0 : 1.0;
+    return along_x;
+}
+
+// The unit direction to the right of a (nonzero) relative velocity: in the
+// plane its clockwise perpendicular; in space the same seen from above,
+// or -y for a vertical one.
+Vec2 right_of(Vec2 v, double speed) { return perp(v) / speed * -1.0; }
+Vec3 right_of(Vec3 v, double) {
+    const Vec3 side = cross(v, Vec3(0.0, 0.0, 1.0));
+    const double side_length = length(side);
+    return side_length > 0.0 ? side / side_length : Vec3(0.0, -1.0, 0.0);
 }
 
 struct ForceScratch final : MethodScratch {
     std::vector<ForceNeighbor> neighbors;
-    std::vector<ForceSegment> segments;
+    std::vector<ForceSurface<Vec2>> surfaces;
+    std::vector<ForceNeighborT<Vec3>> neighbors3;
+    std::vector<ForceSurface<Vec3>> surfaces3;
 };
+
+// The outward normal and distance of a segment (solid on its left) from p.
+ForceSurface<Vec2> surface_of(const ForceSegment& segment, Vec2 p) {
+    const Vec2 edge = segment.b - segment.a;
+    return {Vec2(edge.y, -edge.x) / length(edge),  // right of a -> b: out of the solid
+            std::sqrt(dist_sq_point_segment(segment.a, segment.b, p))};
+}
 
 }  // namespace
 
@@ -54,77 +76,90 @@ void check_force_params(const ForceParams& p) {
     non_negative(p.obstacle_stiffness, "obstacle_stiffness");
 }
 
-Vec2 force_based_velocity(const ForceParams& p, const ForceAgent& agent, int agent_order,
-                          const ForceNeighbor* neighbors, int neighbor_count, const ForceSegment* segments,
-                          int segment_count, double time_step, std::vector<NamedVector>* forces) {
+template <class V>
+V force_based_velocity(const ForceParams& p, const ForceAgentT<V>& agent, int agent_order,
+                       const ForceNeighborT<V>* neighbors, int neighbor_count, const ForceSurface<V>* surfaces,
+                       int surface_count, double time_step, std::vector<NamedVector>* forces) {
     // Steering: close the gap to the preferred velocity within steering_time
     // (never overshooting within one step).
     const double gain = std::fmin(1.0 / p.steering_time, 1.0 / time_step);
-    const Vec2 steering = (agent.pref_velocity - agent.velocity) * gain;
+    const V steering = (agent.pref_velocity - agent.velocity) * gain;
 
-    Vec2 separation, avoidance, obstacle;
+    V separation, avoidance, obstacle;
     for (int k = 0; k < neighbor_count; ++k) {
-        const ForceNeighbor& other = neighbors[k];
+        const ForceNeighborT<V>& other = neighbors[k];
         const bool lower = agent_order < other.order;
         const double standing = length(other.velocity) < p.standing_speed ? p.standing_scale : 1.0;
         const double reach = agent.radius + other.radius;
 
-        const Vec2 rel_position = agent.position - other.position;
+        const V rel_position = agent.position - other.position;
         const double distance = length(rel_position);
         separation += away(agent.position, other.position, lower) * (p.separation_stiffness * standing *
                       ramp(reach + p.separation_distance - distance, p.separation_distance));
 
         // Closest point of approach if this agent follows its preference.
-        const Vec2 rel_velocity = agent.pref_velocity - other.velocity;
+        const V rel_velocity = agent.pref_velocity - other.velocity;
         const double speed_sq = abs_sq(rel_velocity);
         double t = speed_sq > 0.0 ? -dot(rel_position, rel_velocity) / speed_sq : 0.0;
         t = std::fmin(p.avoidance_time, std::fmax(0.0, t));
-        const Vec2 closest = rel_position + rel_velocity * t;
+        const V closest = rel_position + rel_velocity * t;
         const double gap = length(closest);
-        Vec2 direction;
+        V direction;
         if (gap > 0.0) {
             direction = closest / gap;
         } else if (speed_sq > 0.0) {
-            direction = perp(rel_velocity) / std::sqrt(speed_sq) * -1.0;  // dead ahead: pass on the right
+            direction = right_of(rel_velocity, std::sqrt(speed_sq));  // dead ahead: pass on the right
         } else {
             direction = away(agent.position, other.position, lower);
         }
         avoidance += direction * (p.avoidance_stiffness * standing * (1.0 - t / p.avoidance_time) *
                                   ramp(reach + p.avoidance_distance - gap, p.avoidance_distance));
     }
-    for (int k = 0; k < segment_count; ++k) {
-        const Vec2 a = segments[k].a, b = segments[k].b;
-        const Vec2 edge = b - a;
-        const Vec2 normal = Vec2(edge.y, -edge.x) / length(edge);  // right of a -> b: out of the solid
-        const double distance = std::sqrt(dist_sq_point_segment(a, b, agent.position));
+    for (int k = 0; k < surface_count; ++k) {
+        const V normal = surfaces[k].normal;
+        const double distance = surfaces[k].distance;
         obstacle += normal * (p.obstacle_stiffness *
                               ramp(agent.radius + p.obstacle_distance - distance, p.obstacle_distance));
     }
 
-    const Vec2 acceleration = steering + separation + avoidance + obstacle;
-    Vec2 v = agent.velocity + acceleration * time_step;
+    const V acceleration = steering + separation + avoidance + obstacle;
+    V v = agent.velocity + acceleration * time_step;
     const double speed = length(v);
     if (speed > agent.max_speed) v = v * (agent.max_speed / speed);
     // Walls hold: no motion into an edge the agent touches (or would reach
     // within the step).
-    for (int k = 0; k < segment_count; ++k) {
-        const Vec2 a = segments[k].a, b = segments[k].b;
-        const Vec2 edge = b - a;
-        const Vec2 normal = Vec2(edge.y, -edge.x) / length(edge);
-        const double distance = std::sqrt(dist_sq_point_segment(a, b, agent.position));
+    for (int k = 0; k < surface_count; ++k) {
+        const V normal = surfaces[k].normal;
+        const double distance = surfaces[k].distance;
         const double into = -dot(v, normal);
         if (into > 0.0 && distance - agent.radius - into * time_step < 0.0) {
             v += normal * (into - std::fmax(0.0, distance - agent.radius) / time_step);
         }
     }
-    if (forces) {
-        forces->push_back({"steering", steering});
-        forces->push_back({"separation", separation});
-        forces->push_back({"avoidance", avoidance});
-        forces->push_back({"obstacles", obstacle});
-        forces->push_back({"total", acceleration});
+    if constexpr (kDim<V> == 2) {
+        if (forces) {
+            forces->push_back({"steering", steering});
+            forces->push_back({"separation", separation});
+            forces->push_back({"avoidance", avoidance});
+            forces->push_back({"obstacles", obstacle});
+            forces->push_back({"total", acceleration});
+        }
     }
     return v;
+}
+
+template Vec2 force_based_velocity<Vec2>(const ForceParams&, const ForceAgentT<Vec2>&, int, const ForceNeighborT<Vec2>*,
+                                         int, const ForceSurface<Vec2>*, int, double, std::vector<NamedVector>*);
+template Vec3 force_based_velocity<Vec3>(const ForceParams&, const ForceAgentT<Vec3>&, int, const ForceNeighborT<Vec3>*,
+                                         int, const ForceSurface<Vec3>*, int, double, std::vector<NamedVector>*);
+
+Vec2 force_based_velocity(const ForceParams& p, const ForceAgent& agent, int agent_order,
+                          const ForceNeighbor* neighbors, int neighbor_count, const ForceSegment* segments,
+                          int segment_count, double time_step, std::vector<NamedVector>* forces) {
+    std::vector<ForceSurface<Vec2>> surfaces;
+    for (int k = 0; k < segment_count; ++k) surfaces.push_back(surface_of(segments[k], agent.position));
+    return force_based_velocity<Vec2>(p, agent, agent_order, neighbors, neighbor_count, surfaces.data(),
+                                      segment_count, time_step, forces);
 }
 
 ForceBased::ForceBased(ForceParams params) : params_(params) { check_force_params(params_); }
@@ -142,14 +177,35 @@ Vec2 ForceBased::solve(const SceneView& scene, int slot, Workspace& ws, std::vec
         const std::size_t j = scene.index(other);
         scratch.neighbors.push_back({s.position(j), s.velocity(j), s.radius[j], other});
     }
-    scratch.segments.clear();
+    scratch.surfaces.clear();
     for (const ObstacleNeighbor& edge : ws.obstacle_neighbors) {
         const auto [a, b] = edge.endpoints();
-        scratch.segments.push_back({a, b});
+        scratch.surfaces.push_back(surface_of(ForceSegment{a, b}, agent.position));
     }
-    return force_based_velocity(params_, agent, slot, scratch.neighbors.data(),
-                                static_cast<int>(scratch.neighbors.size()), scratch.segments.data(),
-                                static_cast<int>(scratch.segments.size()), scene.time_step, forces);
+    return force_based_velocity<Vec2>(params_, agent, slot, scratch.neighbors.data(),
+                                      static_cast<int>(scratch.neighbors.size()), scratch.surfaces.data(),
+                                      static_cast<int>(scratch.surfaces.size()), scene.time_step, forces);
+}
+
+Vec3 ForceBased::new_velocity_3d(const SceneView& scene, int slot, Workspace& ws) const {
+    const AgentState& s = scene.state;
+    const std::size_t i = scene.index(slot);
+    auto& scratch = this->scratch<ForceScratch>(ws);
+    const ForceAgentT<Vec3> agent{s.position<Vec3>(i), s.velocity<Vec3>(i), s.pref_velocity<Vec3>(i), s.radius[i],
+                                  s.max_speed[i]};
+    scratch.neighbors3.clear();
+    for (int k = 0; k < ws.agent_neighbors.size(); ++k) {
+        const int other = ws.agent_neighbors[k].slot;
+        const std::size_t j = scene.index(other);
+        scratch.neighbors3.push_back({s.position<Vec3>(j), s.velocity<Vec3>(j), s.radius[j], other});
+    }
+    scratch.surfaces3.clear();
+    for (const ObstacleContact3& contact : ws.obstacle_contacts) {
+        scratch.surfaces3.push_back({contact.normal, contact.distance});
+    }
+    return force_based_velocity<Vec3>(params_, agent, slot, scratch.neighbors3.data(),
+                                      static_cast<int>(scratch.neighbors3.size()), scratch.surfaces3.data(),
+                                      static_cast<int>(scratch.surfaces3.size()), scene.time_step, nullptr);
 }
 
 Vec2 ForceBased::new_velocity(const SceneView& scene, int slot, Workspace& ws) const {

@@ -21,13 +21,17 @@
 //               obstacle_stiffness * clamp(penetration / obstacle_distance, 0, 1)^2.
 // The new velocity is v + a * dt, limited to max_speed; finally, motion into
 // an edge the agent touches is removed, so walls hold.
+//
+// In 3D the same forces act between balls, and obstacle surfaces take the
+// place of edges (their outward normal at the closest point); an agent dead
+// ahead is passed on the right seen from above (about the z axis).
 #pragma once
 
 #include <vector>
 
 #include "diagnostics.hpp"
 #include "method.hpp"
-#include "vec2.hpp"
+#include "vec.hpp"
 
 namespace vosim {
 
@@ -48,24 +52,42 @@ struct ForceParams {
 // Throws std::invalid_argument naming the first bad parameter and its value.
 void check_force_params(const ForceParams& params);
 
-struct ForceAgent {
-    Vec2 position, velocity, pref_velocity;
+template <class V>
+struct ForceAgentT {
+    V position, velocity, pref_velocity;
     double radius = 0.0;
     double max_speed = 0.0;
 };
+using ForceAgent = ForceAgentT<Vec2>;
 
-struct ForceNeighbor {
-    Vec2 position, velocity;
+template <class V>
+struct ForceNeighborT {
+    V position, velocity;
     double radius = 0.0;
     int order = 0;  // breaks the symmetry of exactly coincident agents: the lower one goes -x
 };
+using ForceNeighbor = ForceNeighborT<Vec2>;
 
 // Segments with the solid on their left (the project's convention).
 struct ForceSegment {
     Vec2 a, b;
 };
 
-// The new velocity; with `forces`, the accelerations by kind.
+// An obstacle surface as the forces see it: the outward unit normal at its
+// point closest to the agent, and the distance of that point.
+template <class V>
+struct ForceSurface {
+    V normal;
+    double distance = 0.0;
+};
+
+// The new velocity; with `forces` (2D), the accelerations by kind.
+template <class V>
+V force_based_velocity(const ForceParams& params, const ForceAgentT<V>& agent, int agent_order,
+                       const ForceNeighborT<V>* neighbors, int neighbor_count, const ForceSurface<V>* surfaces,
+                       int surface_count, double time_step, std::vector<NamedVector>* forces = nullptr);
+
+// The plane version with segments (the solid on their left).
 Vec2 force_based_velocity(const ForceParams& params, const ForceAgent& agent, int agent_order,
                           const ForceNeighbor* neighbors, int neighbor_count, const ForceSegment* segments,
                           int segment_count, double time_step, std::vector<NamedVector>* forces = nullptr);
@@ -76,6 +98,8 @@ public:
     std::string name() const override { return "ForceBased"; }
     Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const override;
     void inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const override;
+    bool supports_dimensions(int dimensions) const override { return dimensions == 2 || dimensions == 3; }
+    Vec3 new_velocity_3d(const SceneView& scene, int slot, Workspace& ws) const override;
     std::unique_ptr<MethodScratch> make_scratch() const override;
     const ForceParams& params() const { return params_; }
 

@@ -20,10 +20,25 @@
 #include "diagnostics.hpp"
 #include "neighbor_grid.hpp"
 #include "obstacles.hpp"
+#include "obstacles3d.hpp"
 #include "linear_program3d.hpp"
 #include "vec.hpp"
 
 namespace vosim {
+
+// What an agent sees of the obstacles: edges in the plane, surfaces in space.
+template <class V>
+struct ObstaclesNear;
+template <>
+struct ObstaclesNear<Vec2> {
+    using type = ObstacleNeighbor;
+};
+template <>
+struct ObstaclesNear<Vec3> {
+    using type = ObstacleContact3;
+};
+template <class V>
+using ObstaclesNearOf = typename ObstaclesNear<V>::type;
 
 // Scratch space a method keeps per thread (its own subclass).
 struct MethodScratch {
@@ -51,6 +66,9 @@ struct Workspace {
     // edges facing it within time_horizon_obst * max_speed + radius.
     Span<Neighbor> agent_neighbors;
     Span<ObstacleNeighbor> obstacle_neighbors;
+    // 3D: the obstacle surfaces within time_horizon_obst * max_speed + radius
+    // (or time_step * max_speed + radius when longer), nearest first.
+    Span<ObstacleContact3> obstacle_contacts;
     // Set by a method that could not satisfy its constraints and fell back
     // (ORCA's linear program 3, geometric selection with nothing admissible).
     bool used_fallback = false;
@@ -61,6 +79,34 @@ struct Workspace {
     std::vector<std::size_t> agent_starts;     // per agent of the chunk, and one past the last
     std::vector<ObstacleNeighbor> obstacle_buffer;
     std::vector<std::size_t> obstacle_starts;  // per agent of the chunk, and one past the last
+    std::vector<ObstacleContact3> contact_buffer;  // 3D
+    std::vector<std::size_t> contact_starts;
+
+    // The obstacle buffer of the dimension of V, and its span.
+    template <class V>
+    auto& obstacles_near() {
+        if constexpr (kDim<V> == 2) {
+            return obstacle_buffer;
+        } else {
+            return contact_buffer;
+        }
+    }
+    template <class V>
+    auto& obstacles_near_starts() {
+        if constexpr (kDim<V> == 2) {
+            return obstacle_starts;
+        } else {
+            return contact_starts;
+        }
+    }
+    template <class V, class T>
+    void set_obstacles_near(Span<T> near) {
+        if constexpr (kDim<V> == 2) {
+            obstacle_neighbors = near;
+        } else {
+            obstacle_contacts = near;
+        }
+    }
 
     std::vector<Line> lines;
     std::vector<Line> projected_lines;

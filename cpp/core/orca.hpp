@@ -42,7 +42,9 @@ public:
     bool supports_dimensions(int dimensions) const override { return dimensions == 2 || dimensions == 3; }
     Vec3 new_velocity_3d(const SceneView& scene, int slot, Workspace& ws) const override;
     void inspect_3d(const SceneView& scene, int slot, Workspace& ws, Diagnostics3& out) const override;
-    Vec3 decide_3d(const SceneView& scene, int slot, Workspace& ws, bool& used_least_violation) const;
+    // (hard_planes: how many of ws.planes come first from obstacles.)
+    Vec3 decide_3d(const SceneView& scene, int slot, Workspace& ws, bool& used_least_violation,
+                   std::size_t& hard_planes) const;
 
     const OrcaConfig& config() const { return config_; }
 
@@ -54,6 +56,11 @@ private:
 // `slot` (skipping edges whose velocity obstacle earlier lines already cover).
 void append_obstacle_lines(const SceneView& scene, int slot, const Workspace& ws,
                            std::vector<Line>& lines);
+
+// Appends to `planes` a hard half-space of velocities per obstacle surface
+// in ws (3D): the supporting plane at the closest point, shifted by the
+// radius and scaled by the obstacle time horizon (at least one step).
+void append_obstacle_planes(const SceneView& scene, int slot, const Workspace& ws, std::vector<Plane>& planes);
 
 // Appends to `planes` the half-space of velocities each agent neighbour in ws
 // leaves agent `slot` in 3D.

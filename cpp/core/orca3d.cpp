@@ -17,6 +17,25 @@ Vec3 any_perpendicular(Vec3 n) {
 
 }  // namespace
 
+void append_obstacle_planes(const SceneView& scene, int slot, const Workspace& ws, std::vector<Plane>& planes) {
+    const AgentState& s = scene.state;
+    const std::size_t self = scene.index(slot);
+    const double radius = s.radius[self];
+    // Obeying a plane for one step keeps the agent's centre at least `radius`
+    // from the obstacle's supporting plane at its closest point, hence out of
+    // the (convex) obstacle: the horizon is at least one step.
+    const double horizon = std::fmax(s.time_horizon_obst[self], scene.time_step);
+    for (const ObstacleContact3& contact : ws.obstacle_contacts) {
+        const double gap = contact.distance - radius;
+        Plane plane;
+        plane.normal = contact.normal;
+        // Velocities along the normal of at least -gap / horizon; an agent
+        // already touching it leaves within one step.
+        plane.point = (gap >= 0.0 ? -gap / horizon : -gap / scene.time_step) * contact.normal;
+        planes.push_back(plane);
+    }
+}
+
 void append_agent_planes(const SceneView& scene, int slot, const Workspace& ws, std::vector<Plane>& planes) {
     const AgentState& s = scene.state;
     const std::size_t self = scene.index(slot);
@@ -97,17 +116,21 @@ void append_agent_planes(const SceneView& scene, int slot, const Workspace& ws, 
     }
 }
 
-Vec3 Orca::decide_3d(const SceneView& scene, int slot, Workspace& ws, bool& used_least_violation) const {
+Vec3 Orca::decide_3d(const SceneView& scene, int slot, Workspace& ws, bool& used_least_violation,
+                     std::size_t& hard_planes) const {
     const AgentState& s = scene.state;
     const std::size_t self = scene.index(slot);
     ws.planes.clear();
+    // Obstacle planes come first: linear program 4 keeps them as hard constraints.
+    append_obstacle_planes(scene, slot, ws, ws.planes);
+    hard_planes = ws.planes.size();
     append_agent_planes(scene, slot, ws, ws.planes);
     const double max_speed = s.max_speed[self];
     Vec3 result;
     const std::size_t failed = solve_nearest_3d(ws.planes, max_speed, s.pref_velocity<Vec3>(self), false, result);
     used_least_violation = failed < ws.planes.size();
     if (used_least_violation) {
-        solve_least_violation_3d(ws.planes, 0, failed, max_speed, ws.projected_planes, result);
+        solve_least_violation_3d(ws.planes, hard_planes, failed, max_speed, ws.projected_planes, result);
     }
     ws.used_fallback = used_least_violation;
     return result;
@@ -115,14 +138,16 @@ Vec3 Orca::decide_3d(const SceneView& scene, int slot, Workspace& ws, bool& used
 
 Vec3 Orca::new_velocity_3d(const SceneView& scene, int slot, Workspace& ws) const {
     bool fallback = false;
-    return decide_3d(scene, slot, ws, fallback);
+    std::size_t hard = 0;
+    return decide_3d(scene, slot, ws, fallback, hard);
 }
 
 void Orca::inspect_3d(const SceneView& scene, int slot, Workspace& ws, Diagnostics3& out) const {
     bool fallback = false;
-    out.new_velocity = decide_3d(scene, slot, ws, fallback);
+    std::size_t hard = 0;
+    out.new_velocity = decide_3d(scene, slot, ws, fallback, hard);
     out.planes = ws.planes;
-    out.hard_planes = 0;
+    out.hard_planes = static_cast<std::int32_t>(hard);
     out.used_fallback = fallback;
 }
 

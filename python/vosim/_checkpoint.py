@@ -51,6 +51,7 @@ def payload(sim) -> dict:
         "kind": _kind(sim),
         "method": sim.method.to_dict(),
         "engine": sim._engine.snapshot(),
+        "shapes3d": sim._shape_payload(),
     }
 
 
@@ -82,6 +83,10 @@ def restore_into(sim, state: dict, source: str = "state") -> None:
     # Set through object.__setattr__: the classes may refuse unknown attributes.
     object.__setattr__(sim, "_engine", engine)
     object.__setattr__(sim, "_method", method)
+    try:
+        sim._restore_shapes(state.get("shapes3d", []))
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"{source} is not a usable vosim simulator state (3D obstacles: {error})") from None
 
 
 def save_state(sim, path) -> Path:

@@ -22,6 +22,7 @@ import numpy as np
 
 from . import _core
 from ._checks import MAX_MAGNITUDE, check_values, integer, real_array
+from .shapes3d import Shape3D
 
 
 class Obstacle(NamedTuple):
@@ -159,7 +160,9 @@ class _ObstacleMethods:
                     "move them, or pass strict=False to allow it")
 
     def add_obstacle(self, vertices, *, strict: bool = True, scene: int | None = None, velocity=None) -> int:
-        """Add a solid polygon (``(n, 2)``, counter-clockwise) or a segment (``(2, 2)``).
+        """Add a solid polygon (``(n, 2)``, counter-clockwise) or a segment (``(2, 2)``);
+        in 3D, a shape (:class:`vosim.Box`, :class:`vosim.Sphere`, :class:`vosim.HalfSpace`,
+        :class:`vosim.ConvexPolyhedron`).
 
         Parameters
         ----------
@@ -197,7 +200,14 @@ class _ObstacleMethods:
             Fewer than 2 vertices, NaN/inf, repeated consecutive vertices,
             zero-width spikes, collinear or self-intersecting polygons, and
             clockwise polygons (reverse them, or use :meth:`add_boundary`).
+            In 3D: agents overlapping the shape (with ``strict``).
         """
+        if self.dimensions == 3:
+            if velocity is not None:
+                raise ValueError("velocity: 3D obstacles do not move")
+            return self._add_shape(vertices, self._obstacle_scene(scene), strict)
+        if isinstance(vertices, Shape3D):
+            raise TypeError("vertices: a 3D shape needs a 3D simulator (dimensions=3); this one has dimensions=2")
         return self._add(vertices, "polygon", scene, strict, "vertices", velocity)
 
     def add_wall(self, points, *, scene: int | None = None, velocity=None) -> int:
@@ -222,6 +232,9 @@ class _ObstacleMethods:
             An id never given in that set, or already removed.
         """
         target = self._obstacle_scene(scene)
+        if self.dimensions == 3:
+            self._remove_shape(obstacle, target)
+            return
         self._engine.remove_obstacle(target, integer(obstacle, "obstacle", minimum=0))
 
     def set_obstacle_velocity(self, obstacle: int, velocity, *, scene: int | None = None) -> None:

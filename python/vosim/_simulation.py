@@ -32,6 +32,7 @@ from ._checks import (
 )
 from ._checkpoint import _CheckpointMethods
 from ._obstacles import _ObstacleMethods
+from ._obstacles3d import _Obstacle3DMethods
 from ._progress import make_progress
 from ._fields import ADD_AGENTS_SIGNATURE, ADD_DEFAULTS, FIELDS, VIEWS, bytes_per_agent, parameter_docs
 from .metrics import from_engine as metrics_from_engine
@@ -82,7 +83,7 @@ def _physical_memory() -> int | None:
 _MAX_STEPS = 2**62
 
 
-class _Simulation(_ObstacleMethods, _CheckpointMethods):
+class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
     """Common implementation; use Simulator or Batch."""
 
     _scene_axis: bool
@@ -92,6 +93,7 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
         time_step = scalar(time_step, "time_step", minimum=MIN_TIME, maximum=MAX_MAGNITUDE)
         dimensions = integer(dimensions, "dimensions", minimum=2, maximum=3)
         self._engine = _core.Engine(scenes, time_step, dimensions)
+        self._shape_log = []
         self._method: Method = ORCA()
         self.method = ORCA() if method is None else method
 
@@ -338,8 +340,13 @@ class _Simulation(_ObstacleMethods, _CheckpointMethods):
 
         positions = shaped(positions, "positions", [np.shape(positions)], vector_target, broadcast_view=True,
                            **FIELDS["positions"].checks)
-        if fields["strict"] and dims == 2:
-            self._refuse_blocked_positions(positions)
+        if fields["strict"]:
+            if dims == 2:
+                self._refuse_blocked_positions(positions)
+            elif self._shape_log:
+                radius = shaped(ADD_DEFAULTS["radius"] if fields["radius"] is None else fields["radius"], "radius",
+                                scalar_shapes, scalar_target, **FIELDS["radius"].checks)
+                self._refuse_agents_in_shapes(positions, radius)
         velocities, pref_velocities = (
             vector(name, np.zeros(dims) if fields[name] is None else fields[name])
             for name in ("velocities", "pref_velocities")
