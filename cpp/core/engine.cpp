@@ -115,7 +115,7 @@ void Engine::set_method(std::shared_ptr<const Method> method) {
     if (!method) throw std::invalid_argument("method must not be None");
     if (!method->supports_dimensions(dimensions())) {
         throw std::invalid_argument("method " + method->name() + " does not support dimensions=" +
-                                    std::to_string(dimensions()) + " (it works in the plane only)");
+                                    std::to_string(dimensions()) + " (" + method->dimensions_note() + ")");
     }
     BusyGuard guard(busy_);
     method_ = std::move(method);

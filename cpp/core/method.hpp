@@ -171,6 +171,8 @@ public:
     // A 3D method overrides this and the `_3d` members below; the engine
     // refuses a method that does not support its dimension.
     virtual bool supports_dimensions(int dimensions) const { return dimensions == 2; }
+    // Why not, for the error message.
+    virtual std::string dimensions_note() const { return "it works in the plane only"; }
     // The 3D counterparts of new_velocity and inspect.
     virtual Vec3 new_velocity_3d(const SceneView& scene, int slot, Workspace& ws) const;
     virtual void inspect_3d(const SceneView& scene, int slot, Workspace& ws, Diagnostics3& out) const {

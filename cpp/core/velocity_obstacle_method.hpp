@@ -4,6 +4,7 @@
 
 #include "method.hpp"
 #include "velocity_obstacles.hpp"
+#include "velocity_obstacles3d.hpp"
 
 namespace vosim {
 
@@ -15,10 +16,17 @@ public:
     void inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const override;
     std::unique_ptr<MethodScratch> make_scratch() const override;
 
+    // 3D: VO and RVO with sampling (velocity_obstacles3d.hpp).
+    bool supports_dimensions(int dimensions) const override;
+    std::string dimensions_note() const override;
+    Vec3 new_velocity_3d(const SceneView& scene, int slot, Workspace& ws) const override;
+    void inspect_3d(const SceneView& scene, int slot, Workspace& ws, Diagnostics3& out) const override;
+
     const VoConfig& config() const { return config_; }
 
 private:
     Vec2 solve(const SceneView& scene, int slot, Workspace& ws, VoDiagnostics* diagnostics) const;
+    Vec3 solve_3d(const SceneView& scene, int slot, Workspace& ws, VoCandidates3* seen) const;
 
     VoConfig config_;
 };
