@@ -107,3 +107,10 @@ def test_time_horizon_figure_measures_reaction_distance():
     for tau in (1.0, 3.0):
         expected = 2 * module.RADIUS + 2 * module.SPEED * tau
         assert abs(module.reaction_distance(tau) - expected) <= 2 * module.SPEED * module.TIME_STEP
+
+
+def test_bench_obstacles3d_runs(tmp_path):
+    out = run_script("bench_obstacles3d.py", ["--shapes", "10", "40", "--queries", "200", "--repeats", "1",
+                                              "--json", str(tmp_path / "out.json")])
+    assert "scan / grid" in out
+    assert [row["shapes"] for row in json.loads((tmp_path / "out.json").read_text())["rows"]] == [10, 40]
