@@ -203,3 +203,23 @@ def test_max_acceleration_and_priority_work_in_3d():
     sim.step()
     np.testing.assert_array_equal(sim.velocities[1], [-1.0, 0.0, 0.0])
     assert not np.allclose(sim.velocities[0], [1.0, 0.0, 0.0])
+
+
+def test_an_interrupted_3d_run_keeps_its_partial_trajectory():
+    """Ctrl-C (here raised by the progress callback, as the tick would) stops
+    the run; the exception carries the frames recorded so far."""
+    sim = vosim.Simulator(time_step=0.1, dimensions=3)
+    start, goals = crossing(2000)
+    sim.add_agents(start * 3.0, goals=goals * 3.0, radius=0.5)
+
+    def interrupt(done, total):
+        if done > 0:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt) as caught:
+        sim.run(100_000, record_every=100, progress=interrupt)
+    partial = caught.value.trajectory
+    assert 1 < len(partial.times) < 1001
+    assert partial.positions.shape[1:] == (2000, 3)
+    np.testing.assert_array_equal(partial.positions[-1], sim.positions)
+    assert sim.step_count == partial.steps[-1]

@@ -11,6 +11,7 @@
 
 #include "limits.hpp"
 #include "counter_rng.hpp"
+#include "engine_internal.hpp"
 #include "integration.hpp"
 #include "orca.hpp"
 #include "state_check.hpp"
@@ -18,24 +19,11 @@
 
 namespace vosim {
 
+using namespace engine_detail;
+
 namespace {
 
 constexpr double kTwoPi = 6.283185307179586;
-
-// Agents of one chunk: their neighbours are found in one pass, then the
-// method runs over them in a second, so each pass can be timed cheaply.
-constexpr std::int64_t kChunkAgents = 64;
-
-double largest_active_radius(const AgentState& s) {
-    double largest = 0.0;
-    for (int b = 0; b < s.scenes(); ++b) {
-        for (int slot = 0; slot < s.count(); ++slot) {
-            const std::size_t i = s.index(b, slot);
-            if (s.active[i]) largest = std::fmax(largest, s.radius[i]);
-        }
-    }
-    return largest;
-}
 
 // When a ticker is polled between blocks of phase 3, each block aims at
 // this much wall time (against microseconds to start one): the block size
@@ -43,29 +31,6 @@ double largest_active_radius(const AgentState& s) {
 // tens of microseconds with hundreds of neighbours.
 constexpr double kBlockSeconds = 0.005;
 constexpr std::int64_t kFirstBlockAgentsPerThread = 1024;
-
-// The first exception thrown inside a parallel loop (exceptions must not
-// leave an OpenMP region), by loop index so that the same one is reported
-// whatever the thread count.
-class FirstError {
-public:
-    void keep(std::int64_t index, std::exception_ptr error) {
-#pragma omp critical(vosim_first_error)
-        {
-            if (!error_ || index < index_) {
-                index_ = index;
-                error_ = std::move(error);
-            }
-        }
-    }
-    void rethrow() const {
-        if (error_) std::rethrow_exception(error_);
-    }
-
-private:
-    std::int64_t index_ = 0;
-    std::exception_ptr error_;
-};
 
 }  // namespace
 
@@ -126,306 +91,10 @@ std::vector<std::int64_t> Engine::add_agents(int n, const AgentInput& input) {
     return state_.append(n, input);
 }
 
-int Engine::add_obstacle(int scene, const Vec2* points, int count, ObstacleKind kind, bool moving, Vec2 velocity) {
-    require_plane("add_obstacle");
-    if (scene < -1 || scene >= state_.scenes()) {
-        throw std::invalid_argument("scene must be -1 (all scenes) or in [0, " +
-                                    std::to_string(state_.scenes()) + "), got " + std::to_string(scene));
-    }
-    BusyGuard guard(busy_);
-    if (scene < 0) return shared_obstacles_.add(points, count, kind, moving, velocity);
-    // Per-scene sets are made on demand: a batch of many scenes without
-    // obstacles of their own costs nothing.
-    if (scene_obstacles_.empty()) scene_obstacles_.resize(state_.scenes());
-    if (!scene_obstacles_[scene]) scene_obstacles_[scene] = std::make_unique<ObstacleSet>();
-    return scene_obstacles_[scene]->add(points, count, kind, moving, velocity);
-}
-
-void Engine::remove_obstacle(int scene, int id) {
-    ObstacleSet& set = const_cast<ObstacleSet&>(obstacles(scene));  // checks the scene
-    BusyGuard guard(busy_);
-    if (scene >= 0 && (scene_obstacles_.empty() || !scene_obstacles_[scene])) {
-        throw std::invalid_argument("obstacle is " + std::to_string(id) + "; scene " + std::to_string(scene) +
-                                    " has no obstacles of its own");
-    }
-    set.remove(id);
-}
-
-void Engine::set_obstacle_velocity(int scene, int id, Vec2 velocity) {
-    ObstacleSet& set = const_cast<ObstacleSet&>(obstacles(scene));
-    BusyGuard guard(busy_);
-    if (scene >= 0 && (scene_obstacles_.empty() || !scene_obstacles_[scene])) {
-        throw std::invalid_argument("obstacle is " + std::to_string(id) + "; scene " + std::to_string(scene) +
-                                    " has no obstacles of its own");
-    }
-    set.set_velocity(id, velocity);
-}
-
-const ObstacleSet& Engine::obstacles(int scene) const {
-    if (scene < -1 || scene >= state_.scenes()) {
-        throw std::invalid_argument("scene must be -1 (shared) or in [0, " + std::to_string(state_.scenes()) +
-                                    "), got " + std::to_string(scene));
-    }
-    static const ObstacleSet none;
-    if (scene < 0) return shared_obstacles_;
-    const ObstacleSet* own = scene_obstacles_.empty() ? nullptr : scene_obstacles_[scene].get();
-    return own ? *own : none;
-}
-
-std::vector<int> Engine::scenes_with_obstacles() const {
-    std::vector<int> scenes;
-    for (std::size_t b = 0; b < scene_obstacles_.size(); ++b) {
-        if (scene_obstacles_[b] && !scene_obstacles_[b]->empty()) scenes.push_back(static_cast<int>(b));
-    }
-    return scenes;
-}
-
-bool Engine::blocked(int scene, Vec2 p, bool with_moving) const {
-    return blocked_by(shared_obstacles_, obstacles(scene), p, with_moving);
-}
-
-double Engine::obstacle_clearance(int scene, Vec2 p) const {
-    const double d = std::fmin(shared_obstacles_.distance(p), obstacles(scene).distance(p));
-    return blocked(scene, p) ? -d : d;
-}
-
-void Engine::build_obstacles() {
-    if (dimensions() == 3) {
-        build_obstacles3();
-        return;
-    }
-    shared_obstacles_.build();
-    const int scenes = state_.scenes();
-    if (scene_obstacles_.empty()) return;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(max_threads()) if (scenes > 1)
-    for (int b = 0; b < scenes; ++b) {
-        if (scene_obstacles_[b]) scene_obstacles_[b]->build();
-    }
-}
-
-void Engine::append_obstacle_neighbors(int scene, std::size_t i, std::vector<ObstacleNeighbor>& out) const {
-    if (dimensions() != 2) return;  // obstacle edges are plane geometry
-    const ObstacleSet& own = obstacles(scene);
-    if (shared_obstacles_.empty() && own.empty()) return;
-    // RVO2's range: anything the agent could reach within the obstacle time
-    // horizon at full speed, plus its radius. Shared obstacles come first
-    // among equally distant edges.
-    const double range = state_.time_horizon_obst[i] * state_.max_speed[i] + state_.radius[i];
-    const Vec2 p = state_.position(i);
-    const std::size_t first = out.size();
-    shared_obstacles_.query(p, range * range, out, first);
-    own.query(p, range * range, out, first);
-}
-
-int Engine::scene_of(std::int64_t k) const {
-    // The last scene starting at or before k (empty scenes start where the
-    // next one does, and are skipped).
-    const auto after = std::upper_bound(scene_starts_.begin(), scene_starts_.end(), k);
-    return static_cast<int>(after - scene_starts_.begin()) - 1;
-}
-
-int Engine::neighbor_capacity(std::size_t i) const {
-    // Never more neighbours than other agents in a scene.
-    return std::max(0, std::min(state_.max_neighbors[i], state_.count() - 1));
-}
-
-template <class V>
-int Engine::gather_neighbors(const GridOf<V>& grid, int scene, int slot, Neighbor* agents,
-                             std::vector<ObstaclesNearOf<V>>* edges) const {
-    const std::size_t i = state_.index(scene, slot);
-    const int count =
-        grid.nearest(state_.position<V>(i), state_.neighbor_dist[i], neighbor_capacity(i), slot, agents);
-    if (edges) append_obstacle_neighbors(scene, i, *edges);
-    return count;
-}
-
-template <class V>
-void Engine::find_neighbors(std::int64_t begin, std::int64_t end, Workspace& ws) const {
-    auto& near = ws.obstacles_near<V>();
-    auto& near_starts = ws.obstacles_near_starts<V>();
-    near.clear();
-    near_starts.clear();
-    ws.agent_starts.clear();
-    std::size_t used = 0;
-    int scene = scene_of(begin);
-    for (std::int64_t k = begin; k < end; ++k) {
-        while (k >= scene_starts_[scene + 1]) ++scene;
-        const int slot = slot_at(scene, k);
-        const std::size_t i = state_.index(scene, slot);
-        const int wanted = neighbor_capacity(i);
-        if (ws.agent_buffer.size() < used + wanted) {
-            ws.agent_buffer.resize(std::max(used + wanted, 2 * ws.agent_buffer.size()));
-        }
-        Neighbor* const found = ws.agent_buffer.data() + used;
-        ws.agent_starts.push_back(used);
-        near_starts.push_back(near.size());
-        const int count = gather_neighbors<V>(grids<V>()[scene], scene, slot, found, &near);
-        used += static_cast<std::size_t>(count);
-        if (metrics_ && state_.active[i]) {
-            const std::size_t first_edge = near_starts.back();
-            observe_agent<V>(scene, slot, i, {found, count}, wanted,
-                          {near.data() + first_edge, static_cast<int>(near.size() - first_edge)},
-                          metrics_->tally(thread_index()));
-        }
-    }
-    ws.agent_starts.push_back(used);
-    near_starts.push_back(near.size());
-}
-
-template <class V>
-void Engine::observe_agent(int scene, int slot, std::size_t i, Span<Neighbor> agents, int wanted,
-                           Span<ObstaclesNearOf<V>> edges, StateTally& tally) const {
-    const AgentState& s = state_;
-    const double radius = s.radius[i];
-    const double reach = radius + metrics_largest_radius_;  // farthest a disc could overlap this one
-    double clearance = std::numeric_limits<double>::infinity();
-    double penetration = 0.0;
-    bool overlapping = false;
-    auto consider = [&](int other, double dist_sq) {
-        const std::size_t j = s.index(scene, other);
-        const double gap = std::sqrt(dist_sq) - radius - s.radius[j];
-        clearance = std::fmin(clearance, gap);
-        if (gap < 0.0) {
-            overlapping = true;
-            penetration = std::fmax(penetration, -gap);
-            // Each overlapping pair is seen by both agents; the lower slot reports it.
-            if (slot < other) tally.pairs.push_back({scene, std::min(s.ids[i], s.ids[j]), std::max(s.ids[i], s.ids[j])});
-        }
-    };
-    // The neighbour list holds every overlapping agent when it reaches
-    // beyond any possible overlap; otherwise a search of that reach does.
-    const bool complete = s.neighbor_dist[i] >= reach && wanted > 0 &&
-                          (agents.size() < wanted || agents[agents.size() - 1].dist_sq >= reach * reach);
-    // Neighbours come nearest first, and neighbour k's clearance is at least
-    // sqrt(d_k) - reach: once that cannot beat the best so far (nor overlap),
-    // the rest cannot either. Usually one or two square roots per agent.
-    for (const Neighbor& n : agents) {
-        const double bound = clearance + reach;
-        if (n.dist_sq >= reach * reach && bound >= 0.0 && n.dist_sq >= bound * bound) break;
-        if (complete) {
-            consider(n.slot, n.dist_sq);
-        } else {
-            clearance = std::fmin(clearance, std::sqrt(n.dist_sq) - radius - s.radius[s.index(scene, n.slot)]);
-        }
-    }
-    if (!complete && reach > 0.0) {
-        grids<V>()[scene].for_each_within(s.position<V>(i), reach, [&](std::int32_t other, double dist_sq) {
-            if (other != slot) consider(other, dist_sq);
-        });
-    }
-    tally.min_clearance[scene] = std::fmin(tally.min_clearance[scene], clearance);
-    if (overlapping) {
-        ++tally.overlapping[scene];
-        tally.max_penetration[scene] = std::fmax(tally.max_penetration[scene], penetration);
-    }
-    double edge_penetration = 0.0;
-    bool hit = false;
-    for (const auto& edge : edges) {
-        if constexpr (kDim<V> == 2) {
-            if (edge.dist_sq < radius * radius) {
-                hit = true;
-                edge_penetration = std::fmax(edge_penetration, radius - std::sqrt(edge.dist_sq));
-            }
-        } else if (edge.distance < radius) {  // a surface: signed distance
-            hit = true;
-            edge_penetration = std::fmax(edge_penetration, radius - edge.distance);
-        }
-    }
-    if (hit) {
-        ++tally.obstacle_hits[scene];
-        tally.max_obstacle_penetration[scene] = std::fmax(tally.max_obstacle_penetration[scene], edge_penetration);
-    }
-}
-
-void Engine::observe_state() {
-    with_vector_type([&](auto v) { const_cast<Engine*>(this)->observe_state_in<decltype(v)>(); });
-}
-
-template <class V>
-void Engine::observe_state_in() {
-    build_obstacles();
-    build_neighbor_index<V>();
-    const int threads = max_threads();
-    prepare_workspaces(threads);
-    metrics_largest_radius_ = largest_active_radius(state_);
-    metrics_->begin_state(step_count_, threads);
-    const std::int64_t total = agents_in_order();
-    const std::int64_t chunks = (total + kChunkAgents - 1) / kChunkAgents;
-    FirstError failure;
-#pragma omp parallel for schedule(static, 4) num_threads(threads) if (total >= kParallelMinAgents)
-    for (std::int64_t c = 0; c < chunks; ++c) {
-        try {
-            find_neighbors<V>(c * kChunkAgents, std::min(total, (c + 1) * kChunkAgents), workspaces_[thread_index()]);
-        } catch (...) {
-            failure.keep(c, std::current_exception());
-        }
-    }
-    failure.rethrow();
-    metrics_->end_state();
-}
-
 void Engine::remove_agents(const std::int64_t* ids, std::size_t count) {
     BusyGuard guard(busy_);
     state_.remove(ids, count);
     waypoints_.forget_removed(state_);
-}
-
-void Engine::set_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
-                           const Vec2* points, const double* radius) {
-    require_plane("waypoints");
-    BusyGuard guard(busy_);
-    replace_waypoints(ids, count, offsets, points, radius);
-}
-
-void Engine::replace_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
-                               const Vec2* points, const double* radius) {
-    // Check everything first: a refused call changes nothing.
-    std::vector<std::pair<int, int>> where(count);
-    for (std::size_t k = 0; k < count; ++k) {
-        if (!state_.locate(ids[k], where[k].first, where[k].second)) {
-            throw std::invalid_argument("ids[" + std::to_string(k) + "]: no agent with id " + std::to_string(ids[k]));
-        }
-        if (!within(radius[k], kNonNegativeRange)) {
-            throw std::invalid_argument("radius[" + std::to_string(k) + "] is " + format_number(radius[k]) +
-                                        "; it must be " + describe(kNonNegativeRange));
-        }
-        if (offsets[k + 1] < offsets[k]) throw std::invalid_argument("offsets must not decrease");
-        for (std::int64_t p = offsets[k]; p < offsets[k + 1]; ++p) {
-            if (!within(points[p].x, kCoordinateRange) || !within(points[p].y, kCoordinateRange)) {
-                throw std::invalid_argument("waypoints[" + std::to_string(k) + "][" + std::to_string(p - offsets[k]) +
-                                            "] is (" + format_number(points[p].x) + ", " + format_number(points[p].y) +
-                                            "); it must be " + describe(kCoordinateRange));
-            }
-        }
-    }
-    for (std::size_t k = 0; k < count; ++k) {
-        if (offsets[k + 1] == offsets[k]) {
-            waypoints_.clear(ids[k]);
-        } else {
-            waypoints_.set(state_, ids[k], where[k].first, where[k].second,
-                           std::vector<Vec2>(points + offsets[k], points + offsets[k + 1]), radius[k]);
-        }
-    }
-}
-
-std::vector<Vec2> Engine::final_goals() const {
-    require_plane("final_goals");
-    const AgentState& s = state_;
-    std::vector<Vec2> out(static_cast<std::size_t>(s.scenes()) * s.count());
-    for (int b = 0; b < s.scenes(); ++b) {
-        for (int slot = 0; slot < s.count(); ++slot) out[b * s.count() + slot] = s.goal(s.index(b, slot));
-    }
-    for (const auto& [id, track] : waypoints_.tracks()) {
-        int scene = 0, slot = 0;
-        if (s.locate(id, scene, slot)) out[scene * s.count() + slot] = track.points.back();
-    }
-    return out;
-}
-
-std::vector<std::int32_t> Engine::waypoints_remaining() const {
-    std::vector<std::int32_t> out;
-    waypoints_.remaining(state_, out);
-    return out;
 }
 
 void Engine::validate() const {
@@ -481,41 +150,6 @@ void Engine::update_pref_velocities() {
             }
         }
         store(s.pref_velocities.data(), static_cast<std::size_t>(i), to_goal);
-    }
-}
-
-template <class V>
-void Engine::build_neighbor_index() {
-    scene_starts_.clear();
-    // Without agents there is nothing to index (and a batch of very many
-    // empty scenes costs nothing).
-    if (state_.count() == 0) return;
-    const int scenes = state_.scenes();
-    const int threads = max_threads();
-    auto& grid = grids<V>();
-    if (static_cast<int>(grid.size()) != scenes) grid.resize(scenes);
-    FirstError failure;
-    if (scenes == 1) {
-        // One scene: its grid is built by the whole team.
-        build_grid<V>(state_, 0, grid[0], threads);
-    } else {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) \
-    if (static_cast<std::int64_t>(scenes) * state_.count() >= kParallelMinAgents)
-        for (int b = 0; b < scenes; ++b) {
-            try {
-                build_grid<V>(state_, b, grid[b]);
-            } catch (...) {
-                failure.keep(b, std::current_exception());
-            }
-        }
-        failure.rethrow();
-    }
-    scene_starts_.resize(static_cast<std::size_t>(scenes) + 1);
-    scene_starts_[0] = 0;
-    cell_orders_.resize(scenes);
-    for (int b = 0; b < scenes; ++b) {
-        scene_starts_[b + 1] = scene_starts_[b] + grid[b].size();
-        cell_orders_[b] = grid[b].slots_in_cell_order().data();
     }
 }
 
@@ -823,40 +457,6 @@ Diagnostics3 Engine::inspect_3d(int scene, int slot) {
         d.new_velocity = d.velocity;  // an inactive agent does not move
     }
     return d;
-}
-
-std::vector<std::int32_t> Engine::neighbor_table(int& width) {
-    BusyGuard guard(busy_);
-    validate();
-    const AgentState& s = state_;
-    width = 1;
-    for (int b = 0; b < s.scenes() && s.count() > 0; ++b) {
-        for (int slot = 0; slot < s.count(); ++slot) {
-            const std::size_t i = s.index(b, slot);
-            if (s.active[i]) width = std::max(width, s.max_neighbors[i]);
-        }
-    }
-    width = std::min(width, std::max(1, s.count() - 1));
-    std::vector<std::int32_t> table(static_cast<std::size_t>(s.scenes()) * s.count() * width, -1);
-    if (s.count() == 0) return table;
-    const int columns = width;
-    with_vector_type([&](auto v) {
-        using V = decltype(v);
-        GridOf<V> grid;
-        std::vector<Neighbor> found(columns);
-        for (int b = 0; b < s.scenes(); ++b) {
-            build_grid<V>(s, b, grid);
-            for (int slot = 0; slot < s.count(); ++slot) {
-                const std::size_t i = s.index(b, slot);
-                if (!s.active[i]) continue;
-                // width >= every active agent's neighbour capacity.
-                const int n = gather_neighbors<V>(grid, b, slot, found.data(), nullptr);
-                const std::size_t row = (static_cast<std::size_t>(b) * s.count() + slot) * columns;
-                for (int k = 0; k < n; ++k) table[row + k] = found[k].slot;
-            }
-        }
-    });
-    return table;
 }
 
 }  // namespace vosim
