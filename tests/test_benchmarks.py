@@ -71,3 +71,46 @@ def test_script_says_when_pyrvo_is_missing(script, args, compares, expected, tmp
     out = run_script(script, args, env=env)
     assert "pyrvo is not installed" in out
     assert expected in out
+
+
+# bench_orca3d.py compares with RVO2-3D (jt-pyrvo23d, module rvo23d) instead of pyrvo.
+ORCA3D_ARGS = ["--sizes", "64", "--steps", "2", "--warmup", "1"]
+HAVE_RVO2_3D = importlib.util.find_spec("rvo23d") is not None
+
+
+def test_bench_orca3d_runs_without_rvo2_3d(tmp_path):
+    out = run_script("bench_orca3d.py", ORCA3D_ARGS + ["--no-rvo2-3d", "--json", str(tmp_path / "out.json")])
+    assert "1 thread / RVO2-3D" in out
+    rows = json.loads((tmp_path / "out.json").read_text())["rows"]
+    assert rows[0]["n"] == 64 and rows[0]["rvo2_3d_s"] is None
+
+
+def test_bench_orca3d_says_when_rvo2_3d_is_missing(tmp_path):
+    (tmp_path / "rvo23d.py").write_text("raise ImportError('rvo23d is hidden from this test')\n")
+    path = os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))
+    out = run_script("bench_orca3d.py", ORCA3D_ARGS, env={**os.environ, "PYTHONPATH": path})
+    assert "jt-pyrvo23d is not installed" in out
+
+
+@pytest.mark.skipif(not HAVE_RVO2_3D, reason="RVO2-3D is not installed (pip install jt-pyrvo23d)")
+def test_bench_orca3d_compares_with_rvo2_3d():
+    out = run_script("bench_orca3d.py", ORCA3D_ARGS)
+    assert "not installed" not in out
+    assert "n/a" not in out.splitlines()[-1]
+
+
+def test_time_horizon_figure_measures_reaction_distance():
+    """docs/time_horizon.py's left panel: a pair reacts 2 r + 2 v tau apart (within a step of travel)."""
+    spec = importlib.util.spec_from_file_location("time_horizon", BENCHMARKS.parent / "docs" / "time_horizon.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for tau in (1.0, 3.0):
+        expected = 2 * module.RADIUS + 2 * module.SPEED * tau
+        assert abs(module.reaction_distance(tau) - expected) <= 2 * module.SPEED * module.TIME_STEP
+
+
+def test_bench_obstacles3d_runs(tmp_path):
+    out = run_script("bench_obstacles3d.py", ["--shapes", "10", "40", "--queries", "200", "--repeats", "1",
+                                              "--json", str(tmp_path / "out.json")])
+    assert "scan / grid" in out
+    assert [row["shapes"] for row in json.loads((tmp_path / "out.json").read_text())["rows"]] == [10, 40]

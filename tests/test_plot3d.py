@@ -142,3 +142,15 @@ def test_velocity_space3d_refuses_2d_inspections():
     info["new_velocity"] = (0.1, 0.2)
     with pytest.raises(ValueError, match="3D simulator"):
         vosim.plot.velocity_space3d(info)
+
+
+def test_pictures_take_the_shapes_of_the_simulator_a_run_came_from():
+    scene = vosim.scenarios.swarm_gate(3)
+    sim = scene.build()
+    traj = sim.run(30)
+    ax = vosim.plot.trajectories3d(traj, obstacles=sim)
+    assert "obstacle (5)" in [t.get_text() for t in ax.get_legend().get_texts()]
+    top, side = vosim.plot.projections(traj, obstacles=sim.obstacle_shapes)
+    assert len(top.patches) == 4 and len(side.patches) == 5   # the ground only edge-on
+    axs = vosim.plot.velocity_space3d(sim, agent_id=0)
+    assert len(axs) == 3

@@ -86,7 +86,7 @@ def test_seeds_repeat_and_differ():
     (lambda: scenarios.swarm_gate(window_size=0.5), ValueError, "window_size"),
     (lambda: scenarios.layers_crossing(layer_gap=0.1), ValueError, "layer_gap"),
     (lambda: scenarios.random3d(size=(5, 5)), ValueError, "size"),
-    (lambda: scenarios.random3d(2000, size=(5, 5, 5)), ValueError, "found room for only"),
+    (lambda: scenarios.random3d(200, size=(5, 5, 5)), ValueError, "found room for only"),
     (lambda: scenarios.Scenario("x", np.zeros((1, 3)), np.ones((1, 2))), ValueError, r"goals: expected shape \(1, 3\)"),
     (lambda: scenarios.Scenario("x", np.zeros((1, 3)), np.ones((1, 3)), obstacles=[("polygon", np.eye(3))]),
      TypeError, "3D shapes"),
@@ -111,3 +111,26 @@ def test_2d_scenarios_are_unchanged():
     assert scene.dimensions == 2
     assert scenarios.Scenario.from_json(scene.to_json()).to_dict() == scene.to_dict()
     assert isinstance(vosim.scenarios.random3d(3).obstacles[0], vosim.HalfSpace)
+
+
+@pytest.mark.parametrize("name, seed", [("swarm_gate", 0), ("swarm_gate", 1), ("layers_crossing", 0),
+                                        ("random3d", 0), ("random3d", 1)])
+def test_completes_with_orca_without_touching_obstacles(name, seed):
+    scene = scenarios.SCENARIOS_3D[name](seed=seed)
+    sim = scene.build()
+    traj = sim.run(scene.max_steps, until_arrived=True)
+    assert traj.all_arrived and traj.steps_run < scene.max_steps
+    assert traj.min_clearance().min() > -0.01 * scene.agent_params["radius"]   # agents: contact at most
+    if scene.obstacles:
+        distance = ObstacleSet3D(scene.obstacles).nearest(traj.positions.reshape(-1, 3)).distances
+        assert distance.min() - scene.agent_params["radius"] >= -1e-9               # obstacles: never entered
+
+
+def test_scenarios_fill_a_batch_with_shared_or_own_obstacles():
+    shared = scenarios.build_batch([scenarios.swarm_gate(4, seed=s) for s in (0, 1)])
+    assert shared.dimensions == 3 and len(shared.obstacle_shapes) == 5
+    assert all(placed.scene is None for placed in shared.obstacle_shapes)
+    own = scenarios.batch(lambda seed: scenarios.random3d(6, seed=seed), seeds=[0, 1])
+    assert sorted({placed.scene for placed in own.obstacle_shapes}) == [0, 1]
+    traj = own.run(3000, until_arrived=True)
+    assert traj.all_arrived

@@ -192,3 +192,38 @@ def test_penetrating_finds_spheres_that_start_inside_or_touch_deeper_than_radius
     empty = ObstacleSet3D()
     assert empty.nearest([[0, 0, 0]]).ids.tolist() == [-1]
     assert empty.penetrating(np.zeros((0, 3))).size == 0
+
+
+# ------------------------------------------------------------------ fuzzing
+from hypothesis import given, strategies as st  # noqa: E402
+
+NUMBERS = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.sampled_from([0.0, -0.0, 1e-300, 1e15, 1e16]))
+VECTORS = st.lists(NUMBERS, min_size=3, max_size=3)
+
+
+def made_or_refused(make):
+    """The shape, or None when it was refused with a ValueError (never another error, never a crash)."""
+    try:
+        return make()
+    except ValueError:
+        return None
+
+
+@given(center=VECTORS, size=VECTORS, radius=NUMBERS, angles=VECTORS)
+def test_any_numbers_make_a_shape_or_a_clear_error(center, size, radius, angles):
+    probes = np.array([[0.0, 0.0, 0.0], [1e3, -2e3, 5.0]])
+    for make in (lambda: vosim.Sphere(center, radius), lambda: vosim.Box(center, size),
+                 lambda: vosim.Box(center, size, euler=angles), lambda: vosim.HalfSpace(center, size)):
+        shape = made_or_refused(make)
+        if shape is not None:
+            assert np.all(np.isfinite(shape.signed_distance(probes)))
+
+
+@given(st.lists(st.tuples(VECTORS, NUMBERS), min_size=4, max_size=9))
+def test_any_half_spaces_make_a_polyhedron_or_a_clear_error(planes):
+    shape = made_or_refused(lambda: vosim.ConvexPolyhedron.from_halfspaces([n for n, _ in planes],
+                                                                            [d for _, d in planes]))
+    if shape is not None:
+        assert len(shape.faces) >= 4
+        assert np.all(np.isfinite(shape.signed_distance(shape.vertices)))
+        np.testing.assert_allclose(shape.signed_distance(shape.vertices), 0.0, atol=1e-6 * (1 + np.abs(shape.offsets).max()))

@@ -435,6 +435,15 @@ void ObstacleSet3::build() {
                 for (int z = from[2]; z <= to[2]; ++z)
                     visit((static_cast<std::size_t>(x) * dims_[1] + y) * dims_[2] + z);
     };
+    // Each shape's first cell, for the query's "first visited cell only" rule.
+    first_cell_.assign(3 * shapes_.size(), 0);
+    for (int id : bounded_) {
+        const Shape3& s = shapes_[static_cast<std::size_t>(id)];
+        const Vec3 r(s.bound_radius, s.bound_radius, s.bound_radius);
+        int from[3], to[3];
+        cell_range(s.bound_center - r, s.bound_center + r, from, to);
+        for (int a = 0; a < 3; ++a) first_cell_[3 * static_cast<std::size_t>(id) + a] = from[a];
+    }
     for (int id : bounded_) for_cells(id, [&](std::size_t c) { ++counts[c + 1]; });
     for (std::size_t c = 0; c < cells; ++c) counts[c + 1] += counts[c];
     cell_start_ = counts;
@@ -471,13 +480,11 @@ void ObstacleSet3::query(Vec3 p, double range, std::vector<ObstacleContact3>& ou
                     for (int k = cell_start_[cell]; k < cell_start_[cell + 1]; ++k) {
                         const int id = cell_items_[static_cast<std::size_t>(k)];
                         // A shape in several visited cells is considered in the first of them only.
-                        const Shape3& s = shapes_[static_cast<std::size_t>(id)];
-                        const Vec3 b(s.bound_radius, s.bound_radius, s.bound_radius);
-                        int s_from[3], s_to[3];
-                        cell_range(s.bound_center - b, s.bound_center + b, s_from, s_to);
-                        bool first_cell = true;
-                        for (int a = 0; a < 3; ++a) first_cell = first_cell && here[a] == std::max(s_from[a], from[a]);
-                        if (first_cell) consider(id);
+                        const int* s_from = &first_cell_[3 * static_cast<std::size_t>(id)];
+                        if (here[0] == std::max(s_from[0], from[0]) && here[1] == std::max(s_from[1], from[1]) &&
+                            here[2] == std::max(s_from[2], from[2])) {
+                            consider(id);
+                        }
                     }
                 }
             }

@@ -120,6 +120,7 @@ private:
     int dims_[3] = {0, 0, 0};
     std::vector<int> cell_start_;      // CSR over cells
     std::vector<int> cell_items_;
+    std::vector<int> first_cell_;      // per id: the lowest cell (x, y, z) its bounds touch
 };
 
 }  // namespace vosim

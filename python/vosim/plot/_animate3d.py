@@ -23,7 +23,7 @@ def animate3d(traj: Trajectory, *, obstacles=None, scene: int = 0, path=None, fp
     traj
         A 3D Trajectory (positions ``(T, N, 3)``).
     obstacles
-        3D shapes to draw; by default the trajectory's own.
+        3D shapes to draw, as for :func:`trajectories3d`.
     scene
         Which scene of a Batch trajectory.
     path

@@ -15,9 +15,15 @@ _BOX_FACES = ((0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 
 
 
 def shapes_of(items, *, scene: int | None = None) -> list[Shape3D]:
-    """The 3D shapes among ``items``: shapes, an ObstacleSet3D, or ``(kind, shape, owner)`` records."""
+    """The 3D shapes among ``items``, for one scene (None: all).
+
+    ``items``: shapes, an ObstacleSet3D, a 3D simulator or batch (its
+    ``obstacle_shapes``), or its ``PlacedShape`` records (shape, scene, id).
+    """
     if items is None:
         return []
+    if hasattr(items, "obstacle_shapes"):
+        items = items.obstacle_shapes
     if isinstance(items, ObstacleSet3D):
         return list(items.shapes.values())
     if isinstance(items, Shape3D):
@@ -26,10 +32,9 @@ def shapes_of(items, *, scene: int | None = None) -> list[Shape3D]:
     for item in items:
         if isinstance(item, Shape3D):
             shapes.append(item)
-        elif isinstance(item, tuple) and any(isinstance(part, Shape3D) for part in item):
-            owner = item[-1] if len(item) >= 3 else None
-            if scene is None or owner is None or owner == scene:
-                shapes.append(next(part for part in item if isinstance(part, Shape3D)))
+        elif isinstance(getattr(item, "shape", None), Shape3D):
+            if scene is None or item.scene is None or item.scene == scene:
+                shapes.append(item.shape)
     return shapes
 
 

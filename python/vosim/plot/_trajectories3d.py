@@ -106,8 +106,9 @@ def trajectories3d(traj: Trajectory, *, obstacles=None, ax=None, scene: int = 0,
     traj
         A 3D Trajectory (positions ``(T, N, 3)``).
     obstacles
-        3D shapes to draw (a list, or an ObstacleSet3D); by default the
-        trajectory's own. Half-spaces show as the piece of their plane
+        3D shapes to draw: a list, an ObstacleSet3D, or the simulator the
+        run came from (its ``obstacle_shapes``; a batch's shared shapes and
+        those of ``scene``). Half-spaces show as the piece of their plane
         inside the scene's bounds.
     ax
         3D axes (``projection="3d"``) to draw into; a new figure when None.
@@ -163,7 +164,7 @@ def projections(traj: Trajectory, *, obstacles=None, planes=("xy", "xz"), scene:
     traj
         A 3D Trajectory (positions ``(T, N, 3)``).
     obstacles
-        3D shapes to draw; by default the trajectory's own. Bounded shapes
+        3D shapes to draw, as for :func:`trajectories3d`. Bounded shapes
         show as their shadows; a half-space only where its plane is seen
         edge-on (the ground in a side view, hatched).
     planes

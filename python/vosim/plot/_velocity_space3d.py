@@ -107,14 +107,14 @@ def velocity_space3d(sim, agent_id: int | None = None, *, extent: float | None =
             q, n2 = cut
             forbidden = _clip(square, q, -n2)
             if len(forbidden) >= 3:
-                ax.add_patch(Polygon(forbidden, closed=True, facecolor=color, alpha=0.12, edgecolor="none", zorder=1))
+                ax.add_patch(Polygon(forbidden, closed=True, facecolor=color, alpha=0.08, edgecolor="none", zorder=1))
             allowed = _clip(allowed, q, n2)
             # The boundary line within the square.
             direction = np.array([-n2[1], n2[0]]) / np.linalg.norm(n2)
             ends = np.array([q - 3 * extent * direction, q + 3 * extent * direction])
             ax.plot(ends[:, 0], ends[:, 1], color=color, linewidth=1.0, zorder=2)
         if len(allowed) >= 3:
-            ax.add_patch(Polygon(allowed, closed=True, facecolor=FEASIBLE, alpha=0.35, edgecolor=FEASIBLE, zorder=2))
+            ax.add_patch(Polygon(allowed, closed=True, facecolor=FEASIBLE, alpha=0.85, edgecolor=FEASIBLE, zorder=2))
         ax.scatter(*current[list(axes)], s=40, marker="o", facecolors="none", edgecolors="black", zorder=5)
         ax.scatter(*preferred[list(axes)], s=55, marker="D", facecolors="none", edgecolors="#0072B2", zorder=5)
         ax.scatter(*new[list(axes)], s=70, marker="*", color="#CC79A7", edgecolors="black", linewidths=0.5, zorder=6)
@@ -126,7 +126,7 @@ def velocity_space3d(sim, agent_id: int | None = None, *, extent: float | None =
         held_name = ("vx", "vy", "vz")[held]
         ax.set_title(f"slice {held_name} = {value:.3g} m/s")
     handles = [Line2D([], [], color=AGENT_PLANE), Line2D([], [], color=OBSTACLE_PLANE),
-               Patch(facecolor=FEASIBLE, alpha=0.35, edgecolor=FEASIBLE),
+               Patch(facecolor=FEASIBLE, alpha=0.85, edgecolor=FEASIBLE),
                Line2D([], [], color="black", linewidth=1.0),
                Line2D([], [], linestyle="", marker="*", markersize=10, color="#CC79A7", markeredgecolor="black"),
                Line2D([], [], linestyle="", marker="D", markerfacecolor="none", markeredgecolor="#0072B2"),

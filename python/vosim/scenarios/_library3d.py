@@ -173,7 +173,6 @@ def layers_crossing(layers: int = 3, n: int = 16, *, layer_gap: float = 1.5, see
         positions=np.vstack(positions),
         goals=np.vstack(goals),
         agent_params=dict(DRONE),
-        obstacles=[GROUND],
         time_step=DRONE_TIME_STEP,
         max_steps=_steps_for(30.0, DRONE["pref_speed"], DRONE_TIME_STEP, factor=6.0),
         seed=seed,
