@@ -181,6 +181,15 @@ class TestAvoidance:
         assert np.isfinite(sim.velocities).all()
         assert np.linalg.norm(sim.positions[0] - sim.positions[1]) > 0.0  # they separate
 
+    def test_a_large_crowd_on_one_point_steps(self):
+        """AVO2's neighbour tree puts one coincident agent aside per level; the
+        build and the search must not recurse that deep."""
+        sim = vosim.Simulator(time_step=0.1, method=vosim.AVO(variant="avo2"))
+        sim.add_agents(np.zeros((5_000, 2)), pref_velocities=[1.0, 0.0], max_acceleration=1.0,
+                       neighbor_dist=1.0, max_neighbors=10)
+        sim.step()
+        assert np.isfinite(sim.velocities).all()
+
     def test_obstacles_are_hard_constraints(self):
         """An agent heading for a wall it can stop in front of does not cross it."""
         sim = vosim.Simulator(time_step=0.1, method=vosim.AVO())
