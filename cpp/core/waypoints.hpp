@@ -16,10 +16,11 @@
 namespace vosim {
 
 struct WaypointTrack {
-    std::vector<double> points;  // flat, one point per `dimensions` values; at least one; the last is the final goal
-    std::size_t next = 0;      // the waypoint the agent heads for
-    double radius = 0.0;       // moving on within this distance of a waypoint
-    int scene = 0;             // where the agent was last found
+    // Flat, the state's dimension per point; at least one; the last is the final goal.
+    std::vector<double> points;
+    std::size_t next = 0;  // the waypoint the agent heads for
+    double radius = 0.0;   // moving on within this distance of a waypoint
+    int scene = 0;         // where the agent was last found
     int slot = 0;
 };
 
