@@ -177,8 +177,6 @@ def test_2d_only_methods_and_features_are_refused_in_3d():
         with pytest.raises(ValueError, match=r"method: .*does not support dimensions=3"):
             vosim.Simulator(dimensions=3, method=method)
     sim = vosim.Simulator(dimensions=3)
-    with pytest.raises(ValueError, match="waypoints need a 2D simulator"):
-        sim.add_agents(np.zeros((1, 3)), waypoints=[np.ones((2, 3))])
     with pytest.raises(ValueError, match="dimensions=3"):
         sim.add_wall([[0.0, 0.0], [1.0, 0.0]])
 

@@ -187,10 +187,11 @@ void step(Engine& e, double tick_seconds) {
 
 // A run's pause calling `replan(steps_done)` with the GIL held: it returns
 // None or new tracks (ids, offsets, points, radius) as set_waypoints takes
-// them. A Python exception is kept in `error` and stops the run.
-Pause python_pause(std::optional<py::error_already_set>& error, const py::object& replan) {
+// them (points: `dimensions` values each). A Python exception is kept in
+// `error` and stops the run.
+Pause python_pause(std::optional<py::error_already_set>& error, const py::object& replan, int dimensions) {
     if (replan.is_none()) return {};
-    return [&error, &replan](std::int64_t done) {
+    return [&error, &replan, dimensions](std::int64_t done) {
         py::gil_scoped_acquire gil;
         NewTracks tracks;
         try {
@@ -199,10 +200,10 @@ Pause python_pause(std::optional<py::error_already_set>& error, const py::object
             const auto [ids, offsets, points, radius] = py::cast<std::tuple<Int64s, Int64s, Doubles, Doubles>>(result);
             tracks.ids.assign(ids.data(), ids.data() + ids.size());
             tracks.offsets.assign(offsets.data(), offsets.data() + offsets.size());
-            if (points.ndim() != 2 || points.shape(1) != 2) throw std::invalid_argument("replan: points must be (k, 2)");
-            for (py::ssize_t k = 0; k < points.shape(0); ++k) {
-                tracks.points.emplace_back(points.data()[2 * k], points.data()[2 * k + 1]);
+            if (points.ndim() != 2 || points.shape(1) != dimensions) {
+                throw std::invalid_argument("replan: points must be (k, " + std::to_string(dimensions) + ")");
             }
+            tracks.points.assign(points.data(), points.data() + points.size());
             tracks.radius.assign(radius.data(), radius.data() + radius.size());
         } catch (py::error_already_set& raised) {
             error.emplace(std::move(raised));
@@ -246,7 +247,7 @@ py::dict run(Engine& e, std::int64_t steps, std::int64_t record_every, bool unti
 
     std::optional<py::error_already_set> error;
     const Tick tick = python_tick(error, progress);
-    const Pause pause = python_pause(error, replan);
+    const Pause pause = python_pause(error, replan, e.dimensions());
 
     RunResult result;
     {
@@ -323,14 +324,15 @@ void bind_engine(py::module_& m) {
                 const py::ssize_t n = ids.size();
                 require_size(offsets, n + 1, "offsets");
                 require_size(radius, n, "radius");
-                if (points.ndim() != 2 || points.shape(1) != 2) throw std::invalid_argument("points: expected (k, 2)");
+                const int d = e.dimensions();
+                if (points.ndim() != 2 || points.shape(1) != d) {
+                    throw std::invalid_argument("points: expected (k, " + std::to_string(d) + ")");
+                }
                 const std::int64_t* o = offsets.data();
                 for (py::ssize_t k = 0; k <= n; ++k) {
                     if (o[k] < 0 || o[k] > points.shape(0)) throw std::invalid_argument("offsets out of range");
                 }
-                std::vector<Vec2> p(static_cast<std::size_t>(points.shape(0)));
-                for (std::size_t k = 0; k < p.size(); ++k) p[k] = Vec2(points.data()[2 * k], points.data()[2 * k + 1]);
-                e.set_waypoints(ids.data(), static_cast<std::size_t>(n), o, p.data(), radius.data());
+                e.set_waypoints(ids.data(), static_cast<std::size_t>(n), o, points.data(), radius.data());
             },
             py::arg("ids"), py::arg("offsets"), py::arg("points"), py::arg("radius"))
         .def("waypoints_remaining", [](const Engine& e) {
@@ -341,14 +343,11 @@ void bind_engine(py::module_& m) {
             return out;
         })
         .def("final_goals", [](const Engine& e) {
-            const std::vector<Vec2> goals = e.final_goals();
+            const std::vector<double> goals = e.final_goals();
             py::array_t<double> out({static_cast<py::ssize_t>(e.state().scenes()),
-                                     static_cast<py::ssize_t>(e.state().count()), py::ssize_t{2}});
-            double* data = out.mutable_data();
-            for (std::size_t k = 0; k < goals.size(); ++k) {
-                data[2 * k] = goals[k].x;
-                data[2 * k + 1] = goals[k].y;
-            }
+                                     static_cast<py::ssize_t>(e.state().count()),
+                                     static_cast<py::ssize_t>(e.dimensions())});
+            if (!goals.empty()) std::memcpy(out.mutable_data(), goals.data(), goals.size() * sizeof(double));
             return out;
         })
         .def("neighbor_table", &neighbor_table)

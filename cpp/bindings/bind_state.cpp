@@ -59,20 +59,27 @@ std::vector<Vec2> points_of(const std::vector<double>& flat) {
 }
 
 // Splits flat points by offsets (k + 1 ascending values from 0 to the number of points).
-std::vector<std::vector<Vec2>> split(const std::vector<double>& flat, const std::vector<std::int64_t>& offsets,
-                                     const char* name) {
-    const std::int64_t total = static_cast<std::int64_t>(flat.size() / 2);
-    if (flat.size() % 2 != 0 || offsets.empty() || offsets.front() != 0 || offsets.back() != total) {
+// Flat points of `width` values each, split into lists by `offsets` (in points).
+std::vector<std::vector<double>> split_flat(const std::vector<double>& flat, const std::vector<std::int64_t>& offsets,
+                                            std::size_t width, const char* name) {
+    const std::int64_t total = static_cast<std::int64_t>(flat.size() / width);
+    if (flat.size() % width != 0 || offsets.empty() || offsets.front() != 0 || offsets.back() != total) {
         throw std::invalid_argument(std::string("saved state: ") + name + " offsets do not match the points");
     }
-    std::vector<std::vector<Vec2>> out;
-    const std::vector<Vec2> points = points_of(flat);
+    std::vector<std::vector<double>> out;
     for (std::size_t k = 0; k + 1 < offsets.size(); ++k) {
         if (offsets[k + 1] < offsets[k]) {
             throw std::invalid_argument(std::string("saved state: ") + name + " offsets must not decrease");
         }
-        out.emplace_back(points.begin() + offsets[k], points.begin() + offsets[k + 1]);
+        out.emplace_back(flat.begin() + width * offsets[k], flat.begin() + width * offsets[k + 1]);
     }
+    return out;
+}
+
+std::vector<std::vector<Vec2>> split(const std::vector<double>& flat, const std::vector<std::int64_t>& offsets,
+                                     const char* name) {
+    std::vector<std::vector<Vec2>> out;
+    for (const std::vector<double>& list : split_flat(flat, offsets, 2, name)) out.push_back(points_of(list));
     return out;
 }
 
@@ -119,20 +126,20 @@ py::dict snapshot(const Engine& e) {
     out["obstacle_displacements"] = points_array(displacements);
     std::vector<std::int64_t> ids, next, waypoint_offsets{0};
     std::vector<double> radius;
-    std::vector<Vec2> waypoint_points;
+    std::vector<double> waypoint_points;  // flat, s.dimensions values per point
     for (const SavedWaypoints& w : s.waypoints) {
         ids.push_back(w.id);
         next.push_back(w.next);
         radius.push_back(w.radius);
         waypoint_points.insert(waypoint_points.end(), w.points.begin(), w.points.end());
-        waypoint_offsets.push_back(static_cast<std::int64_t>(waypoint_points.size()));
+        waypoint_offsets.push_back(static_cast<std::int64_t>(waypoint_points.size()) / s.dimensions);
     }
     const py::ssize_t tracks = static_cast<py::ssize_t>(ids.size());
     out["waypoint_ids"] = to_array(ids, {tracks});
     out["waypoint_next"] = to_array(next, {tracks});
     out["waypoint_radius"] = to_array(radius, {tracks});
     out["waypoint_offsets"] = to_array(waypoint_offsets, {tracks + 1});
-    out["waypoint_points"] = points_array(waypoint_points);
+    out["waypoint_points"] = to_array(waypoint_points, {waypoint_offsets.back(), s.dimensions});
     out["fallbacks"] = to_array(s.fallbacks, {static_cast<py::ssize_t>(s.fallbacks.size())});
     return out;
 }
@@ -190,8 +197,9 @@ void restore(Engine& e, const py::dict& d) {
     const auto ids = values_of<std::int64_t>(item(d, "waypoint_ids"));
     const auto next = values_of<std::int64_t>(item(d, "waypoint_next"));
     const auto radius = values_of<double>(item(d, "waypoint_radius"));
-    const auto tracks = split(values_of<double>(item(d, "waypoint_points")),
-                              values_of<std::int64_t>(item(d, "waypoint_offsets")), "waypoint");
+    const auto tracks = split_flat(values_of<double>(item(d, "waypoint_points")),
+                                   values_of<std::int64_t>(item(d, "waypoint_offsets")),
+                                   static_cast<std::size_t>(s.dimensions), "waypoint");
     if (next.size() != ids.size() || radius.size() != ids.size() || tracks.size() != ids.size()) {
         throw std::invalid_argument("saved state: waypoint entries differ in length");
     }

@@ -48,8 +48,8 @@ struct RunOptions {
 // New waypoint tracks for some agents, as Engine::set_waypoints takes them.
 struct NewTracks {
     std::vector<std::int64_t> ids;
-    std::vector<std::int64_t> offsets{0};
-    std::vector<Vec2> points;
+    std::vector<std::int64_t> offsets{0};  // in points
+    std::vector<double> points;            // flat, the engine's dimension per point
     std::vector<double> radius;
 };
 
@@ -189,15 +189,17 @@ public:
     // is none).
     bool all_arrived() const;
 
-    // Waypoints: agent `ids[k]` follows points[offsets[k] .. offsets[k+1])
-    // (none: its track is cleared), moving on within radius[k] of each.
+    // Waypoints: agent `ids[k]` follows points offsets[k] .. offsets[k+1]
+    // (none: its track is cleared), moving on within radius[k] of each;
+    // `points` holds dimensions() values per point.
     void set_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
-                       const Vec2* points, const double* radius);
+                       const double* points, const double* radius);
     // Waypoints left after each agent's current goal, (scenes x count).
     std::vector<std::int32_t> waypoints_remaining() const;
     // Where each agent is finally bound, (scenes x count): the last
-    // waypoint of its track, or its goal without one.
-    std::vector<Vec2> final_goals() const;
+    // waypoint of its track, or its goal without one; dimensions() values
+    // per agent.
+    std::vector<double> final_goals() const;
 
     // Everything the next step depends on except the method (which the
     // caller keeps: methods are configuration), and its inverse. restore()
@@ -255,7 +257,7 @@ private:
     void prepare_workspaces(int threads);
     // set_waypoints without the busy guard (a run's pause calls it).
     void replace_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
-                           const Vec2* points, const double* radius);
+                           const double* points, const double* radius);
     void build_obstacles();
     // The most agent neighbours agent i can have: its max_neighbors, at most
     // the other agents of its scene.

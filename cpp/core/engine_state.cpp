@@ -202,14 +202,13 @@ void Engine::restore(const EngineSnapshot& saved) {
     for (const SavedWaypoints& w : saved.waypoints) {
         WaypointTrack track;
         if (!state.locate(w.id, track.scene, track.slot)) refuse("waypoints of unknown agent " + std::to_string(w.id));
-        if (w.points.empty() || w.next < 0 || w.next >= static_cast<std::int64_t>(w.points.size()) ||
-            !within(w.radius, kNonNegativeRange)) {
+        const std::size_t d = static_cast<std::size_t>(saved.dimensions);
+        if (w.points.empty() || w.points.size() % d != 0 || w.next < 0 ||
+            w.next >= static_cast<std::int64_t>(w.points.size() / d) || !within(w.radius, kNonNegativeRange)) {
             refuse("the waypoints of agent " + std::to_string(w.id) + " are inconsistent");
         }
-        for (const Vec2& p : w.points) {
-            if (!within(p.x, kCoordinateRange) || !within(p.y, kCoordinateRange)) {
-                refuse("a waypoint of agent " + std::to_string(w.id) + " is out of range");
-            }
+        for (const double c : w.points) {
+            if (!within(c, kCoordinateRange)) refuse("a waypoint of agent " + std::to_string(w.id) + " is out of range");
         }
         track.points = w.points;
         track.next = static_cast<std::size_t>(w.next);

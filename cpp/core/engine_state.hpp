@@ -43,8 +43,8 @@ struct SavedObstacle {
 
 struct SavedWaypoints {
     std::int64_t id = 0;
-    std::vector<Vec2> points;
-    std::int64_t next = 0;  // the waypoint the agent heads for
+    std::vector<double> points;  // flat, the snapshot's dimension per point
+    std::int64_t next = 0;       // the waypoint the agent heads for
     double radius = 0.0;
 };
 

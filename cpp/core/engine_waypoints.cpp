@@ -1,5 +1,6 @@
 // The engine's waypoint tracks: setting them (checked first, so that a
 // refused call changes nothing), and what they leave to reach.
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -11,15 +12,15 @@
 namespace vosim {
 
 void Engine::set_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
-                           const Vec2* points, const double* radius) {
-    require_plane("waypoints");
+                           const double* points, const double* radius) {
     BusyGuard guard(busy_);
     replace_waypoints(ids, count, offsets, points, radius);
 }
 
 void Engine::replace_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
-                               const Vec2* points, const double* radius) {
+                               const double* points, const double* radius) {
     // Check everything first: a refused call changes nothing.
+    const int d = state_.dimensions();
     std::vector<std::pair<int, int>> where(count);
     for (std::size_t k = 0; k < count; ++k) {
         if (!state_.locate(ids[k], where[k].first, where[k].second)) {
@@ -31,10 +32,16 @@ void Engine::replace_waypoints(const std::int64_t* ids, std::size_t count, const
         }
         if (offsets[k + 1] < offsets[k]) throw std::invalid_argument("offsets must not decrease");
         for (std::int64_t p = offsets[k]; p < offsets[k + 1]; ++p) {
-            if (!within(points[p].x, kCoordinateRange) || !within(points[p].y, kCoordinateRange)) {
+            const double* point = points + d * p;
+            bool inside = true;
+            std::string shown;
+            for (int c = 0; c < d; ++c) {
+                inside = inside && within(point[c], kCoordinateRange);
+                shown += (c ? ", " : "") + format_number(point[c]);
+            }
+            if (!inside) {
                 throw std::invalid_argument("waypoints[" + std::to_string(k) + "][" + std::to_string(p - offsets[k]) +
-                                            "] is (" + format_number(points[p].x) + ", " + format_number(points[p].y) +
-                                            "); it must be " + describe(kCoordinateRange));
+                                            "] is (" + shown + "); it must be " + describe(kCoordinateRange));
             }
         }
     }
@@ -43,21 +50,27 @@ void Engine::replace_waypoints(const std::int64_t* ids, std::size_t count, const
             waypoints_.clear(ids[k]);
         } else {
             waypoints_.set(state_, ids[k], where[k].first, where[k].second,
-                           std::vector<Vec2>(points + offsets[k], points + offsets[k + 1]), radius[k]);
+                           std::vector<double>(points + d * offsets[k], points + d * offsets[k + 1]), radius[k]);
         }
     }
 }
 
-std::vector<Vec2> Engine::final_goals() const {
-    require_plane("final_goals");
+std::vector<double> Engine::final_goals() const {
     const AgentState& s = state_;
-    std::vector<Vec2> out(static_cast<std::size_t>(s.scenes()) * s.count());
+    const std::size_t d = static_cast<std::size_t>(s.dimensions());
+    std::vector<double> out(static_cast<std::size_t>(s.scenes()) * s.count() * d);
     for (int b = 0; b < s.scenes(); ++b) {
-        for (int slot = 0; slot < s.count(); ++slot) out[b * s.count() + slot] = s.goal(s.index(b, slot));
+        for (int slot = 0; slot < s.count(); ++slot) {
+            const double* goal = s.goals.data() + d * s.index(b, slot);
+            std::copy(goal, goal + d, out.begin() + d * (static_cast<std::size_t>(b) * s.count() + slot));
+        }
     }
     for (const auto& [id, track] : waypoints_.tracks()) {
         int scene = 0, slot = 0;
-        if (s.locate(id, scene, slot)) out[scene * s.count() + slot] = track.points.back();
+        if (s.locate(id, scene, slot)) {
+            std::copy(track.points.end() - d, track.points.end(),
+                      out.begin() + d * (static_cast<std::size_t>(scene) * s.count() + slot));
+        }
     }
     return out;
 }

@@ -14,13 +14,25 @@ bool Waypoints::locate(const AgentState& state, std::int64_t id, WaypointTrack& 
     return state.locate(id, track.scene, track.slot);
 }
 
-void Waypoints::set(AgentState& state, std::int64_t id, int scene, int slot, std::vector<Vec2> points,
+namespace {
+
+// Points in a track of this dimension.
+std::size_t points_in(const WaypointTrack& track, int dimensions) {
+    return track.points.size() / static_cast<std::size_t>(dimensions);
+}
+
+}  // namespace
+
+void Waypoints::set(AgentState& state, std::int64_t id, int scene, int slot, std::vector<double> points,
                     double radius) {
-    if (points.empty()) throw std::invalid_argument("waypoints: an agent needs at least one waypoint");
+    const int d = state.dimensions();
+    if (points.empty() || points.size() % static_cast<std::size_t>(d) != 0) {
+        throw std::invalid_argument("waypoints: an agent needs at least one waypoint of " + std::to_string(d) +
+                                    " coordinates");
+    }
     WaypointTrack track{std::move(points), 0, radius, scene, slot};
     const std::size_t i = state.index(scene, slot);
-    state.goals[2 * i] = track.points[0].x;
-    state.goals[2 * i + 1] = track.points[0].y;
+    for (int c = 0; c < d; ++c) state.goals[d * i + c] = track.points[c];
     state.has_goal[i] = 1;
     tracks_[id] = std::move(track);
 }
@@ -38,18 +50,28 @@ void Waypoints::forget_removed(const AgentState& state) {
 }
 
 void Waypoints::advance(AgentState& state) {
+    if (tracks_.empty()) return;
+    if (state.dimensions() == 3) {
+        advance_in<Vec3>(state);
+    } else {
+        advance_in<Vec2>(state);
+    }
+}
+
+template <class V>
+void Waypoints::advance_in(AgentState& state) {
     for (auto& [id, track] : tracks_) {
-        if (track.next + 1 >= track.points.size()) continue;  // at the final goal
+        const std::size_t count = points_in(track, kDim<V>);
+        if (track.next + 1 >= count) continue;  // at the final goal
         if (!locate(state, id, track)) continue;
         const std::size_t i = state.index(track.scene, track.slot);
         if (!state.active[i]) continue;
         // Several waypoints may lie within reach at once: skip them all.
-        while (track.next + 1 < track.points.size() &&
-               abs_sq(state.position(i) - track.points[track.next]) <= sqr(track.radius)) {
+        while (track.next + 1 < count &&
+               abs_sq(state.position<V>(i) - load<V>(track.points.data(), track.next)) <= sqr(track.radius)) {
             ++track.next;
         }
-        state.goals[2 * i] = track.points[track.next].x;
-        state.goals[2 * i + 1] = track.points[track.next].y;
+        store<V>(state.goals.data(), i, load<V>(track.points.data(), track.next));
     }
 }
 
@@ -59,14 +81,14 @@ void Waypoints::remaining(const AgentState& state, std::vector<std::int32_t>& ou
         WaypointTrack copy = track;
         if (!locate(state, id, copy)) continue;
         out[static_cast<std::size_t>(copy.scene) * state.count() + copy.slot] =
-            static_cast<std::int32_t>(track.points.size() - 1 - track.next);
+            static_cast<std::int32_t>(points_in(track, state.dimensions()) - 1 - track.next);
     }
 }
 
 bool Waypoints::has_more(const AgentState& state, std::size_t i) const {
     if (tracks_.empty()) return false;
     const auto it = tracks_.find(state.ids[i]);
-    return it != tracks_.end() && it->second.next + 1 < it->second.points.size();
+    return it != tracks_.end() && it->second.next + 1 < points_in(it->second, state.dimensions());
 }
 
 }  // namespace vosim

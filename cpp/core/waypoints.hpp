@@ -1,7 +1,9 @@
 // Waypoint guidance: an agent with a list of waypoints heads for the current
 // one (its goal), moves on to the next when within the track's radius of it,
 // and keeps the last as its final goal. Only agents with waypoints cost
-// anything: their tracks live in a side table keyed by agent id.
+// anything: their tracks live in a side table keyed by agent id. Points are
+// stored flat with the state's dimension (2 or 3 components each), so one
+// code path serves the plane and space.
 #pragma once
 
 #include <cstdint>
@@ -10,23 +12,24 @@
 #include <vector>
 
 #include "agent_state.hpp"
-#include "vec2.hpp"
 
 namespace vosim {
 
 struct WaypointTrack {
-    std::vector<Vec2> points;  // at least one; the last is the final goal
-    std::size_t next = 0;      // the waypoint the agent heads for
-    double radius = 0.0;       // moving on within this distance of a waypoint
-    int scene = 0;             // where the agent was last found
+    // Flat, the state's dimension per point; at least one; the last is the final goal.
+    std::vector<double> points;
+    std::size_t next = 0;  // the waypoint the agent heads for
+    double radius = 0.0;   // moving on within this distance of a waypoint
+    int scene = 0;         // where the agent was last found
     int slot = 0;
 };
 
 class Waypoints {
 public:
     // Gives the agent `id` (at scene/slot) a track and sets its goal to the
-    // first point. Replaces any earlier track.
-    void set(AgentState& state, std::int64_t id, int scene, int slot, std::vector<Vec2> points, double radius);
+    // first point; `points` holds state.dimensions() values per point.
+    // Replaces any earlier track.
+    void set(AgentState& state, std::int64_t id, int scene, int slot, std::vector<double> points, double radius);
     void clear(std::int64_t id);
     // Drops the tracks of agents that no longer exist.
     void forget_removed(const AgentState& state);
@@ -47,6 +50,8 @@ public:
     void restore(std::int64_t id, WaypointTrack track) { tracks_[id] = std::move(track); }
 
 private:
+    template <class V>
+    void advance_in(AgentState& state);
     // The track's current storage index, found again if slots moved.
     bool locate(const AgentState& state, std::int64_t id, WaypointTrack& track) const;
 

@@ -206,36 +206,32 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
         left = self._engine.waypoints_remaining()
         return left if self._scene_axis else left[0]
 
-    @staticmethod
-    def _waypoint_arrays(waypoints, expected: int) -> list[np.ndarray]:
-        """Checked (k_i, 2) arrays (empty for None entries), one per agent."""
+    def _waypoint_arrays(self, waypoints, expected: int) -> list[np.ndarray]:
+        """Checked (k_i, dimensions) arrays (empty for None entries), one per agent."""
+        dims = self.dimensions
         if isinstance(waypoints, np.ndarray) and waypoints.ndim == 3:
             waypoints = list(waypoints)
         if not isinstance(waypoints, (list, tuple)):
-            raise TypeError(f"waypoints: expected a sequence of (k, 2) arrays, one per agent, "
+            raise TypeError(f"waypoints: expected a sequence of (k, {dims}) arrays, one per agent, "
                             f"got {type(waypoints).__name__}")
         if len(waypoints) != expected:
             raise ValueError(f"waypoints: expected {expected} entries (one per agent), got {len(waypoints)}")
         arrays = []
         for k, item in enumerate(waypoints):
             if item is None:
-                arrays.append(np.zeros((0, 2)))
+                arrays.append(np.zeros((0, dims)))
                 continue
             points = real_array(item, f"waypoints[{k}]")
-            if points.ndim != 2 or points.shape[1] != 2 or len(points) == 0:
-                raise ValueError(f"waypoints[{k}]: expected shape (k, 2) with k >= 1, got {points.shape}")
+            if points.ndim != 2 or points.shape[1] != dims or len(points) == 0:
+                raise ValueError(f"waypoints[{k}]: expected shape (k, {dims}) with k >= 1 (this simulator has "
+                                 f"dimensions={dims}), got {points.shape}")
             check_values(points, f"waypoints[{k}]", magnitude=MAX_MAGNITUDE)
             arrays.append(points)
         return arrays
 
-    def _require_plane(self, argument: str) -> None:
-        if self.dimensions != 2:
-            raise ValueError(f"{argument}: waypoints need a 2D simulator (this one has dimensions="
-                             f"{self.dimensions}); give 3D agents goals")
-
     def _send_waypoints(self, ids: np.ndarray, arrays: list[np.ndarray], radius: np.ndarray) -> None:
         offsets = np.concatenate([[0], np.cumsum([len(a) for a in arrays])]).astype(np.int64)
-        points = np.concatenate(arrays) if arrays else np.zeros((0, 2))
+        points = np.concatenate(arrays) if arrays else np.zeros((0, self.dimensions))
         self._engine.set_waypoints(ids, offsets, np.ascontiguousarray(points, dtype=np.float64),
                                    np.ascontiguousarray(radius, dtype=np.float64))
 
@@ -248,8 +244,9 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
         ids
             Agent ids, ``(m,)``.
         waypoints
-            A sequence of ``m`` arrays ``(k_i, 2)`` (k_i >= 1), in the order to
-            visit; None for an agent clears its waypoints (its goal stays).
+            A sequence of ``m`` arrays ``(k_i, D)`` (k_i >= 1, D the simulator's
+            dimensions), in the order to visit; None for an agent clears its
+            waypoints (its goal stays).
         radius
             Distance at which a waypoint counts as reached, a scalar or ``(m,)``;
             by default each agent's arrival radius.
@@ -257,7 +254,6 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
         The ``goals`` view shows each agent's current waypoint. An agent
         counts as arrived only at its last waypoint.
         """
-        self._require_plane("waypoints")
         ids = ids_array(ids)
         arrays = self._waypoint_arrays(waypoints, len(ids))
         if radius is None:
@@ -351,8 +347,6 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
             vector(name, np.zeros(dims) if fields[name] is None else fields[name])
             for name in ("velocities", "pref_velocities")
         )
-        if fields.get("waypoints") is not None:
-            self._require_plane("waypoints")
         if fields.get("waypoints") is not None and fields["goals"] is not None:
             raise ValueError("goals, waypoints: give one or the other (the last waypoint is the final goal)")
         plan = None if fields.get("waypoints") is None else self._waypoint_plan(

@@ -68,7 +68,7 @@ class Simulator(GoalMethods, _Simulation):
             ``(n, 2)`` start positions, each coordinate within +-1e15.
 {parameters}
         waypoints, waypoint_radius
-            Instead of goals: a sequence of ``n`` arrays ``(k_i, 2)`` of
+            Instead of goals: a sequence of ``n`` arrays ``(k_i, D)`` of
             points to visit in order (None: no waypoints for that agent),
             and the distance at which one counts as reached (default: the
             arrival radius). See :meth:`set_waypoints`.
