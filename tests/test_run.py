@@ -176,7 +176,8 @@ def slow_crowd(n: int = 40_000) -> vosim.Simulator:
     return sim
 
 
-@pytest.mark.skipif(os.name == "nt", reason="sends SIGINT to itself")
+@pytest.mark.skipif(os.name == "nt" or signal.getsignal(signal.SIGINT) is signal.SIG_IGN,
+                    reason="sends SIGINT to itself (not on Windows, nor where SIGINT is ignored, e.g. a background job)")
 def test_ctrl_c_stops_the_run_and_keeps_the_partial_trajectory():
     sim = crowd(2000)
     timer, sent = interrupt_after(0.3)
@@ -198,7 +199,8 @@ def test_ctrl_c_stops_the_run_and_keeps_the_partial_trajectory():
     np.testing.assert_array_equal(sim.velocities, reference.velocities)
 
 
-@pytest.mark.skipif(os.name == "nt", reason="sends SIGINT to itself")
+@pytest.mark.skipif(os.name == "nt" or signal.getsignal(signal.SIGINT) is signal.SIG_IGN,
+                    reason="sends SIGINT to itself (not on Windows, nor where SIGINT is ignored, e.g. a background job)")
 def test_ctrl_c_stops_a_long_step_within_a_quarter_second():
     """A step of a huge crowd takes longer than the check interval: the
     engine checks for Ctrl-C between blocks of agents inside the step too,
@@ -225,7 +227,8 @@ def test_ctrl_c_stops_a_long_step_within_a_quarter_second():
     assert np.isfinite(sim.positions).all()
 
 
-@pytest.mark.skipif(os.name == "nt", reason="sends SIGINT to itself")
+@pytest.mark.skipif(os.name == "nt" or signal.getsignal(signal.SIGINT) is signal.SIG_IGN,
+                    reason="sends SIGINT to itself (not on Windows, nor where SIGINT is ignored, e.g. a background job)")
 def test_ctrl_c_abandons_a_long_single_step():
     vosim.set_num_threads(1)
     sim = slow_crowd()
