@@ -104,29 +104,41 @@ def main() -> None:
 
     import vosim
 
-    all_threads = vosim.get_num_threads()
     print(f"grid crowd, ORCA; {machine()}")
-    have_pyrvo = pyrvo_wanted_and_installed(args)
+    peer = (lambda n: bench_pyrvo(n, args.steps, args.warmup)) if pyrvo_wanted_and_installed(args) else None
+    size_table(args, lambda n, threads: bench_vosim(n, threads, args.steps, args.warmup), peer,
+               peer_label="pyrvo (RVO2)", peer_name="pyrvo", peer_key="pyrvo")
+
+
+def size_table(args: argparse.Namespace, bench_one, bench_peer, *, peer_label: str, peer_name: str,
+               peer_key: str) -> None:
+    """For each of --sizes: vosim on 1 thread and on all, the peer (None: not compared) and the
+    ratio, printed row by row and written to --json (keys named after ``peer_key``). ``bench_one(n, threads)`` and
+    ``bench_peer(n)`` return the median seconds of a step."""
+    import vosim
+
+    all_threads = vosim.get_num_threads()
+    ratio_label = f"1 thread / {peer_name}"
     header = (f"{'N':>9} | {'vosim 1 thread':>22} | {f'vosim {all_threads} threads':>22} | "
-              f"{'pyrvo (RVO2)':>22} | {'1 thread / pyrvo':>16}")
+              f"{peer_label:>22} | {ratio_label:>{max(16, len(ratio_label))}}")
     print(header)
     print("-" * len(header), flush=True)
+    width = max(16, len(ratio_label))
     rows = []
     for n in args.sizes:
-        one = bench_vosim(n, 1, args.steps, args.warmup)
-        many = bench_vosim(n, all_threads, args.steps, args.warmup)
-        reference = bench_pyrvo(n, args.steps, args.warmup) if have_pyrvo else None
+        one = bench_one(n, 1)
+        many = bench_one(n, all_threads)
+        reference = bench_peer(n) if bench_peer else None
         vosim.set_num_threads(all_threads)
         cell = lambda s: f"{s * 1e3:8.2f} ms {n / s / 1e6:7.2f} M/s"  # noqa: E731
-        ratio = f"{reference / one:15.2f}x" if reference else f"{'n/a':>16}"
+        ratio = f"{reference / one:{width - 1}.2f}x" if reference else f"{'n/a':>{width}}"
         print(f"{n:>9} | {cell(one)} | {cell(many)} | {cell(reference) if reference else 'n/a':>22} | {ratio}",
               flush=True)
         rows.append({"n": n, "vosim_1_thread_s": one, f"vosim_{all_threads}_threads_s": many,
-                     "pyrvo_s": reference, "agent_steps_per_s_1_thread": n / one,
-                     "ratio_1_thread_vs_pyrvo": (reference / one) if reference else None})
+                     f"{peer_key}_s": reference, "agent_steps_per_s_1_thread": n / one,
+                     f"ratio_1_thread_vs_{peer_key}": (reference / one) if reference else None})
     if args.json:
         args.json.write_text(json.dumps({"machine": machine(), "rows": rows}, indent=1) + "\n")
-
 
 if __name__ == "__main__":
     main()

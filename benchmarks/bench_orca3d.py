@@ -21,8 +21,6 @@ RVO2-3D runs on one thread).
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import sys
 from pathlib import Path
 
@@ -30,42 +28,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_orca import add_timing_arguments, machine, median_step_seconds  # noqa: E402
-
-TIME_STEP = 0.1
-NEIGHBOR_DIST = 3.5
-MAX_NEIGHBORS = 10
-TIME_HORIZON = 2.0
-RADIUS = 0.5
-MAX_SPEED = 1.5
-PREF_SPEED = 1.0
-
-
-def grid_crowd3d(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """Start positions and goals, both ``(n, 3)``."""
-    rng = np.random.default_rng(seed)
-    side = math.ceil(round(n ** (1 / 3), 9))
-    k = np.arange(n)
-    start = 2.0 * np.column_stack([k % side, k // side % side, k // (side * side)]) + rng.uniform(-0.4, 0.4, (n, 3))
-    heading = rng.normal(size=(n, 3))
-    heading /= np.linalg.norm(heading, axis=1, keepdims=True)
-    return start, start + 50.0 * heading
-
-
-def preferred_velocities(positions: np.ndarray, goals: np.ndarray) -> np.ndarray:
-    to_goal = goals - positions
-    length = np.linalg.norm(to_goal, axis=1, keepdims=True)
-    return np.where(length > PREF_SPEED, to_goal * (PREF_SPEED / np.maximum(length, 1e-300)), to_goal)
-
-
-def vosim_simulator3d(n: int, seed: int = 0, method=None):
-    import vosim
-
-    start, goals = grid_crowd3d(n, seed)
-    sim = vosim.Simulator(time_step=TIME_STEP, method=method, dimensions=3)
-    sim.add_agents(start, goals=goals, pref_speed=PREF_SPEED, radius=RADIUS, max_speed=MAX_SPEED,
-                   neighbor_dist=NEIGHBOR_DIST, max_neighbors=MAX_NEIGHBORS, time_horizon=TIME_HORIZON)
-    return sim
+from bench_orca import add_timing_arguments, machine, median_step_seconds, size_table  # noqa: E402
+from grid_crowd import (MAX_NEIGHBORS, MAX_SPEED, NEIGHBOR_DIST, RADIUS, TIME_HORIZON, TIME_STEP,  # noqa: E402
+                        grid_crowd, preferred_velocities, vosim_simulator)
 
 
 class Rvo2_3dCrowd:
@@ -74,7 +39,7 @@ class Rvo2_3dCrowd:
     def __init__(self, n: int, seed: int = 0):
         import rvo23d
 
-        self.start, self.goals = grid_crowd3d(n, seed)
+        self.start, self.goals = grid_crowd(n, seed, dimensions=3)
         # timeStep, neighborDist, maxNeighbors, timeHorizon, radius, maxSpeed (the agent defaults)
         self.sim = rvo23d.PyRVOSimulator(TIME_STEP, NEIGHBOR_DIST, MAX_NEIGHBORS, TIME_HORIZON, RADIUS, MAX_SPEED)
         for p in self.start:
@@ -94,7 +59,7 @@ def bench_vosim(n: int, threads: int, steps: int, warmup: int) -> float:
     import vosim
 
     vosim.set_num_threads(threads)
-    sim = vosim_simulator3d(n)
+    sim = vosim_simulator(n, dimensions=3)
     return median_step_seconds(sim.step, steps=steps, warmup=warmup)
 
 
@@ -119,30 +84,11 @@ def main() -> None:
     parser.add_argument("--no-rvo2-3d", action="store_true", help="skip the RVO2-3D comparison")
     args = parser.parse_args()
 
-    import vosim
-
-    all_threads = vosim.get_num_threads()
     print(f"3D grid crowd, ORCA-3D; {machine()}")
-    have_peer = not args.no_rvo2_3d and rvo2_3d_installed()
-    header = (f"{'N':>9} | {'vosim 1 thread':>22} | {f'vosim {all_threads} threads':>22} | "
-              f"{'RVO2-3D':>22} | {'1 thread / RVO2-3D':>18}")
-    print(header)
-    print("-" * len(header), flush=True)
-    rows = []
-    for n in args.sizes:
-        one = bench_vosim(n, 1, args.steps, args.warmup)
-        many = bench_vosim(n, all_threads, args.steps, args.warmup)
-        reference = bench_rvo2_3d(n, args.steps, args.warmup) if have_peer else None
-        vosim.set_num_threads(all_threads)
-        cell = lambda s: f"{s * 1e3:8.2f} ms {n / s / 1e6:7.2f} M/s"  # noqa: E731
-        ratio = f"{reference / one:17.2f}x" if reference else f"{'n/a':>18}"
-        print(f"{n:>9} | {cell(one)} | {cell(many)} | {cell(reference) if reference else 'n/a':>22} | {ratio}",
-              flush=True)
-        rows.append({"n": n, "vosim_1_thread_s": one, f"vosim_{all_threads}_threads_s": many,
-                     "rvo2_3d_s": reference, "agent_steps_per_s_1_thread": n / one,
-                     "ratio_1_thread_vs_rvo2_3d": (reference / one) if reference else None})
-    if args.json:
-        args.json.write_text(json.dumps({"machine": machine(), "rows": rows}, indent=1) + "\n")
+    compare = not args.no_rvo2_3d and rvo2_3d_installed()
+    peer = (lambda n: bench_rvo2_3d(n, args.steps, args.warmup)) if compare else None
+    size_table(args, lambda n, threads: bench_vosim(n, threads, args.steps, args.warmup), peer,
+               peer_label="RVO2-3D", peer_name="RVO2-3D", peer_key="rvo2_3d")
 
 
 if __name__ == "__main__":

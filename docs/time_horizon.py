@@ -9,7 +9,7 @@ either first turns away from its preferred velocity, against the time
 horizon, with the line ``2 r + 2 v tau`` (they react once a collision lies
 less than tau seconds ahead at their closing speed 2v). Right: a crowd
 (512 agents on a cubic lattice of spacing 2 m, each heading 50 m in a
-random direction, as in ``benchmarks/bench_orca3d.py``): the share of each
+random direction, the crowd of ``benchmarks/grid_crowd.py``): the share of each
 agent's max-speed ball that its ORCA planes leave admissible. A longer
 horizon reacts earlier, but every neighbour then forbids more of the
 velocities, so an agent has less room to keep its speed and heading.
@@ -25,7 +25,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "benchmarks"))
 
-from bench_orca3d import grid_crowd3d  # noqa: E402
+from grid_crowd import grid_crowd  # noqa: E402
 
 HORIZONS = [0.5, 1.0, 2.0, 4.0, 8.0]
 RADIUS = 0.5
@@ -62,7 +62,7 @@ def admissible_share(tau: float, n: int = 512, samples: int = 20_000) -> float:
     rng = np.random.default_rng(1)
     ball = rng.normal(size=(samples, 3))
     ball *= (rng.uniform(0, 1, (samples, 1)) ** (1 / 3)) / np.linalg.norm(ball, axis=1, keepdims=True)
-    start, goals = grid_crowd3d(n)
+    start, goals = grid_crowd(n, dimensions=3)
     sim = vosim.Simulator(time_step=0.1, dimensions=3)
     ids = sim.add_agents(start, goals=goals, radius=0.5, max_speed=1.5, pref_speed=1.0, neighbor_dist=10.0,
                          max_neighbors=10, time_horizon=tau)

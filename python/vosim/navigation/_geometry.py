@@ -34,6 +34,17 @@ def distance_argument(value, name: str) -> float:
     return scalar(value, name, minimum=0.0, maximum=MAX_MAGNITUDE)
 
 
+def simulator_radius(sim, radius) -> float:
+    """``radius``, or by default the largest agent radius of ``sim`` (0 without agents), checked."""
+    from ..simulator import Simulator
+
+    if not isinstance(sim, Simulator):
+        raise TypeError(f"sim: expected a vosim.Simulator, got {type(sim).__name__}")
+    if radius is None:
+        radius = float(sim.radius.max()) if sim.num_agents else 0.0
+    return distance_argument(radius, "radius")
+
+
 def is_closed(kind: str) -> bool:
     return kind in ("polygon", "boundary")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _core
-from ._geometry import distance_argument, points_array, require_shapely, segment_ids
+from ._geometry import distance_argument, points_array, require_shapely, segment_ids, simulator_radius
 
 # Inflated obstacles get mitred corners (as a roadmap's points): a path
 # bends at one point per corner, at least the inflation from both edges.
@@ -116,14 +116,8 @@ class NavMesh:
             Without a boundary, the free space is the box around the
             obstacles, agents and goals grown by this much.
         """
-        from ..simulator import Simulator
-
         shapely = require_shapely()
-        if not isinstance(sim, Simulator):
-            raise TypeError(f"sim: expected a vosim.Simulator, got {type(sim).__name__}")
-        if radius is None:
-            radius = float(sim.radius.max()) if sim.num_agents else 0.0
-        inflation = distance_argument(radius, "radius") + distance_argument(clearance, "clearance")
+        inflation = simulator_radius(sim, radius) + distance_argument(clearance, "clearance")
         if inflation <= 0:
             raise ValueError("radius + clearance is 0; a mesh around walls needs a width above 0")
         margin = distance_argument(margin, "margin")

@@ -6,7 +6,8 @@ import numpy as np
 
 from .. import _core
 from .._checks import integer
-from ._geometry import (Sight, distance_argument, is_closed, obstacle_edges, points_array, segment_ids)
+from ._geometry import (Sight, distance_argument, is_closed, obstacle_edges, points_array, segment_ids,
+                        simulator_radius)
 
 # Roadmap points sit this much (relative) beyond radius + clearance, so the
 # segment between two corners of one edge still keeps the radius.
@@ -146,12 +147,7 @@ class Roadmap:
         links
             As in :class:`Roadmap`.
         """
-        from ..simulator import Simulator
-
-        if not isinstance(sim, Simulator):
-            raise TypeError(f"sim: expected a vosim.Simulator, got {type(sim).__name__}")
-        if radius is None:
-            radius = float(sim.radius.max()) if sim.num_agents else 0.0
+        radius = simulator_radius(sim, radius)
         obstacles = [(kind, vertices) for kind, vertices, _ in sim.obstacles]
         return cls.from_obstacles(obstacles, radius=radius, clearance=clearance, links=links, free=sim)
 
