@@ -1,101 +1,139 @@
 #include "neighbor_grid3.hpp"
 
-#include <algorithm>
-#include <cmath>
+#include "neighbor_select.hpp"
 
 namespace vosim {
 
-namespace {
-
-// At most this many cells along an axis: cell coordinates stay exact
-// integers, and a grid over a huge spread degrades to coarser cells, not to
-// overflow.
-constexpr double kMaxCellsPerAxis = 1 << 20;
-
-}  // namespace
-
-void NeighborGrid3::cell_of(Vec3 p, std::int64_t cell[3]) const {
-    const double c[3] = {(p.x - origin_.x) / cell_size_, (p.y - origin_.y) / cell_size_,
-                         (p.z - origin_.z) / cell_size_};
-    for (int d = 0; d < 3; ++d) {
-        // Queries may reach beyond the indexed box: clamp one cell outside it.
-        const double clamped = std::fmin(std::fmax(std::floor(c[d]), -1.0), kMaxCellsPerAxis + 1.0);
-        cell[d] = static_cast<std::int64_t>(clamped);
-    }
-}
-
-std::size_t NeighborGrid3::bucket_of(const std::int64_t cell[3]) const {
-    std::uint64_t h = static_cast<std::uint64_t>(cell[0]) * 0x9E3779B97F4A7C15ull;
-    h ^= static_cast<std::uint64_t>(cell[1]) * 0xC2B2AE3D27D4EB4Full + (h << 6) + (h >> 2);
-    h ^= static_cast<std::uint64_t>(cell[2]) * 0x165667B19E3779F9ull + (h << 6) + (h >> 2);
+std::size_t NeighborGrid3::bucket_of(std::int64_t x, std::int64_t y, std::int64_t z) const {
+    std::uint64_t h = static_cast<std::uint64_t>(x) * 0x9E3779B97F4A7C15ull;
+    h ^= static_cast<std::uint64_t>(y) * 0xC2B2AE3D27D4EB4Full + (h << 6) + (h >> 2);
+    h ^= static_cast<std::uint64_t>(z) * 0x165667B19E3779F9ull + (h << 6) + (h >> 2);
     return static_cast<std::size_t>(h % (bucket_start_.size() - 1));
 }
 
-void NeighborGrid3::build(const double* positions, const std::uint8_t* active, int count, double cell_size) {
-    entries_.clear();
-    slots_.clear();
-    bool any = false;
+void NeighborGrid3::build(const double* positions, const std::uint8_t* active, int count, double cell_size,
+                          double coarse_cell_size) {
+    // The active points in slot order, and their bounding box.
+    std::vector<Vec3> points;
+    std::vector<std::int32_t> slots;
     Vec3 lo, hi;
+    double extent = 0.0;  // largest |coordinate|
     for (int k = 0; k < count; ++k) {
         if (active && !active[k]) continue;
         const Vec3 p(positions[3 * k], positions[3 * k + 1], positions[3 * k + 2]);
-        if (!any) {
-            lo = hi = p;
-            any = true;
-        }
+        if (points.empty()) lo = hi = p;
         lo = Vec3(std::fmin(lo.x, p.x), std::fmin(lo.y, p.y), std::fmin(lo.z, p.z));
         hi = Vec3(std::fmax(hi.x, p.x), std::fmax(hi.y, p.y), std::fmax(hi.z, p.z));
+        extent = std::fmax(extent, std::fmax(std::fabs(p.x), std::fmax(std::fabs(p.y), std::fabs(p.z))));
+        points.push_back(p);
+        slots.push_back(k);
     }
-    origin_ = lo;
-    const double extent = std::fmax(hi.x - lo.x, std::fmax(hi.y - lo.y, hi.z - lo.z));
-    cell_size_ = cell_size > 0.0 && std::isfinite(cell_size) ? cell_size : 1.0;
-    cell_size_ = std::fmax(cell_size_, extent / kMaxCellsPerAxis);
-    // Entries of the active agents, in slot order, then sorted by bucket
-    // (counting sort: stable, so each bucket lists its slots ascending).
-    std::vector<Entry> unsorted;
-    for (int k = 0; k < count; ++k) {
-        if (active && !active[k]) continue;
-        Entry e;
-        e.point = Vec3(positions[3 * k], positions[3 * k + 1], positions[3 * k + 2]);
-        e.slot = k;
-        unsorted.push_back(e);
-    }
-    const std::size_t buckets = 2 * unsorted.size() + 1;
+    const std::size_t n = points.size();
+    origin_[0] = lo.x;
+    origin_[1] = lo.y;
+    origin_[2] = lo.z;
+    const double span = std::fmax(hi.x - lo.x, std::fmax(hi.y - lo.y, hi.z - lo.z));
+    const double dense_limit = 2.0 * static_cast<double>(n) + 64.0;
+    auto choose = [&](double size) {
+        cell_size_ = size > 0.0 && std::isfinite(size) ? size : 1.0;
+        cell_size_ = std::fmax(cell_size_, span / kMaxCellsPerAxis);
+        inv_cell_size_ = 1.0 / cell_size_;
+        const double width[3] = {hi.x - lo.x, hi.y - lo.y, hi.z - lo.z};
+        double cells = 1.0;
+        for (int d = 0; d < 3; ++d) {
+            cells_[d] = static_cast<std::int64_t>(std::floor(width[d] * inv_cell_size_)) + 1;
+            cells *= static_cast<double>(cells_[d]);  // (in doubles: the product may not fit an integer)
+        }
+        return cells;
+    };
+    double cells = choose(cell_size);
+    if (cells > dense_limit && coarse_cell_size > cell_size) cells = choose(coarse_cell_size);
+    dense_ = cells <= dense_limit;
+    slack_ = (extent + cell_size_) * 1e-12;
+
+    // Counting sort by cell (dense) or bucket (hashed); stable, so each cell
+    // lists its slots ascending.
+    const std::size_t buckets = dense_ ? static_cast<std::size_t>(cells) : 2 * n + 1;
     bucket_start_.assign(buckets + 1, 0);
-    std::vector<std::size_t> bucket(unsorted.size());
-    for (std::size_t k = 0; k < unsorted.size(); ++k) {
-        cell_of(unsorted[k].point, unsorted[k].cell);
-        bucket[k] = bucket_of(unsorted[k].cell);
+    std::vector<std::size_t> bucket(n);
+    std::vector<std::int64_t> cell(3 * n);
+    for (std::size_t k = 0; k < n; ++k) {
+        std::int64_t* c = &cell[3 * k];
+        c[0] = cell_coord(points[k].x, 0);
+        c[1] = cell_coord(points[k].y, 1);
+        c[2] = cell_coord(points[k].z, 2);
+        if (dense_) {
+            // Inside the box by construction, but guard the last cell against rounding.
+            for (int d = 0; d < 3; ++d) c[d] = std::min(std::max<std::int64_t>(c[d], 0), cells_[d] - 1);
+            bucket[k] = static_cast<std::size_t>((c[2] * cells_[1] + c[1]) * cells_[0] + c[0]);
+        } else {
+            bucket[k] = bucket_of(c[0], c[1], c[2]);
+        }
         ++bucket_start_[bucket[k] + 1];
     }
     for (std::size_t b = 0; b < buckets; ++b) bucket_start_[b + 1] += bucket_start_[b];
-    entries_.resize(unsorted.size());
+    points_.resize(n);
+    slots_.resize(n);
+    point_cells_.assign(dense_ ? 0 : 3 * n, 0);
     std::vector<std::uint32_t> next(bucket_start_.begin(), bucket_start_.end() - 1);
-    for (std::size_t k = 0; k < unsorted.size(); ++k) entries_[next[bucket[k]]++] = unsorted[k];
-    slots_.reserve(entries_.size());
-    for (const Entry& e : entries_) slots_.push_back(e.slot);
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::uint32_t at = next[bucket[k]]++;
+        points_[at] = points[k];
+        slots_[at] = slots[k];
+        if (!dense_) std::copy(&cell[3 * k], &cell[3 * k] + 3, &point_cells_[3 * static_cast<std::size_t>(at)]);
+    }
 }
 
 int NeighborGrid3::nearest(Vec3 p, double range, int max_k, std::int32_t self_slot, Neighbor* out) const {
-    if (max_k <= 0) return 0;
-    int found = 0;
-    // Insertion into the sorted list of the best max_k; the bound shrinks to
-    // the k-th once the list is full.
+    if (max_k <= 0 || points_.empty() || !(range > 0.0)) return 0;
     const double range_sq = range * range;
-    visit(p, range, [&](const Entry& e) {
-        if (e.slot == self_slot) return;
-        const double d = abs_sq(e.point - p);
-        if (!(d < range_sq)) return;
-        const Neighbor candidate{d, e.slot};
-        if (found == max_k && !closer(candidate, out[found - 1])) return;
-        int at = found < max_k ? found++ : found - 1;
-        while (at > 0 && closer(candidate, out[at - 1])) {
-            out[at] = out[at - 1];
-            --at;
+    if (dense_) {
+        // The runs of the rows the sphere touches; few points: gather those
+        // in range, then rank them.
+        constexpr int kMaxRuns = 32;
+        std::uint32_t run_begin[kMaxRuns];
+        std::uint32_t run_end[kMaxRuns];
+        int runs = 0;
+        std::uint32_t points_in_runs = 0;
+        bool few = true;
+        visit_runs(p, range, [&](std::uint32_t begin, std::uint32_t end) {
+            if (begin == end || !few) return;
+            if (runs == kMaxRuns) {
+                few = false;
+                return;
+            }
+            run_begin[runs] = begin;
+            run_end[runs] = end;
+            points_in_runs += end - begin;
+            ++runs;
+        });
+        if (few && points_in_runs <= kGatherMax) {
+            double dist[kGatherMax];
+            std::int32_t slot[kGatherMax];
+            int n = 0;
+            for (int r = 0; r < runs; ++r) {
+                n = gather_in_range(points_.data(), slots_.data(), run_begin[r], run_end[r], p, range_sq, self_slot,
+                                    dist, slot, n);
+            }
+            return select_nearest(dist, slot, n, max_k, out);
         }
-        out[at] = candidate;
-    });
-    return found;
+    }
+    // Many candidates: insertion into the sorted best max_k.
+    int count = 0;
+    auto consider = [&](std::size_t k) {
+        const std::int32_t slot = slots_[k];
+        if (slot == self_slot) return;
+        const double d = abs_sq(points_[k] - p);
+        if (d < range_sq) insert_nearest(Neighbor{d, slot}, out, count, max_k);
+    };
+    if (dense_) {
+        visit_runs(p, range, [&](std::uint32_t begin, std::uint32_t end) {
+            for (std::uint32_t k = begin; k < end; ++k) consider(k);
+        });
+    } else {
+        visit_hashed(p, range, consider);
+    }
+    return count;
 }
 
 }  // namespace vosim

@@ -7,8 +7,9 @@ namespace vosim {
 namespace {
 
 // Grid cells are this fraction of the largest neighbour distance: a query
-// then reads about 5 rows of cells, trimmed to the circle, which holds
-// fewer points outside the range than 3 x 3 cells as wide as the range.
+// then reads about 5 rows of cells (21 in 3D), trimmed to the circle
+// (sphere), which hold fewer points outside the range than 3 x 3 (x 3)
+// cells as wide as the range.
 constexpr double kCellPerRange = 0.5;
 
 }  // namespace
@@ -26,12 +27,11 @@ void build_grid(const AgentState& s, int scene, GridOf<V>& grid, int threads) {
         if (active[slot] && range[slot] > widest) widest = range[slot];
     }
     const double* positions = s.positions.data() + kDim<V> * first;
+    // Cells as wide as the range where finer cells would not fit a dense grid.
     if constexpr (kDim<V> == 2) {
-        // Cells as wide as the range where finer cells would not fit a dense grid.
         grid.build(positions, active, count, widest * kCellPerRange, widest, threads);
     } else {
-        // A query visits the 27 cells around its own.
-        grid.build(positions, active, count, widest);
+        grid.build(positions, active, count, widest * kCellPerRange, widest);
     }
 }
 

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -56,4 +57,40 @@ TEST_CASE("inactive agents are not indexed, and a far outlier does not break the
     int seen = 0;
     grid.for_each_within(Vec3(0, 0, 0), 1e16, [&](std::int32_t, double) { ++seen; });
     CHECK(seen == 3);
+}
+
+TEST_CASE("dense and hashed 3D grids agree with brute force for ranges finer and coarser than the cells") {
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> coordinate(-20.0, 20.0);
+    const int n = 500;
+    std::vector<double> p(3 * n);
+    for (double& x : p) x = coordinate(rng);
+    // Every 10th point a copy of the one before it: exact ties.
+    for (int k = 10; k < n; k += 10) std::copy(&p[3 * (k - 1)], &p[3 * k], &p[3 * k]);
+    // (cell, coarse): dense with fine cells, dense after falling back to the
+    // coarse size, hashed.
+    const double sizes[][2] = {{4.0, 0.0}, {0.5, 6.0}, {0.5, 0.0}};
+    for (const auto& size : sizes) {
+        NeighborGrid3 grid;
+        grid.build(p.data(), nullptr, n, size[0], size[1]);
+        CHECK(grid.dense() == (size[0] != 0.5 || size[1] != 0.0));
+        for (double range : {0.3, 3.0, 8.0, 100.0, static_cast<double>(INFINITY)}) {
+            for (int k = 0; k < n; k += 13) {
+                const Vec3 q(p[3 * k] + 0.25, p[3 * k + 1], p[3 * k + 2] - 0.5);
+                for (int max_k : {1, 10, 200}) {
+                    std::vector<Neighbor> found(static_cast<std::size_t>(max_k));
+                    const int got = grid.nearest(q, range, max_k, k, found.data());
+                    const std::vector<Neighbor> expected = brute_force(p, q, range, max_k, k);
+                    REQUIRE(got == static_cast<int>(expected.size()));
+                    for (int j = 0; j < got; ++j) {
+                        CHECK(found[j].slot == expected[j].slot);
+                        CHECK(found[j].dist_sq == expected[j].dist_sq);
+                    }
+                }
+                int within = 0;
+                grid.for_each_within(q, range, [&](std::int32_t, double) { ++within; });
+                CHECK(within == static_cast<int>(brute_force(p, q, range, n, -1).size()));
+            }
+        }
+    }
 }
