@@ -10,8 +10,8 @@ import pytest
 import vosim
 from vosim import scenarios
 
-FACETS = 180  # the geodesic icosahedron of frequency 3
-INRADIUS = 0.97164701496766  # its worst-case share of the radius
+FACETS = 80  # the geodesic icosahedron of frequency 2
+INRADIUS = 0.93417  # its worst-case share of the radius (a lower bound)
 
 
 def layers(method=None, accel=1.0, **options):
@@ -49,7 +49,7 @@ class TestPolyhedron:
         reach = 2.0 * 0.1
         share = np.einsum("ij,ij->i", planes["point"] - seen["velocity"], -planes["normal"]) / reach
         # The worst-case share of the radius, as documented.
-        np.testing.assert_allclose(share.min(), INRADIUS, rtol=1e-12)
+        assert INRADIUS <= share.min() <= INRADIUS + 1e-5
         assert share.max() <= 1.0
 
     def test_a_vertex_points_towards_the_preference(self):
@@ -57,7 +57,7 @@ class TestPolyhedron:
         seen = sim.inspect(0)
         wanted = np.array([1.0, 2.0, -1.0])
         np.testing.assert_allclose(seen["new_velocity"], [0.3, -0.2, 0.1] + 0.2 * wanted / np.linalg.norm(wanted),
-                                   atol=1e-12)
+                                   atol=1e-9 * 0.2)  # facets moved in by at most 1e-9 of the radius
         assert not seen["used_fallback"]
 
     def test_any_far_preference_gets_between_the_inradius_and_the_full_reach(self):
@@ -68,7 +68,7 @@ class TestPolyhedron:
             sim.pref_velocities[0] = [0.5, 0.0, 0.0] + 2.0 * direction / np.linalg.norm(direction)
             seen = sim.inspect(0)
             shares.append(np.linalg.norm(seen["new_velocity"] - [0.5, 0.0, 0.0]) / 0.2)
-        assert min(shares) >= INRADIUS * (1 - 1e-12)
+        assert min(shares) >= INRADIUS
         assert max(shares) <= 1 + 1e-12
 
     def test_a_preference_within_reach_is_taken(self):
@@ -114,9 +114,32 @@ class TestConstraint:
                     checked += 1
         assert checked > 500
 
+    def test_the_fallback_violates_agent_planes_least(self):
+        """Linear program 4 within the polyhedron: no reachable velocity (drawn
+        inside its inscribed ball) violates the agent planes less."""
+        sim = layers(accel=0.5)
+        sim.run(85)  # the groups meet
+        rng = np.random.default_rng(2)
+        samples = rng.normal(size=(4000, 3))
+        samples *= (rng.uniform(size=(4000, 1)) ** (1 / 3)) / np.linalg.norm(samples, axis=1, keepdims=True)
+        checked = 0
+        for _ in range(40):
+            for agent_id in range(36):
+                seen = sim.inspect(agent_id)
+                if not seen["used_fallback"]:
+                    continue
+                planes, soft = seen["planes"], ~seen["planes"]["obstacle"]
+                ours = violations(seen)[soft].max()
+                drawn = seen["velocity"] + 0.05 * INRADIUS * samples
+                theirs = np.einsum("kij,ij->ki", planes["point"][soft] - drawn[:, None], planes["normal"][soft])
+                assert ours <= theirs.max(axis=1).min() + 1e-9
+                checked += 1
+            sim.step()
+        assert checked > 100
+
     def test_the_fallback_keeps_the_polyhedron_and_relaxes_agent_planes(self):
         """Two agents rushing at each other: linear program 4 runs inside the
-        reachable polyhedron (the first 180 planes, marked hard)."""
+        reachable polyhedron (the first 80 planes, marked hard)."""
         sim = vosim.Simulator(time_step=0.1, method=vosim.ORCA(), dimensions=3)
         sim.add_agents([[-1.0, 0.0, 0.0], [1.0, 0.0, 0.0]], velocities=[[1.5, 0.0, 0.0], [-1.5, 0.0, 0.0]],
                        pref_velocities=[[1.5, 0.0, 0.0], [-1.5, 0.0, 0.0]], radius=0.5, max_speed=1.5,

@@ -9,6 +9,16 @@ namespace vosim {
 
 namespace {
 
+constexpr double kFacetShrink = 1e-9;  // far above round-off, far below anything physical
+// The linear programs' parallel tolerance with the polyhedron, on squared
+// sines and cosines (see linear_program3d.hpp): 1e-12 catches the facets'
+// exact parallels, whose cosines are round-off, and nothing else (with
+// RVO2-3D's 1e-5, edges of the frequency-3 polyhedron a few thousandths of
+// a radian from parallel to other facets made feasible programs
+// infeasible); it keeps intersections of nearly parallel agent planes
+// within about 1e6 times their offsets.
+constexpr double kParallelEpsilon = 1e-12;
+
 // The facets of the unit polyhedron with its apex vertex along +x: outward
 // unit normals and distances from the centre, those facing +x first.
 struct Polyhedron {
@@ -56,7 +66,13 @@ struct Polyhedron {
             Vec3 n = normalize(cross(b - a, c - a));
             if (dot(n, a) < 0.0) n = -n;
             normal[static_cast<std::size_t>(k)] = n;
-            offset[static_cast<std::size_t>(k)] = dot(n, a);
+            // Five or six facets meet at each vertex: the linear programs,
+            // which intersect planes in threes, would decide such ties by
+            // round-off. Moving each facet inwards by its own tiny amount
+            // (at most kFacetShrink of the radius) splits every vertex into
+            // ones where three meet.
+            const double spread = std::fmod(0.6180339887498949 * (k + 1), 1.0);
+            offset[static_cast<std::size_t>(k)] = dot(n, a) - kFacetShrink * (0.5 + 0.5 * spread);
         }
     }
 };
@@ -83,7 +99,7 @@ bool append_reachable_polyhedron(Vec3 velocity, double reach, Vec3 preferred, st
 bool solve_within_reach_3d(const std::vector<Plane>& planes, std::size_t polyhedron_end, std::size_t hard_end,
                            Vec3 velocity, double reach, double max_speed, Vec3 preferred,
                            std::vector<Plane>& scratch, Vec3& result) {
-    const std::size_t failed = solve_nearest_3d(planes, max_speed, preferred, false, result);
+    const std::size_t failed = solve_nearest_3d(planes, max_speed, preferred, false, result, kParallelEpsilon);
     bool fell_back = true;
     if (failed == planes.size()) {
         fell_back = false;
@@ -97,10 +113,10 @@ bool solve_within_reach_3d(const std::vector<Plane>& planes, std::size_t polyhed
     } else if (failed < hard_end) {
         // Obstacles out of reach: only the polyhedron stays hard.
         scratch.assign(planes.begin(), planes.begin() + static_cast<std::ptrdiff_t>(polyhedron_end));
-        solve_nearest_3d(scratch, max_speed, preferred, false, result);
-        solve_least_violation_3d(planes, polyhedron_end, polyhedron_end, max_speed, scratch, result);
+        solve_nearest_3d(scratch, max_speed, preferred, false, result, kParallelEpsilon);
+        solve_least_violation_3d(planes, polyhedron_end, polyhedron_end, max_speed, scratch, result, kParallelEpsilon);
     } else {
-        solve_least_violation_3d(planes, hard_end, failed, max_speed, scratch, result);
+        solve_least_violation_3d(planes, hard_end, failed, max_speed, scratch, result, kParallelEpsilon);
     }
     // The polyhedron holds up to round-off, which must not take the change
     // past the bound.

@@ -4,8 +4,10 @@
 // sphere is not a half-space). It is the geodesic icosahedron of frequency
 // kReachableFrequency: each face of an icosahedron cut into frequency^2
 // triangles, their vertices pushed out onto the sphere, giving
-// 20 * frequency^2 facet planes. Its vertices lie on the sphere; between
-// them it reaches at least kReachableInradius of the radius. One vertex
+// 20 * frequency^2 facet planes. Its vertices lie on the sphere (each facet
+// is then moved inwards by at most 1e-9 of the radius, so that only three
+// meet at any corner); between them it reaches at least kReachableInradius
+// of the radius. One vertex
 // points towards the preferred velocity, where reach matters most.
 //
 // Used by ORCA-3D's acceleration limit (reach = max_acceleration * time_step).
@@ -18,13 +20,16 @@
 
 namespace vosim {
 
-// Frequency 3: 180 planes, at least 97.2 % of the radius in every direction
-// (frequency 2: 80 planes, 93.4 %; frequency 4: 320 planes, 98.2 %).
-constexpr int kReachableFrequency = 3;
+// Frequency 2: 80 planes, at least 93.4 % of the radius in every direction
+// and all of it towards the preferred velocity. Frequency 3 (180 planes,
+// 97.2 %) cost about six times as much in the velocity phase of
+// benchmarks/acceleration_limits3d.py's scenes for the same collisions.
+constexpr int kReachableFrequency = 2;
 constexpr int kReachableFacets = 20 * kReachableFrequency * kReachableFrequency;
-// The smallest distance from the centre to a facet plane, for radius 1
-// (tests/test_orca3d_acceleration.py measures it on the planes built).
-constexpr double kReachableInradius = 0.97164701496766;
+// A lower bound of the smallest distance from the centre to a facet plane,
+// for radius 1: the inscribed ball, kept by braking (measured on the
+// planes built by tests/test_orca3d_acceleration.py).
+constexpr double kReachableInradius = 0.93417;
 
 // Appends the polyhedron's facet planes (inside on their positive side)
 // around `velocity`, one vertex towards `preferred` (any, when equal); the
