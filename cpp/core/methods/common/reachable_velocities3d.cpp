@@ -23,7 +23,7 @@ constexpr double kParallelEpsilon = 1e-12;
 // unit normals and distances from the centre, those facing +x first.
 struct Polyhedron {
     std::array<Vec3, kReachableFacets> normal;
-    std::array<double, kReachableFacets> offset;  // the smallest is kReachableInradius (tested)
+    std::array<double, kReachableFacets> offset;  // none below kReachableInradius (tested)
 
     Polyhedron() {
         constexpr double kPi = 3.14159265358979323846;
