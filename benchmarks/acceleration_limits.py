@@ -60,7 +60,7 @@ def run(factory, method, accel: float, seeds: int) -> dict:
     steps = max(s.max_steps for s in scenes)
     traj = batch.run(steps, until_arrived=True, record_every=1)
     m = traj.metrics
-    v = traj.velocities  # (frames, B, N, 2)
+    v = traj.velocities  # (frames, B, N, 2 or 3)
     dv = np.linalg.norm(np.diff(v, axis=0), axis=-1)
     return {
         "collisions": int(np.sum(m["collision_agent_steps"])),
@@ -70,6 +70,9 @@ def run(factory, method, accel: float, seeds: int) -> dict:
         "max accel": float(dv.max() / dt),
         "sum dv": float(np.sum(m["sum_abs_dv"]) / (seeds * batch.positions.shape[1])),
         "steps": len(traj) - 1,
+        "obstacle steps": int(np.sum(m["obstacle_agent_steps"])),
+        # Seconds in the method per agent-step (its phase time is averaged over threads).
+        "cost": float(np.max(m["time_velocities"])) / ((len(traj) - 1) * seeds * batch.positions.shape[1]),
     }
 
 

@@ -26,9 +26,11 @@ CASES = [
     ("bench_methods.py", ["--sizes", "64", "--steps", "1", "--warmup", "0"], False, "GridSampling"),
     ("bench_navigation.py", ["--pillars", "5", "--agents", "20"], False, "us/agent"),
     ("deadlock_options.py", ["--seeds", "1", "--scenarios", "headon_pair"], False, "| headon_pair | sidestep | 100 %"),
+    ("acceleration_limits3d.py", ["--seeds", "1", "--scenes", "swarm_gate"], False,
+     "| swarm_gate | ORCA-3D, limit in the linear program |"),
 ]
 
-JSON_OPTION = {"bench_metrics.py": False, "deadlock_options.py": False}
+JSON_OPTION = {"bench_metrics.py": False, "deadlock_options.py": False, "acceleration_limits3d.py": False}
 
 
 def run_script(script: str, args: list[str], env: dict | None = None) -> str:

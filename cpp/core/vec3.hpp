@@ -56,6 +56,12 @@ inline Vec3 with_length(Vec3 v, double length_wanted) {
     return v / v_length * length_wanted;
 }
 
+// A unit vector perpendicular to the unit vector n.
+inline Vec3 any_perpendicular(Vec3 n) {
+    const Vec3 axis = std::fabs(n.x) < 0.9 ? Vec3(1.0, 0.0, 0.0) : Vec3(0.0, 1.0, 0.0);
+    return normalize(cross(n, axis));
+}
+
 inline bool is_finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 }  // namespace vosim

@@ -586,7 +586,9 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
         In 3D the vectors have 3 components, there are no obstacle edges,
         cones nor forces, and ORCA shows ``planes``: ``point``, ``normal``
         ``(P, 3)`` and ``obstacle`` ``(P,)`` of its half-spaces (admissible
-        on the side the normal points to).
+        on the side the normal points to; ``obstacle`` marks the hard ones:
+        the reachable polyhedron, when ``max_acceleration`` is finite, then
+        the obstacles).
         """
         agent_id = integer(agent_id, "agent_id", minimum=0)
         try:

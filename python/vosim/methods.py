@@ -171,8 +171,9 @@ class ORCA(Method):
         ``|v' - v| <= max_acceleration * time_step``, are hard constraints of
         the linear programs with the speed limit and the obstacles (a
         16-sided polygon inscribed in that disc, so the bound always holds
-        and at least 98.1 % of it is usable in every direction); when the
-        neighbours' half-planes leave no room, linear program 3 relaxes them
+        and at least 98.1 % of it is usable in every direction; in 3D a
+        polyhedron of 80 planes, at least 93.4 %); when the neighbours'
+        half-planes leave no room, linear program 3 (4 in 3D) relaxes them
         only. ``"clamp"``: the velocity ORCA chose is moved towards by at
         most that much afterwards, as for every other method (the HRVO
         library's rule); this can break the half-planes, and is kept to

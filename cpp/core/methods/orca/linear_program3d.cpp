@@ -15,7 +15,7 @@ struct Line3 {
 // Linear program on a line (the intersection of plane `plane_no` with an
 // earlier violated one) inside the ball, under planes [0, plane_no).
 bool solve_on_line(const std::vector<Plane>& planes, std::size_t plane_no, const Line3& line, double radius,
-                   Vec3 target, bool direction_mode, Vec3& result) {
+                   Vec3 target, bool direction_mode, double parallel_epsilon, Vec3& result) {
     const double along = dot(line.point, line.direction);
     const double discriminant = sqr(along) + sqr(radius) - abs_sq(line.point);
     if (discriminant < 0.0) return false;  // the line misses the speed ball
@@ -25,7 +25,7 @@ bool solve_on_line(const std::vector<Plane>& planes, std::size_t plane_no, const
     for (std::size_t i = 0; i < plane_no; ++i) {
         const double numerator = dot(planes[i].point - line.point, planes[i].normal);
         const double denominator = dot(line.direction, planes[i].normal);
-        if (sqr(denominator) <= kParallelEpsilon3) {
+        if (sqr(denominator) <= parallel_epsilon) {
             // The line is parallel to plane i: all of it or none of it is admissible.
             if (numerator > 0.0) return false;
             continue;
@@ -49,7 +49,7 @@ bool solve_on_line(const std::vector<Plane>& planes, std::size_t plane_no, const
 
 // Linear program in plane `plane_no` inside the ball, under planes [0, plane_no).
 bool solve_in_plane(const std::vector<Plane>& planes, std::size_t plane_no, double radius, Vec3 target,
-                    bool direction_mode, Vec3& result) {
+                    bool direction_mode, double parallel_epsilon, Vec3& result) {
     const Plane& plane = planes[plane_no];
     const double plane_dist = dot(plane.point, plane.normal);
     const double plane_dist_sq = sqr(plane_dist);
@@ -74,13 +74,13 @@ bool solve_in_plane(const std::vector<Plane>& planes, std::size_t plane_no, doub
         if (dot(planes[i].normal, planes[i].point - result) <= 0.0) continue;
         // Result violates plane i: the optimum lies on the line where planes i and plane_no meet.
         const Vec3 crossing = cross(planes[i].normal, plane.normal);
-        if (abs_sq(crossing) <= kParallelEpsilon3) return false;  // parallel: plane_no is all excluded
+        if (abs_sq(crossing) <= parallel_epsilon) return false;  // parallel: plane_no is all excluded
         Line3 line;
         line.direction = normalize(crossing);
         const Vec3 line_normal = cross(line.direction, plane.normal);
         line.point = plane.point + (dot(planes[i].point - plane.point, planes[i].normal) /
                                     dot(line_normal, planes[i].normal)) * line_normal;
-        if (!solve_on_line(planes, i, line, radius, target, direction_mode, result)) return false;
+        if (!solve_on_line(planes, i, line, radius, target, direction_mode, parallel_epsilon, result)) return false;
     }
     return true;
 }
@@ -88,7 +88,7 @@ bool solve_in_plane(const std::vector<Plane>& planes, std::size_t plane_no, doub
 }  // namespace
 
 std::size_t solve_nearest_3d(const std::vector<Plane>& planes, double max_speed, Vec3 target, bool direction_mode,
-                             Vec3& result) {
+                             Vec3& result, double parallel_epsilon) {
     if (direction_mode) {
         result = target * max_speed;
     } else if (abs_sq(target) > sqr(max_speed)) {
@@ -99,7 +99,7 @@ std::size_t solve_nearest_3d(const std::vector<Plane>& planes, double max_speed,
     for (std::size_t i = 0; i < planes.size(); ++i) {
         if (dot(planes[i].normal, planes[i].point - result) <= 0.0) continue;
         const Vec3 kept = result;
-        if (!solve_in_plane(planes, i, max_speed, target, direction_mode, result)) {
+        if (!solve_in_plane(planes, i, max_speed, target, direction_mode, parallel_epsilon, result)) {
             result = kept;
             return i;
         }
@@ -108,7 +108,8 @@ std::size_t solve_nearest_3d(const std::vector<Plane>& planes, double max_speed,
 }
 
 void solve_least_violation_3d(const std::vector<Plane>& planes, std::size_t hard_count, std::size_t first_failed,
-                              double max_speed, std::vector<Plane>& projected, Vec3& result) {
+                              double max_speed, std::vector<Plane>& projected, Vec3& result,
+                              double parallel_epsilon) {
     double distance = 0.0;
     for (std::size_t i = first_failed; i < planes.size(); ++i) {
         if (dot(planes[i].normal, planes[i].point - result) <= distance) continue;
@@ -120,7 +121,7 @@ void solve_least_violation_3d(const std::vector<Plane>& planes, std::size_t hard
         for (std::size_t j = hard_count; j < i; ++j) {
             Plane plane;
             const Vec3 crossing = cross(planes[j].normal, planes[i].normal);
-            if (abs_sq(crossing) <= kParallelEpsilon3) {
+            if (abs_sq(crossing) <= parallel_epsilon) {
                 if (dot(planes[i].normal, planes[j].normal) > 0.0) continue;  // same direction
                 plane.point = 0.5 * (planes[i].point + planes[j].point);   // opposite directions
             } else {
@@ -132,7 +133,8 @@ void solve_least_violation_3d(const std::vector<Plane>& planes, std::size_t hard
             projected.push_back(plane);
         }
         const Vec3 kept = result;
-        if (solve_nearest_3d(projected, max_speed, planes[i].normal, true, result) < projected.size()) {
+        if (solve_nearest_3d(projected, max_speed, planes[i].normal, true, result, parallel_epsilon) <
+            projected.size()) {
             // In principle feasible by construction; round-off can say
             // otherwise, and then the current result is kept.
             result = kept;

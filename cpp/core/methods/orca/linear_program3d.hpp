@@ -20,7 +20,11 @@ struct Plane {
 };
 
 // Normals (and lines inside a plane) closer to parallel than this are
-// treated as parallel (RVO2-3D's epsilon).
+// treated as parallel (RVO2-3D's epsilon, on the squared sine or cosine).
+// The programs take it as `parallel_epsilon`: the reachable polyhedron's
+// facets meet along edges parallel to other facets, where this tolerance
+// would declare feasible programs infeasible, so ORCA-3D's acceleration
+// limit passes a far smaller one.
 constexpr double kParallelEpsilon3 = 1e-5;
 
 // Incremental 3D LP over planes[0..) inside the ball of radius max_speed
@@ -30,7 +34,7 @@ constexpr double kParallelEpsilon3 = 1e-5;
 // index of the first plane that made the program infeasible; `result` then
 // holds the optimum over the planes before it.
 std::size_t solve_nearest_3d(const std::vector<Plane>& planes, double max_speed, Vec3 target, bool direction_mode,
-                             Vec3& result);
+                             Vec3& result, double parallel_epsilon = kParallelEpsilon3);
 
 // Completes an infeasible program (linear program 4): from plane
 // `first_failed` on, minimises the largest signed distance to the soft
@@ -38,6 +42,7 @@ std::size_t solve_nearest_3d(const std::vector<Plane>& planes, double max_speed,
 // plane, the program of the planes projected onto it. `projected` is
 // scratch space.
 void solve_least_violation_3d(const std::vector<Plane>& planes, std::size_t hard_count, std::size_t first_failed,
-                              double max_speed, std::vector<Plane>& projected, Vec3& result);
+                              double max_speed, std::vector<Plane>& projected, Vec3& result,
+                              double parallel_epsilon = kParallelEpsilon3);
 
 }  // namespace vosim

@@ -35,11 +35,8 @@ public:
     // Throws std::invalid_argument unless 0 < bisector_weight <= kMaxMagnitude.
     explicit Orca(OrcaConfig config = {});
     std::string name() const override { return "ORCA"; }
-    // ORCA-3D has no reachable-velocity planes yet: in space the limit is
-    // integration's clamp.
-    bool models_acceleration(int dimensions) const override {
-        return config_.acceleration_in_program && dimensions == 2;
-    }
+    // In the plane a polygon, in space a polyhedron of reachable velocities.
+    bool models_acceleration(int) const override { return config_.acceleration_in_program; }
     Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const override;
     void inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const override;
 
@@ -51,7 +48,8 @@ public:
     bool supports_dimensions(int dimensions) const override { return dimensions == 2 || dimensions == 3; }
     Vec3 new_velocity_3d(const SceneView& scene, int slot, Workspace& ws) const override;
     void inspect_3d(const SceneView& scene, int slot, Workspace& ws, Diagnostics3& out) const override;
-    // (hard_planes: how many of ws.planes come first from obstacles.)
+    // (hard_planes: how many of ws.planes come first from the reachable
+    // polyhedron and obstacles.)
     Vec3 decide_3d(const SceneView& scene, int slot, Workspace& ws, bool& used_least_violation,
                    std::size_t& hard_planes) const;
 

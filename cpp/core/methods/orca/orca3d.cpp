@@ -1,21 +1,14 @@
 // ORCA in three dimensions: the half-spaces of the RVO2-3D library, solved
-// by the 3D linear programs (linear_program3d.hpp).
+// by the 3D linear programs (linear_program3d.hpp); a finite max_acceleration
+// adds the reachable polyhedron (reachable_velocities3d.hpp) as hard planes.
 #include <cmath>
+#include <limits>
 
 #include "linear_program3d.hpp"
+#include "methods/common/reachable_velocities3d.hpp"
 #include "orca.hpp"
 
 namespace vosim {
-
-namespace {
-
-// A unit vector perpendicular to the unit vector n.
-Vec3 any_perpendicular(Vec3 n) {
-    const Vec3 axis = std::fabs(n.x) < 0.9 ? Vec3(1.0, 0.0, 0.0) : Vec3(0.0, 1.0, 0.0);
-    return normalize(cross(n, axis));
-}
-
-}  // namespace
 
 void append_obstacle_planes(const SceneView& scene, int slot, const Workspace& ws, std::vector<Plane>& planes) {
     const AgentState& s = scene.state;
@@ -121,16 +114,34 @@ Vec3 Orca::decide_3d(const SceneView& scene, int slot, Workspace& ws, bool& used
     const AgentState& s = scene.state;
     const std::size_t self = scene.index(slot);
     ws.planes.clear();
-    // Obstacle planes come first: linear program 4 keeps them as hard constraints.
+    used_least_violation = false;
+    hard_planes = 0;
+    ws.used_fallback = false;
+    const double reach = config_.acceleration_in_program ? s.max_acceleration[self] * scene.time_step
+                                                         : std::numeric_limits<double>::infinity();
+    const bool limited = reach < std::numeric_limits<double>::infinity();
+    const Vec3 velocity = s.velocity<Vec3>(self);
+    // The reachable polyhedron, then obstacle planes: linear program 4 keeps
+    // them as hard constraints.
+    if (limited && !append_reachable_polyhedron(velocity, reach, s.pref_velocity<Vec3>(self), ws.planes)) {
+        return velocity;  // no change is reachable
+    }
+    const std::size_t polyhedron_end = ws.planes.size();
     append_obstacle_planes(scene, slot, ws, ws.planes);
     hard_planes = ws.planes.size();
     append_agent_planes(scene, slot, ws, ws.planes);
     const double max_speed = s.max_speed[self];
     Vec3 result;
-    const std::size_t failed = solve_nearest_3d(ws.planes, max_speed, s.pref_velocity<Vec3>(self), false, result);
-    used_least_violation = failed < ws.planes.size();
-    if (used_least_violation) {
-        solve_least_violation_3d(ws.planes, hard_planes, failed, max_speed, ws.projected_planes, result);
+    if (limited) {
+        used_least_violation = solve_within_reach_3d(ws.planes, polyhedron_end, hard_planes, velocity, reach,
+                                                     max_speed, s.pref_velocity<Vec3>(self), ws.projected_planes,
+                                                     result);
+    } else {
+        const std::size_t failed = solve_nearest_3d(ws.planes, max_speed, s.pref_velocity<Vec3>(self), false, result);
+        used_least_violation = failed < ws.planes.size();
+        if (used_least_violation) {
+            solve_least_violation_3d(ws.planes, hard_planes, failed, max_speed, ws.projected_planes, result);
+        }
     }
     ws.used_fallback = used_least_violation;
     return result;
@@ -149,6 +160,7 @@ void Orca::inspect_3d(const SceneView& scene, int slot, Workspace& ws, Diagnosti
     out.planes = ws.planes;
     out.hard_planes = static_cast<std::int32_t>(hard);
     out.used_fallback = fallback;
+    out.target_velocity = out.new_velocity;  // reached at once (the engine sets it unless ORCA keeps the limit)
 }
 
 }  // namespace vosim

@@ -17,7 +17,7 @@ MethodSpec orca_method() {
                        "weight w of the projected lines of linear program 3, normalize(w * d_j - d_i)"),
         choice_param("acceleration", defaults.acceleration_in_program ? "constraint" : "clamp",
                      {"constraint", "clamp"},
-                     "constraint: max_acceleration inside the linear programs (2D; 3D clamps); clamp: applied afterwards"),
+                     "constraint: max_acceleration inside the linear programs (2D and 3D); clamp: applied afterwards"),
     };
     spec.make = [](const ParamMap& p, std::uint64_t) -> std::shared_ptr<Method> {
         OrcaConfig config;
