@@ -28,9 +28,12 @@ CASES = [
     ("deadlock_options.py", ["--seeds", "1", "--scenarios", "headon_pair"], False, "| headon_pair | sidestep | 100 %"),
     ("acceleration_limits3d.py", ["--seeds", "1", "--scenes", "swarm_gate"], False,
      "| swarm_gate | ORCA-3D, limit in the linear program |"),
+    ("bench_kinematics.py", ["--sizes", "64", "--steps", "2", "--warmup", "1", "--rounds", "1"], False,
+     "differential drive"),
 ]
 
-JSON_OPTION = {"bench_metrics.py": False, "deadlock_options.py": False, "acceleration_limits3d.py": False}
+JSON_OPTION = {"bench_metrics.py": False, "deadlock_options.py": False, "acceleration_limits3d.py": False,
+               "bench_kinematics.py": False}
 
 
 def run_script(script: str, args: list[str], env: dict | None = None) -> str:
