@@ -28,7 +28,7 @@ kinematics, collision detection); navground steps a world on one thread.
 Both sides are measured for one size before the next (interleaved, so a
 change of load on a shared machine touches both); the ratio is vosim over
 navground. navground's steps are fewer (--navground-steps, default 5 after 2
-warm-up steps): at 10,000 agents one of its steps takes seconds.
+warm-up steps): at 10,000 agents one of its steps takes over a second.
 
 Matched: time step 0.1 s, radius 0.5 m, max speed 1.5 m/s, preferred
 (optimal) speed 1 m/s, goals 50 m away, neighbours within 3.5 m (vosim's
@@ -36,8 +36,8 @@ Matched: time step 0.1 s, radius 0.5 m, max speed 1.5 m/s, preferred
 behaviour's horizon), at most 10 neighbours, ORCA's time horizons 2 s, no
 safety margin. What differs:
 
-- navground computes in single precision (its wheels are built with
-  floats), vosim in double;
+- navground computes in single precision (its published packages are
+  built with ``float``), vosim in double;
 - neighbours: vosim's engine gives each agent its 10 nearest from a shared
   grid; navground's state estimation hands each behaviour every agent within
   range and the behaviour keeps its own nearest ones;
@@ -45,8 +45,9 @@ safety margin. What differs:
   speed and counts an agent arrived within ``arrival_radius``; navground's
   ``Waypoints`` task gives the behaviour a point target with a tolerance,
   and the behaviour stops once within it;
-- HRVO has no time horizon in either library; vosim's HRVO uses geometric
-  selection, as the HRVO library does;
+- HRVO: neither side limits the cones to a time horizon (vosim's
+  ``truncate=False``, its default); vosim selects geometrically, as the
+  HRVO library does;
 - differential drive: navground's effective-centre ORCA drives straight
   ahead at most the optimal speed over sqrt(2) (0.71 m/s here), vosim's at
   the preferred speed (1 m/s);
@@ -54,15 +55,15 @@ safety margin. What differs:
 
 Quality rows (so that speed does not come from doing less): each method on
 an antipodal circle of 32 agents (radius 15 m, starts jittered by up to
-5 cm, seeded) for at most 90 s; the share of
-agents that came within 0.25 m of their goal (navground's tolerance, vosim's
-``arrival_radius``), the time the last one did, and the smallest clearance
+5 cm, seeded) for at most 90 s; the share of agents that came within 0.25 m
+of their goal (navground's tolerance, vosim's ``arrival_radius``), the time
+the last one did, and the smallest clearance
 between two agents over the run (distance minus both radii; negative is an
 overlap), all computed here from the positions of every step in the same
 way for both libraries.
 
-When navground is not installed (or with --no-navground) the script says so
-once and prints vosim's columns only.
+When navground is not installed the script says so once and prints vosim's
+columns only (as it does with --no-navground).
 """
 
 from __future__ import annotations
