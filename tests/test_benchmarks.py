@@ -119,3 +119,68 @@ def test_bench_obstacles3d_runs(tmp_path):
                                               "--json", str(tmp_path / "out.json")])
     assert "scan / grid" in out
     assert [row["shapes"] for row in json.loads((tmp_path / "out.json").read_text())["rows"]] == [10, 40]
+
+
+# bench_navground.py compares with navground (pip install navground), a peer, not a dependency.
+NAVGROUND_ARGS = ["--sizes", "30", "--steps", "2", "--warmup", "1", "--navground-steps", "2", "--navground-warmup", "1"]
+HAVE_NAVGROUND = importlib.util.find_spec("navground") is not None
+
+
+def hide_navground(tmp_path) -> dict:
+    (tmp_path / "navground.py").write_text("raise ImportError('navground is hidden from this test')\n")
+    path = os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))
+    return {**os.environ, "PYTHONPATH": path}
+
+
+def test_bench_navground_says_when_navground_is_missing(tmp_path):
+    json_path = tmp_path / "out.json"
+    out = run_script("bench_navground.py", NAVGROUND_ARGS + ["--json", str(json_path)], env=hide_navground(tmp_path))
+    assert out.count("navground is not installed (pip install navground)") == 1
+    report = json.loads(json_path.read_text())
+    assert report["navground"] is None
+    assert {row["method"] for row in report["rows"]} == {"ORCA", "HRVO", "force-based", "ORCA, diff. drive"}
+    assert all(row["navground_s"] is None and row["vosim_1_thread_s"] > 0 for row in report["rows"])
+    assert {row["library"] for row in report["quality"]} == {"vosim"}
+    # vosim's ORCA gets everyone across the circle; overlaps stay within millimetres (when the half-planes
+    # leave no room, ORCA's fallback violates them least, in RVO2 too)
+    orca = next(row for row in report["quality"] if row["method"] == "ORCA")
+    assert orca["arrived"] == 1.0 and orca["last_arrival_s"] < 90 and orca["min_clearance_m"] > -0.02
+
+
+def test_bench_navground_refuses_bad_sizes(tmp_path):
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "bench_navground.py"), "--sizes", "0", "--no-navground"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0 and "--sizes must be at least 1, got 0" in done.stderr
+
+
+@pytest.mark.skipif(not HAVE_NAVGROUND, reason="navground is not installed (pip install navground)")
+def test_bench_navground_compares_with_navground(tmp_path):
+    json_path = tmp_path / "out.json"
+    out = run_script("bench_navground.py", NAVGROUND_ARGS + ["--max-social-force", "10", "--json", str(json_path)])
+    assert "not installed" not in out and "different force models" in out
+    report = json.loads(json_path.read_text())
+    assert report["navground"]
+    rows = {row["method"]: row for row in report["rows"]}
+    for method in ("ORCA", "HRVO", "ORCA, diff. drive"):
+        assert rows[method]["navground_s"] > 0 and rows[method]["ratio_vosim_vs_navground"] > 0
+    assert rows["force-based"]["navground_s"] is None  # 30 agents > --max-social-force 10
+    assert "--max-social-force" in out
+    quality = {(row["method"], row["library"]): row for row in report["quality"]}
+    assert len(quality) == 8
+    # navground's ORCA also gets its circle across: the scenes really are the same task
+    assert quality[("ORCA", "navground")]["arrived"] > 0.5
+
+
+def test_bench_navground_measures_arrival_and_clearance():
+    spec = importlib.util.spec_from_file_location("bench_navground", BENCHMARKS / "bench_navground.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    goals = [[10.0, 0.0], [0.0, 0.0]]
+    # two agents pass 1.2 m apart (clearance 0.2 m with radii 0.5); the first arrives at frame 2, the second never
+    frames = [[[0.0, 0.0], [10.0, 0.0]], [[5.0, 0.0], [5.0, 1.2]], [[9.9, 0.0], [3.0, 1.2]]]
+    result = module.arrival_and_clearance(module.np.array(frames), module.np.array(goals))
+    assert result["arrived"] == 0.5 and result["last_arrival_s"] is None
+    assert abs(result["min_clearance_m"] - (1.2 - 2 * module.RADIUS)) < 1e-12
+    frames.append([[10.0, 0.1], [0.2, 0.0]])
+    result = module.arrival_and_clearance(module.np.array(frames), module.np.array(goals))
+    assert result["arrived"] == 1.0 and abs(result["last_arrival_s"] - 3 * module.TIME_STEP) < 1e-12
