@@ -107,11 +107,11 @@ double tracking_error_after_turn(double angle, double time, double holonomic_spe
     return length(holonomic - robot);
 }
 
-TrackingMotion tracking_motion(const TrackingLimits& limits, Vec2 velocity) {
+Motion tracking_motion(const TrackingLimits& limits, Vec2 velocity) {
     const double speed = std::hypot(velocity.x, velocity.y);
     if (!(speed > 0.0)) return {};
     const double angle = std::atan2(velocity.y, velocity.x);
-    TrackingMotion motion;
+    Motion motion;
     motion.turn_rate = angle / turn_time(limits, angle);
     motion.speed = std::fmin(speed * tracking_speed_factor(angle), turning_speed_limit(limits, motion.turn_rate));
     return motion;
@@ -183,6 +183,33 @@ int tracking_polygon(const TrackingLimits& limits, Vec2 (&vertices)[kMaxTracking
     }
     while (kept > 1 && length(vertices[kept - 1] - vertices[0]) <= merged) --kept;
     return kept;
+}
+
+TrackingLimits tracking_limits(const AgentState& s, std::size_t i, double time_step) {
+    const DriveLimits drive = drive_limits(s, i);
+    TrackingLimits limits;
+    limits.max_speed = drive.max_speed;
+    if (drive.kind == Kinematics::kDifferentialDrive) {
+        limits.max_wheel_speed = drive.max_wheel_speed;
+        limits.wheel_track = drive.wheel_track;
+    }
+    limits.max_angular_speed = drive.max_angular_speed;
+    limits.tracking_error = s.tracking_error[i];
+    limits.tracking_time = std::fmax(s.tracking_time[i], time_step);
+    return limits;
+}
+
+Presented present_tracking_robot(const AgentState& s, std::size_t i) {
+    Presented p;
+    p.position = s.position(i);
+    p.velocity = s.velocity(i);
+    p.radius = s.radius[i] + s.tracking_error[i];
+    return p;
+}
+
+Motion tracking_robot_motion(Vec2 u, const AgentState& s, std::size_t i, double time_step) {
+    const Vec2 forward(std::cos(s.headings[i]), std::sin(s.headings[i]));
+    return tracking_motion(tracking_limits(s, i, time_step), Vec2(dot(u, forward), dot(u, perp(forward))));
 }
 
 }  // namespace vosim

@@ -22,11 +22,16 @@
 // (the last term: turning in place with both wheels at full speed). So every
 // direction is trackable, slowly where turning takes long.
 //
-// Everything here is in the robot's frame (x forward, y to its left).
+// The maths is in the robot's frame (x forward, y to its left); the last
+// functions apply it to an agent of the engine (kinematics.hpp dispatches
+// to them for ORCA(nonholonomic="nh_orca")).
 #pragma once
 
+#include <cstddef>
 #include <limits>
 
+#include "agent_state.hpp"
+#include "kinematics.hpp"
 #include "vec2.hpp"
 
 namespace vosim {
@@ -39,12 +44,6 @@ struct TrackingLimits {
     double max_angular_speed = std::numeric_limits<double>::infinity();  // |w|
     double tracking_error = 0.0;  // eps > 0: the largest distance from the holonomic path
     double tracking_time = 0.0;   // T > 0 (at least one time step: the controls are held that long)
-};
-
-// A forward speed and a turn rate (counter-clockwise).
-struct TrackingMotion {
-    double speed = 0.0;
-    double turn_rate = 0.0;
 };
 
 // v* / V = theta sin(theta) / (2 (1 - cos theta)), 1 at theta = 0, 0 at pi.
@@ -69,7 +68,7 @@ double tracking_error_after_turn(double angle, double time, double holonomic_spe
 // The controls that track `velocity` (the robot's frame); zero for a zero
 // velocity. Within every limit for any velocity; within eps of the
 // holonomic path for velocities no faster than max_tracking_speed.
-TrackingMotion tracking_motion(const TrackingLimits& limits, Vec2 velocity);
+Motion tracking_motion(const TrackingLimits& limits, Vec2 velocity);
 
 // The polygon of allowed holonomic velocities, convex, inside the exact
 // set: sampled on the exact boundary in kTrackingDirections directions
@@ -83,5 +82,17 @@ TrackingMotion tracking_motion(const TrackingLimits& limits, Vec2 velocity);
 constexpr int kTrackingDirections = 32;
 constexpr int kMaxTrackingVertices = kTrackingDirections + 8;
 int tracking_polygon(const TrackingLimits& limits, Vec2 (&vertices)[kMaxTrackingVertices]);
+
+// Agent i's limits: its drive's (a unicycle's turn rate and speed are
+// independent), its tracking_error, and its tracking_time, at least
+// `time_step` (the controls are held for a step).
+TrackingLimits tracking_limits(const AgentState& s, std::size_t i, double time_step);
+
+// Agent i as NH-ORCA presents it to the method: its own centre and
+// velocity, its radius enlarged by its tracking error.
+Presented present_tracking_robot(const AgentState& s, std::size_t i);
+
+// The controls with which agent i tracks the method's velocity u.
+Motion tracking_robot_motion(Vec2 u, const AgentState& s, std::size_t i, double time_step);
 
 }  // namespace vosim
