@@ -128,6 +128,20 @@ def test_mixed_holonomic_and_nh_orca_agents():
     assert_within_wheel_limits(traj, mask=robots)
 
 
+def test_robots_go_round_an_obstacle_without_touching_it():
+    sim = vosim.Simulator(time_step=DT, method=NH_ORCA)
+    sim.add_obstacle([[-1, -1], [1, -1], [1, 1], [-1, 1]])
+    start = np.array([[-4, 0.1], [-4, -0.9], [-4, 1.2], [4, 0.3]])
+    sim.add_agents(start, goals=start * [-1, 1], radius=RADIUS, max_speed=WHEEL_SPEED, wheel_track=TRACK,
+                   kinematics="differential_drive", tracking_error=ERROR, tracking_time=0.3, time_horizon=2.0,
+                   neighbor_dist=5.0)
+    traj = sim.run(1000, until_arrived=True)
+    assert traj.all_arrived
+    assert traj.metrics["max_obstacle_penetration"] == 0.0
+    assert traj.min_clearance().min() >= -1e-6
+    assert_within_wheel_limits(traj)
+
+
 def test_unicycles_keep_speed_and_turn_rate():
     sim = circle(8, kinematics="unicycle", max_angular_speed=1.5)
     traj = sim.run(800, until_arrived=True)
