@@ -47,6 +47,7 @@ double max_speed_in(const TrackingLimits& limits, const Direction& d) {
 // The directions of the vertices (every fourth) and of the checks between
 // them: angle -pi + 2 pi j / (4 kTrackingDirections).
 constexpr int kSamples = 4;
+constexpr int kMinTrackingVertices = 8;
 constexpr int kDirections = kSamples * kTrackingDirections;
 struct DirectionTable {
     Direction at[kDirections];
@@ -182,7 +183,27 @@ int tracking_polygon(const TrackingLimits& limits, Vec2 (&vertices)[kMaxTracking
         vertices[kept++] = v;
     }
     while (kept > 1 && length(vertices[kept - 1] - vertices[0]) <= merged) --kept;
-    return kept;
+
+    // Fewer lines for the linear program, which pays for each: drop every
+    // vertex that lies within a thousandth of the polygon's size of the
+    // chord between its neighbours (never two neighbours, so that is all
+    // any direction loses). A convex polygon minus a vertex is inside it.
+    const double flat = 1e-3 * largest * scale;
+    int count_left = 0;
+    bool dropped_last = false;
+    for (int m = 0; m < kept; ++m) {
+        const Vec2 before = count_left > 0 ? vertices[count_left - 1] : vertices[kept - 1];
+        const Vec2 after = vertices[(m + 1) % kept];
+        const Vec2 chord = after - before;
+        const double height = det(vertices[m] - before, chord) / length(chord);  // outwards: > 0
+        if (!dropped_last && m > 0 && kept - (m - count_left) > kMinTrackingVertices && height < flat) {
+            dropped_last = true;
+            continue;
+        }
+        dropped_last = false;
+        vertices[count_left++] = vertices[m];
+    }
+    return count_left;
 }
 
 TrackingLimits tracking_limits(const AgentState& s, std::size_t i, double time_step) {

@@ -76,8 +76,9 @@ Motion tracking_motion(const TrackingLimits& limits, Vec2 velocity);
 // origin if the boundary between two samples dips inside their edge
 // (checked at three more directions per edge); then the kernel of that
 // star-shaped polygon (the intersection of its edges' half-planes: the
-// polygon itself wherever the boundary is convex). The origin lies strictly
-// inside. Writes the vertices counter-clockwise and returns how many (0
+// polygon itself wherever the boundary is convex), without the vertices
+// that lie within 1e-3 of its size of their neighbours' chord (fewer
+// lines for the linear program). The origin lies strictly inside. Writes the vertices counter-clockwise and returns how many (0
 // when the robot cannot move: a zero limit, eps or T not > 0).
 constexpr int kTrackingDirections = 32;
 constexpr int kMaxTrackingVertices = kTrackingDirections + 8;

@@ -22,6 +22,7 @@ struct LastPolygon {
     TrackingLimits limits;
     int count = 0;
     Vec2 vertices[kMaxTrackingVertices];
+    Vec2 edges[kMaxTrackingVertices];  // unit directions of the edges
 };
 thread_local LastPolygon last_polygon;
 
@@ -33,24 +34,24 @@ bool append_trackable_polygon(const AgentState& s, std::size_t i, double time_st
     LastPolygon& last = last_polygon;
     if (!last.valid || !same_limits(last.limits, limits)) {
         last.count = tracking_polygon(limits, last.vertices);
+        for (int k = 0; k < last.count; ++k) {
+            last.edges[k] = normalize(last.vertices[(k + 1) % last.count] - last.vertices[k]);
+        }
         last.limits = limits;
         last.valid = true;
     }
     const int count = last.count;
-    const Vec2* local = last.vertices;
     fastest = 0.0;
     if (count < 3) return false;
     // The agent's frame: x forward along the heading, y to its left.
     const Vec2 forward(std::cos(s.headings[i]), std::sin(s.headings[i]));
     const Vec2 left = perp(forward);
-    Vec2 vertex[kMaxTrackingVertices];
     for (int k = 0; k < count; ++k) {
-        vertex[k] = local[k].x * forward + local[k].y * left;
-        fastest = std::fmax(fastest, length(local[k]));
+        const Vec2 vertex = last.vertices[k], edge = last.edges[k];
+        lines.push_back(Line{vertex.x * forward + vertex.y * left, edge.x * forward + edge.y * left});
+        fastest = std::fmax(fastest, abs_sq(vertex));
     }
-    for (int k = 0; k < count; ++k) {
-        lines.push_back(Line{vertex[k], normalize(vertex[(k + 1) % count] - vertex[k])});
-    }
+    fastest = std::sqrt(fastest);
     return true;
 }
 
