@@ -29,6 +29,14 @@ def violations(seen):
 
 
 class TestConstraint:
+    def test_inspect_target_is_the_velocity_the_step_takes(self):
+        sim = crowd(vosim.ORCA(), accel=1.0)
+        seen = sim.inspect(4)
+        np.testing.assert_array_equal(seen["target_velocity"], seen["new_velocity"])
+        assert np.linalg.norm(seen["new_velocity"]) > 0  # the agent does start towards its goal
+        sim.step()
+        np.testing.assert_array_equal(sim.velocities[4], seen["new_velocity"])
+
     def test_realised_change_per_step_is_at_most_max_acceleration_times_dt(self):
         accel = np.linspace(0.3, 3.0, 30)
         sim = crowd(vosim.ORCA(), accel=accel)

@@ -149,6 +149,7 @@ void Orca::inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics&
     out.lines = ws.lines;
     out.hard_lines = static_cast<std::int32_t>(decision.hard_lines);
     out.used_fallback = decision.used_least_violation;
+    out.target_velocity = out.new_velocity;  // reached at once (the engine sets it unless ORCA keeps the limit)
 }
 
 }  // namespace vosim
