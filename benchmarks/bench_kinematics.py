@@ -1,14 +1,18 @@
-"""Cost of differential-drive agents: ORCA on the grid crowd, holonomic against differential drive.
+"""Cost of differential-drive agents: ORCA on the grid crowd, holonomic agents against differential drives
+planned by ORCA-DD and by NH-ORCA.
 
     python benchmarks/bench_kinematics.py [--sizes 2000] [--steps 20] [--threads 1]
     python benchmarks/bench_kinematics.py --holonomic-only     # also runs on vosim without kinematics
 
 For each size, the median wall time of one step (after --warmup steps) of
-the same crowd with holonomic agents and with every agent a differential
-drive (ORCA-DD: effective centres, the realisable polygon in ORCA's program,
-arcs), measured alternately in --rounds rounds; the ratio is the second
-over the first, per agent. --holonomic-only times the first alone and
-prints one JSON line, for comparing two builds of vosim round by round.
+the same crowd with holonomic agents, with every agent a differential drive
+planned by ORCA-DD (``ORCA()``: effective centres, the realisable polygon
+in ORCA's program, arcs) and by NH-ORCA (``ORCA(nonholonomic="nh_orca")``:
+the robots' centres, the 32-direction polygon of trackable velocities),
+measured alternately in --rounds rounds; the ratios are per agent, against
+holonomic agents and NH-ORCA against ORCA-DD. --holonomic-only times the
+first alone and prints one JSON line, for comparing two builds of vosim
+round by round.
 """
 
 from __future__ import annotations
@@ -25,8 +29,10 @@ from bench_orca import median_step_seconds  # noqa: E402
 from grid_crowd import vosim_simulator  # noqa: E402
 
 
-def step_seconds(n: int, steps: int, warmup: int, kinematics: str | None) -> float:
-    sim = vosim_simulator(n)
+def step_seconds(n: int, steps: int, warmup: int, kinematics: str | None, nonholonomic: str | None = None) -> float:
+    import vosim
+
+    sim = vosim_simulator(n, method=vosim.ORCA(nonholonomic=nonholonomic) if nonholonomic else None)
     if kinematics is not None:
         sim.kinematics = kinematics  # wheel_track and the rest keep add_agents' derived defaults
     return median_step_seconds(sim.step, steps=steps, warmup=warmup)
@@ -50,14 +56,15 @@ def main() -> None:
             seconds = step_seconds(n, args.steps, args.warmup, None)
             print(json.dumps({"n": n, "threads": args.threads, "holonomic_step_seconds": seconds}))
             continue
-        holonomic, drive = [], []
+        times = {"holonomic": [], "ORCA-DD": [], "NH-ORCA": []}
         for _ in range(args.rounds):
-            holonomic.append(step_seconds(n, args.steps, args.warmup, None))
-            drive.append(step_seconds(n, args.steps, args.warmup, "differential_drive"))
-        h, d = statistics.median(holonomic), statistics.median(drive)
-        print(f"{n:>8} agents, {args.threads} thread(s): holonomic {h * 1e6 / n:.3f} us/agent-step, "
-              f"differential drive {d * 1e6 / n:.3f} us/agent-step, ratio {d / h:.2f}")
-
+            times["holonomic"].append(step_seconds(n, args.steps, args.warmup, None))
+            times["ORCA-DD"].append(step_seconds(n, args.steps, args.warmup, "differential_drive"))
+            times["NH-ORCA"].append(step_seconds(n, args.steps, args.warmup, "differential_drive", "nh_orca"))
+        h, dd, nh = (statistics.median(times[k]) for k in ("holonomic", "ORCA-DD", "NH-ORCA"))
+        print(f"{n:>8} agents, {args.threads} thread(s), us/agent-step: holonomic {h * 1e6 / n:.3f}, "
+              f"differential drive with ORCA-DD {dd * 1e6 / n:.3f} ({dd / h:.2f}x), "
+              f"NH-ORCA {nh * 1e6 / n:.3f} ({nh / h:.2f}x; NH-ORCA / ORCA-DD {nh / dd:.2f})")
 
 if __name__ == "__main__":
     main()

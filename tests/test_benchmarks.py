@@ -29,13 +29,11 @@ CASES = [
     ("acceleration_limits3d.py", ["--seeds", "1", "--scenes", "swarm_gate"], False,
      "| swarm_gate | ORCA-3D, limit in the linear program |"),
     ("bench_kinematics.py", ["--sizes", "64", "--steps", "2", "--warmup", "1", "--rounds", "1"], False,
-     "differential drive"),
-    ("bench_nh_orca.py", ["--sizes", "64", "--steps", "2", "--warmup", "1", "--rounds", "1"], False,
      "NH-ORCA / ORCA-DD"),
 ]
 
 JSON_OPTION = {"bench_metrics.py": False, "deadlock_options.py": False, "acceleration_limits3d.py": False,
-               "bench_kinematics.py": False, "bench_nh_orca.py": False}
+               "bench_kinematics.py": False}
 
 
 def run_script(script: str, args: list[str], env: dict | None = None) -> str:
