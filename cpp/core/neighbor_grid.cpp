@@ -298,14 +298,8 @@ int NeighborGrid::nearest_in_rows(Vec2 p, double range, int max_k, std::int32_t 
     }
     if (few_rows && points_in_runs <= kGatherMax) {
         // Few points: gather those in range, then rank them.
-        double dist[kGatherMax];
-        std::int32_t slot[kGatherMax];
-        int n = 0;
-        for (int r = 0; r < runs; ++r) {
-            n = gather_in_range(points_.data(), slots_.data(), run_begin[r], run_end[r], p, range_sq, self_slot,
-                                dist, slot, n);
-        }
-        return select_nearest(dist, slot, n, max_k, out);
+        return nearest_in_runs(points_.data(), slots_.data(), run_begin, run_end, runs, p, range_sq, self_slot, max_k,
+                               out);
     }
 
     int count = 0;

@@ -108,14 +108,8 @@ int NeighborGrid3::nearest(Vec3 p, double range, int max_k, std::int32_t self_sl
             ++runs;
         });
         if (few && points_in_runs <= kGatherMax) {
-            double dist[kGatherMax];
-            std::int32_t slot[kGatherMax];
-            int n = 0;
-            for (int r = 0; r < runs; ++r) {
-                n = gather_in_range(points_.data(), slots_.data(), run_begin[r], run_end[r], p, range_sq, self_slot,
-                                    dist, slot, n);
-            }
-            return select_nearest(dist, slot, n, max_k, out);
+            return nearest_in_runs(points_.data(), slots_.data(), run_begin, run_end, runs, p, range_sq, self_slot,
+                                   max_k, out);
         }
     }
     // Many candidates: insertion into the sorted best max_k.

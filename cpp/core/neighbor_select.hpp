@@ -76,4 +76,20 @@ inline int select_nearest(const double* dist, const std::int32_t* slot, int n, i
     return std::min(n, max_k);
 }
 
+// The min(n, max_k) nearest to p of the points in the runs
+// [run_begin[r], run_end[r]) of `points`, which hold at most kGatherMax
+// points in all: gathered, then ranked.
+template <class V>
+inline int nearest_in_runs(const V* points, const std::int32_t* slots, const std::uint32_t* run_begin,
+                           const std::uint32_t* run_end, int runs, V p, double range_sq, std::int32_t self_slot,
+                           int max_k, Neighbor* out) {
+    double dist[kGatherMax];
+    std::int32_t slot[kGatherMax];
+    int n = 0;
+    for (int r = 0; r < runs; ++r) {
+        n = gather_in_range(points, slots, run_begin[r], run_end[r], p, range_sq, self_slot, dist, slot, n);
+    }
+    return select_nearest(dist, slot, n, max_k, out);
+}
+
 }  // namespace vosim
