@@ -14,8 +14,8 @@ examples), :func:`headon_pair`, :func:`crossing`, :func:`bottleneck`,
 agents, run with AVO). :data:`SCENARIOS` maps their names to them. In 3D:
 :func:`sphere` (RVO2-3D's example), :func:`swarm_gate`,
 :func:`layers_crossing` and :func:`random3d` (drones: 0.25 m radius,
-1.5 m/s), in :data:`SCENARIOS_3D`. :func:`from_steersuite` reads a SteerSuite XML
-test case.
+1.5 m/s), in :data:`SCENARIOS_3D`. :data:`ALL_SCENARIOS` holds both.
+:func:`from_steersuite` reads a SteerSuite XML test case.
 """
 
 from ._library import (
@@ -32,11 +32,13 @@ from ._library import (
     room_evacuation,
 )
 from ._library3d import SCENARIOS_3D, layers_crossing, random3d, sphere, swarm_gate
+from ._catalogue import ALL_SCENARIOS, takes_seed
 from ._scenario import AGENT_PARAMETERS, Scenario, batch, build_batch
 from ._steersuite import from_steersuite
 
 __all__ = [
     "AGENT_PARAMETERS",
+    "ALL_SCENARIOS",
     "SCENARIOS",
     "SCENARIOS_3D",
     "Scenario",
@@ -57,4 +59,5 @@ __all__ = [
     "sphere",
     "swarm_gate",
     "from_steersuite",
+    "takes_seed",
 ]
