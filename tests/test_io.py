@@ -129,7 +129,7 @@ def test_dataframe_is_tidy(batch):
     pd = pytest.importorskip("pandas")
     traj = _crossing_run(batch)
     table = traj.to_dataframe()
-    assert list(table.columns) == ["scene", "frame", "time", "id", "x", "y", "vx", "vy"]
+    assert list(table.columns) == ["scene", "frame", "time", "id", "x", "y", "vx", "vy", "heading"]
     positions = traj.positions if batch else traj.positions[:, None]
     ids = traj.ids if batch else traj.ids[None]
     live = int((ids >= 0).sum())

@@ -44,6 +44,17 @@ py::dict to_dict(const Diagnostics& d) {
     out["target_velocity"] = vec(d.target_velocity);
     out["radius"] = d.radius;
     out["max_speed"] = d.max_speed;
+    out["kinematics"] = d.kinematics;
+    out["heading"] = d.heading;
+    if (d.kinematics != kKinematicsNames[0]) {
+        py::dict presented;
+        presented["position"] = vec(d.presented_position);
+        presented["velocity"] = vec(d.presented_velocity);
+        presented["radius"] = d.presented_radius;
+        out["effective_center"] = presented;
+        out["method_velocity"] = vec(d.method_velocity);
+        out["new_angular_velocity"] = d.new_turn_rate;
+    }
     out["neighbor_slots"] = py::array_t<std::int32_t>(static_cast<py::ssize_t>(d.agent_neighbors.size()),
                                                       d.agent_neighbors.data());
     out["obstacle_edges"] = vectors(d.obstacle_edges, static_cast<py::ssize_t>(d.obstacle_edges.size() / 2), 2);

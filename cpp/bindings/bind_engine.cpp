@@ -220,7 +220,8 @@ Pause python_pause(std::optional<py::error_already_set>& error, const py::object
 // None, is the pause called every `pause_every` steps (see python_pause).
 py::dict run(Engine& e, std::int64_t steps, std::int64_t record_every, bool until_arrived, bool metrics,
              DoublesOut positions, DoublesOut velocities, DoublesOut times, Int64sOut step_numbers,
-             double tick_seconds, const py::object& progress, std::int64_t pause_every, const py::object& replan) {
+             double tick_seconds, const py::object& progress, std::int64_t pause_every, const py::object& replan,
+             const py::object& headings) {
     const std::int64_t frames = frames_for(steps, record_every);
     const AgentState& s = e.state();
     const py::ssize_t frame_values = static_cast<py::ssize_t>(s.scenes()) * s.count() * s.dimensions();
@@ -232,6 +233,11 @@ py::dict run(Engine& e, std::int64_t steps, std::int64_t record_every, bool unti
     Recording recording;
     recording.positions = positions.mutable_data();
     recording.velocities = velocities.mutable_data();
+    if (!headings.is_none()) {
+        DoublesOut out = py::cast<DoublesOut>(headings);
+        require_size(out, frames * static_cast<py::ssize_t>(s.scenes()) * s.count(), "headings");
+        recording.headings = out.mutable_data();
+    }
     recording.times = times.mutable_data();
     recording.steps = step_numbers.mutable_data();
     recording.max_frames = frames;
@@ -290,6 +296,9 @@ void bind_engine(py::module_& m) {
     m.attr("MAX_AGENTS") = AgentState::kMaxAgents;
 
     m.attr("AGENT_FIELDS") = agent_fields();
+    py::tuple kinematics(kKinematicsCount);
+    for (int k = 0; k < kKinematicsCount; ++k) kinematics[k] = kKinematicsNames[k];
+    m.attr("KINEMATICS") = kinematics;
 
     m.def("frames_for", &frames_for, py::arg("steps"), py::arg("record_every"),
           "Number of frames a run of `steps` steps records.");
@@ -316,7 +325,7 @@ void bind_engine(py::module_& m) {
              py::arg("positions").noconvert(), py::arg("velocities").noconvert(),
              py::arg("times").noconvert(), py::arg("step_numbers").noconvert(),
              py::arg("tick_seconds"), py::arg("progress"), py::arg("pause_every") = 0,
-             py::arg("replan") = py::none())
+             py::arg("replan") = py::none(), py::arg("headings") = py::none())
         .def("all_arrived", &Engine::all_arrived)
         .def(
             "set_waypoints",

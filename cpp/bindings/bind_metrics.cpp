@@ -125,6 +125,7 @@ py::dict run_metrics_dict(const RunMetrics& m, const PhaseTimes& times) {
     out["arrival_step"] = array(m.arrival_step, per_agent);
     out["path_length"] = array(m.path_length, per_agent);
     out["peak_acceleration"] = array(m.peak_acceleration, per_agent);
+    out["peak_angular_speed"] = array(m.peak_angular_speed, per_agent);
     out["agent_path_efficiency"] = array(m.agent_path_efficiency, per_agent);
     out["agent_mean_speed"] = array(m.agent_mean_speed, per_agent);
     out["longest_stall"] = array(m.longest_stall, per_agent);

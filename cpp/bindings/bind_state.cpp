@@ -168,7 +168,10 @@ void restore(Engine& e, const py::dict& d) {
     const py::dict columns = py::cast<py::dict>(item(d, "columns"));
     AgentState(1, s.dimensions).for_each_column([&](auto& column, int width, const char* name) {
         using Value = std::remove_reference_t<decltype(column[0])>;
-        if (!columns.contains(name)) throw std::invalid_argument(std::string("saved state: no column '") + name + "'");
+        if (!columns.contains(name)) {
+            if (column_may_be_missing(name)) return;  // an older file: restore fills it
+            throw std::invalid_argument(std::string("saved state: no column '") + name + "'");
+        }
         s.columns.push_back({name, width, values_of<Value>(columns[name])});
     });
     if (py::len(columns) != s.columns.size()) {

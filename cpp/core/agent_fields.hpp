@@ -74,6 +74,28 @@ inline constexpr double kDerived = std::numeric_limits<double>::lowest();
     X(uncertainty_offset, double, 1, kInput, kAlways, kNonNegativeRange, 0.0,                              \
       "Velocity-obstacle methods (VO, RVO, HRVO) widen every cone by this, as the HRVO library's "          \
       "agents do.")                                                                                         \
+    X(kinematics, std::int8_t, 1, kInput, kAlways, kKinematicsRange, 0.0,                                 \
+      "Kinematic model: 'holonomic' (moves in any direction), 'differential_drive' (two wheels "         \
+      "wheel_track apart, each at most max_wheel_speed) or 'unicycle' (forward speed and turn rate "      \
+      "limited apart); stored as 0, 1, 2 (kinematics.hpp).")                                              \
+    X(headings, double, 1, kInput, kAlways, kCoordinateRange, kDerived,                                    \
+      "Headings (radians, counter-clockwise from +x, kept in (-pi, pi]); non-holonomic agents move "      \
+      "along theirs, holonomic ones turn it to their velocity. Default: the direction of the initial "   \
+      "velocity, else of the goal, else 0.")                                                              \
+    X(angular_velocities, double, 1, kReadOnly, kNever, kUnboundedRange, 0.0,                              \
+      "Turn rates (radians per second, counter-clockwise) over the last step, as integration realised "   \
+      "them.")                                                                                             \
+    X(wheel_track, double, 1, kInput, kAlways, kNonNegativeRange, kDerived,                                \
+      "Differential drive: distance between the wheels (default: radius); > 0 for such agents.")        \
+    X(max_wheel_speed, double, 1, kInput, kAlways, kNonNegativeRange, kDerived,                            \
+      "Differential drive: largest speed of each wheel (default: max_speed).")                           \
+    X(max_angular_speed, double, 1, kInput, kAlways, kUnboundedRange,                                      \
+      std::numeric_limits<double>::infinity(),                                                             \
+      "Non-holonomic agents: largest turn rate (radians per second; inf: none, for differential "        \
+      "drives only: unicycles need it finite and > 0).")                                                  \
+    X(effective_center_distance, double, 1, kInput, kAlways, kNonNegativeRange, kDerived,                 \
+      "Non-holonomic agents: distance D ahead of the axle of the point the avoidance method steers "    \
+      "(ORCA-DD's effective centre, seen with radius + D; default: wheel_track / 2); > 0 for such agents.") \
     X(ids, std::int64_t, 1, kReadOnly, kNever, kUnboundedRange, kDerived,                                  \
       "Agent id of each slot (-1: removed).")                                                              \
     X(active, std::uint8_t, 1, kState, kNever, kUnboundedRange, 1.0,                                       \

@@ -42,6 +42,15 @@ struct Diagnostics {
     Vec2 target_velocity;
     double radius = 0.0;
     double max_speed = 0.0;
+    // Kinematics (kinematics.hpp): the agent's model and heading; for a
+    // non-holonomic agent what the method saw of it (its effective centre),
+    // the velocity the method chose for that, and the turn rate it becomes
+    // (new_velocity is then the robot's velocity after the step).
+    std::string kinematics = "holonomic";
+    double heading = 0.0;
+    Vec2 presented_position, presented_velocity, method_velocity;
+    double presented_radius = 0.0;
+    double new_turn_rate = 0.0;
     std::vector<std::int32_t> agent_neighbors;  // slots, nearest first
     std::vector<Vec2> obstacle_edges;           // pairs a, b (facing the agent), nearest first
 

@@ -13,6 +13,7 @@
 #include "counter_rng.hpp"
 #include "engine_internal.hpp"
 #include "integration.hpp"
+#include "kinematics.hpp"
 #include "methods/orca/orca.hpp"
 #include "state_check.hpp"
 #include "threads.hpp"
@@ -31,6 +32,10 @@ constexpr double kTwoPi = 6.283185307179586;
 // tens of microseconds with hundreds of neighbours.
 constexpr double kBlockSeconds = 0.005;
 constexpr std::int64_t kFirstBlockAgentsPerThread = 1024;
+
+// A holonomic agent slower than this fraction of its max_speed keeps its
+// heading (the direction of a velocity that is ~0 is noise).
+constexpr double kRestingSpeed = 1e-6;
 
 }  // namespace
 
@@ -56,7 +61,7 @@ Engine::BusyGuard::BusyGuard(std::atomic<bool>& flag) : flag_(flag) {
 Engine::BusyGuard::~BusyGuard() { flag_.store(false); }
 
 Engine::Engine(int scenes, double time_step, int dimensions)
-    : state_(scenes, dimensions), time_step_(0.0), method_(std::make_shared<Orca>()) {
+    : state_(scenes, dimensions), time_step_(0.0), method_(std::make_shared<Orca>()), presented_(scenes, dimensions) {
     set_time_step(time_step);
 }
 
@@ -99,6 +104,7 @@ void Engine::remove_agents(const std::int64_t* ids, std::size_t count) {
 
 void Engine::validate() const {
     check_state(state_);
+    check_kinematics(state_);
     shared_obstacles_.check_moving(-1);
     for (std::size_t b = 0; b < scene_obstacles_.size(); ++b) {
         if (scene_obstacles_[b]) scene_obstacles_[b]->check_moving(static_cast<int>(b));
@@ -164,7 +170,8 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
 
     const Method& method = *method_;
     const bool cap_speeds = !method.may_exceed_max_speed();
-    method.prepare_step(state_, step_data_);
+    const AgentState& seen = seen_state();
+    method.prepare_step(seen, step_data_);
     const std::int64_t total = agents_in_order();
     // Per-scene counters only when there are agents: a batch of very many
     // empty scenes costs nothing.
@@ -218,9 +225,12 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
                                 near.data() + starts[row], static_cast<int>(starts[row + 1] - starts[row])});
                         }
                         ws.used_fallback = false;
-                        const SceneView view{state_, scene, time_step_, step_count_, step_data_.get()};
+                        const SceneView view{seen, scene, time_step_, step_count_, step_data_.get()};
                         V v = method_velocity<V>(method, view, slot, ws);
-                        if (cap_speeds) v = cap_speed(v, state_.max_speed[i]);
+                        // (Integration saturates non-holonomic agents' velocities.)
+                        if (cap_speeds && !(nonholonomic_ && state_.kinematics[i] != 0)) {
+                            v = cap_speed(v, state_.max_speed[i]);
+                        }
                         store(state_.new_velocities.data(), i, v);
                         if (!is_finite(v)) bad = std::min(bad, k);
                         if (ws.used_fallback) {
@@ -277,19 +287,39 @@ void Engine::integrate() {
     const DeadlockResolution deadlock = method_->deadlock_resolution();
     // A method that models acceleration has already kept to it.
     const bool clamp_acceleration = !method_->models_acceleration(dimensions());
+    const bool nonholonomic = nonholonomic_;
 #pragma omp parallel for schedule(static) num_threads(max_threads()) if (total >= kParallelMinValues)
     for (std::int64_t i = 0; i < total; ++i) {
         if (i % s.capacity() >= s.count() || !s.active[i]) continue;
         const std::size_t at = static_cast<std::size_t>(i);
-        V v = load<V>(s.new_velocities.data(), at);
         const V old_velocity = s.velocity<V>(at);
-        if (clamp_acceleration && s.max_acceleration[i] < std::numeric_limits<double>::infinity()) {
-            // The old velocity may exceed max_speed (users write velocities):
-            // the blend must not.
-            v = cap_speed(limit_acceleration(old_velocity, v, s.max_acceleration[i], dt), s.max_speed[i]);
+        const double old_heading = s.headings[i];
+        V v;
+        if constexpr (kDim<V> == 2) {
+            if (nonholonomic && s.kinematics[i] != 0) {
+                integrate_nonholonomic(at, clamp_acceleration);
+                v = s.velocity(at);
+            }
         }
-        store(s.velocities.data(), at, v);
-        store(s.positions.data(), at, s.position<V>(at) + v * dt);
+        if (!nonholonomic || s.kinematics[i] == 0) {
+            v = load<V>(s.new_velocities.data(), at);
+            if (clamp_acceleration && s.max_acceleration[i] < std::numeric_limits<double>::infinity()) {
+                // The old velocity may exceed max_speed (users write velocities):
+                // the blend must not.
+                v = cap_speed(limit_acceleration(old_velocity, v, s.max_acceleration[i], dt), s.max_speed[i]);
+            }
+            store(s.velocities.data(), at, v);
+            store(s.positions.data(), at, s.position<V>(at) + v * dt);
+            // A holonomic agent faces where it goes (cosmetic: its heading
+            // plays no part in its motion), and keeps its heading at rest.
+            if (v.x * v.x + v.y * v.y > sqr(kRestingSpeed * s.max_speed[i])) {
+                const double heading = std::atan2(v.y, v.x);
+                s.angular_velocities[i] = wrap_angle(heading - old_heading) / dt;
+                s.headings[i] = heading;
+            } else {
+                s.angular_velocities[i] = 0.0;
+            }
+        }
         if (metrics_ || deadlock.rule != DeadlockRule::kNone) {
             const bool seeking = s.has_goal[i] != 0;
             const bool arrived = seeking && abs_sq(s.position<V>(at) - s.goal<V>(at)) <= sqr(s.arrival_radius[i]) &&
@@ -297,6 +327,7 @@ void Engine::integrate() {
             if (metrics_) {
                 metrics_->observe_motion(at, old_velocity, v, s.position<V>(at), dt, step_count_ + 1, seeking,
                                          arrived);
+                metrics_->observe_turn(at, std::fabs(wrap_angle(s.headings[i] - old_heading)) / dt);
             }
             if (deadlock.rule != DeadlockRule::kNone) {
                 update_deadlock_state(deadlock, at, longer_than(v, deadlock.stall_fraction * s.pref_speed[i]),
@@ -312,6 +343,28 @@ void Engine::integrate() {
     }
     time_ += time_step_;
     ++step_count_;
+}
+
+Motion Engine::realised_motion(std::size_t i, Vec2 u, bool clamp_acceleration) const {
+    const AgentState& s = state_;
+    const NonholonomicModel model = method_->nonholonomic_model();
+    if (clamp_acceleration && s.max_acceleration[i] < std::numeric_limits<double>::infinity()) {
+        // max_acceleration limits the change of the presented velocity (for
+        // the effective centre: of v and of w D together).
+        u = limit_acceleration(present_agent(model, s, i).velocity, u, s.max_acceleration[i], time_step_);
+    }
+    return saturate(motion_from_method(model, u, s, i), drive_limits(s, i));
+}
+
+void Engine::integrate_nonholonomic(std::size_t i, bool clamp_acceleration) {
+    AgentState& s = state_;
+    const double dt = time_step_;
+    const Motion motion = realised_motion(i, load<Vec2>(s.new_velocities.data(), i), clamp_acceleration);
+    const Pose pose = advance_pose(Pose{s.position(i), s.headings[i]}, motion, dt);
+    store(s.positions.data(), i, pose.position);
+    store(s.velocities.data(), i, motion.speed * Vec2(std::cos(pose.heading), std::sin(pose.heading)));
+    s.headings[i] = pose.heading;
+    s.angular_velocities[i] = motion.turn_rate;
 }
 
 void Engine::update_deadlock_state(const DeadlockResolution& rule, std::size_t i, bool moving, bool travelling) {
@@ -355,6 +408,8 @@ bool Engine::advance_in(Ticker* ticker, std::int64_t steps_done) {
     build_obstacles();
     waypoints_.advance(state_);
     update_pref_velocities<V>();
+    nonholonomic_ = has_nonholonomic(state_);  // (validate refused them in 3D)
+    if (nonholonomic_) present_state(method_->nonholonomic_model(), state_, presented_);
     const auto index_started = std::chrono::steady_clock::now();
     build_neighbor_index<V>();
     phase_times_.neighbors +=
@@ -428,14 +483,34 @@ Diagnostics Engine::inspect(int scene, int slot) {
         d.obstacle_edges.push_back(a);
         d.obstacle_edges.push_back(b);
     }
+    nonholonomic_ = has_nonholonomic(state_);
+    if (nonholonomic_) present_state(method_->nonholonomic_model(), state_, presented_);
+    const AgentState& seen = seen_state();
+    d.heading = state_.headings[i];
+    d.kinematics = kKinematicsNames[static_cast<int>(state_.kinematics[i])];
+    if (nonholonomic_ && state_.kinematics[i] != 0) {
+        d.presented_position = seen.position(i);
+        d.presented_velocity = seen.velocity(i);
+        d.presented_radius = seen.radius[i];
+    }
     if (state_.active[i]) {
         std::unique_ptr<StepData> step_data;
-        method_->prepare_step(state_, step_data);
-        method_->inspect(SceneView{state_, scene, time_step_, step_count_, step_data.get()}, slot, ws, d);
-        if (!method_->may_exceed_max_speed()) {  // as the step does
+        method_->prepare_step(seen, step_data);
+        method_->inspect(SceneView{seen, scene, time_step_, step_count_, step_data.get()}, slot, ws, d);
+        if (!method_->may_exceed_max_speed() && state_.kinematics[i] == 0) {  // as the step does
             d.new_velocity = cap_speed(d.new_velocity, d.max_speed);
         }
         if (!method_->models_acceleration(dimensions())) d.target_velocity = d.new_velocity;
+        if (nonholonomic_ && state_.kinematics[i] != 0) {
+            // What the robot will do: the method's velocity (of its
+            // presentation) through integration, without touching the state.
+            d.method_velocity = d.new_velocity;
+            const Motion motion =
+                realised_motion(i, d.new_velocity, !method_->models_acceleration(dimensions()));
+            const double heading = wrap_angle(state_.headings[i] + motion.turn_rate * time_step_);
+            d.new_velocity = motion.speed * Vec2(std::cos(heading), std::sin(heading));
+            d.new_turn_rate = motion.turn_rate;
+        }
     } else {
         d.new_velocity = d.target_velocity = d.velocity;  // an inactive agent does not move
     }

@@ -66,6 +66,7 @@ using Pause = std::function<NewTracks(std::int64_t)>;
 struct Recording {
     double* positions = nullptr;
     double* velocities = nullptr;
+    double* headings = nullptr;  // one value per agent
     double* times = nullptr;
     std::int64_t* steps = nullptr;
     std::int64_t max_frames = 0;
@@ -345,6 +346,20 @@ private:
     double metrics_largest_radius_ = 0;  // of the state observed
     PhaseTimes phase_times_;
     std::vector<std::int64_t> fallbacks_;  // per scene, since the engine was made
+    // Non-holonomic agents (kinematics.hpp): whether the step under way has
+    // any, and then the state the method sees (present_state); a step of
+    // holonomic agents only uses neither.
+    bool nonholonomic_ = false;
+    AgentState presented_;
+    // The state the method sees in this step.
+    const AgentState& seen_state() const { return nonholonomic_ ? presented_ : state_; }
+    // Integration of non-holonomic agent i: the method's velocity of its
+    // presentation becomes a saturated motion along an arc.
+    void integrate_nonholonomic(std::size_t i, bool clamp_acceleration);
+    // The motion non-holonomic agent i realises when the method chose u:
+    // after the acceleration limit (unless the method kept it) and the
+    // drive's saturation.
+    Motion realised_motion(std::size_t i, Vec2 u, bool clamp_acceleration) const;
 };
 
 }  // namespace vosim

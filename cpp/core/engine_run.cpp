@@ -30,6 +30,11 @@ void Engine::record(const Recording& rec, std::int64_t frame) const {
             if (rec.positions) rec.positions[dst + k] = s.positions[src + k];
             if (rec.velocities) rec.velocities[dst + k] = s.velocities[src + k];
         }
+        if (rec.headings) {
+            const std::size_t agents = static_cast<std::size_t>(s.count());
+            const std::size_t at = static_cast<std::size_t>(frame) * agents * s.scenes() + b * agents;
+            for (std::size_t k = 0; k < agents; ++k) rec.headings[at + k] = s.headings[s.index(b, 0) + k];
+        }
     }
 }
 

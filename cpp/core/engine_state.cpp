@@ -88,6 +88,12 @@ void check_flags(const Column<std::uint8_t>& column, const AgentState& s, const 
     }
 }
 
+// The columns added with agents' kinematics (kinematics.hpp): states saved
+// before them lack them.
+constexpr const char* kKinematicColumns[] = {"kinematics",  "headings",          "angular_velocities",
+                                             "wheel_track", "max_wheel_speed",   "max_angular_speed",
+                                             "effective_center_distance"};
+
 }  // namespace
 
 EngineSnapshot Engine::snapshot() const {
@@ -158,7 +164,17 @@ void Engine::restore(const EngineSnapshot& saved) {
         for (const SavedColumn& c : saved.columns) {
             if (c.name == name) found = &c;
         }
-        if (!found) refuse(std::string("no column '") + name + "'");
+        if (!found) {
+            if (!column_may_be_missing(name)) refuse(std::string("no column '") + name + "'");
+            // Saved before agents had kinematics: all holonomic, headings 0.
+            const double fill = missing_column_value(name);
+            for (int b = 0; b < saved.scenes; ++b) {
+                for (std::size_t k = 0; k < static_cast<std::size_t>(saved.count) * width; ++k) {
+                    column[state.index(b, 0) * width + k] = static_cast<Value>(fill);
+                }
+            }
+            return;
+        }
         const auto* values = std::get_if<std::vector<Value>>(&found->values);
         const std::size_t expected = static_cast<std::size_t>(saved.scenes) * saved.count * width;
         if (!values || found->width != width || values->size() != expected) {
@@ -231,6 +247,22 @@ void Engine::restore(const EngineSnapshot& saved) {
     // Derived every step from the state above.
     grids_.clear();
     scene_starts_.clear();
+}
+
+bool column_may_be_missing(const std::string& name) {
+    for (const char* column : kKinematicColumns) {
+        if (name == column) return true;
+    }
+    return false;
+}
+
+double missing_column_value(const std::string& name) {
+    for (const FieldInfo& info : kAgentFields) {
+        if (name == info.name) {
+            return info.default_value == kRequired || info.default_value == kDerived ? 0.0 : info.default_value;
+        }
+    }
+    return 0.0;
 }
 
 }  // namespace vosim

@@ -64,4 +64,9 @@ struct EngineSnapshot {
     std::vector<std::int64_t> fallbacks;    // per scene (empty before the first step with agents)
 };
 
+// Whether a saved state may lack this column (one added after states were
+// first saved), and the value restore() then gives every agent.
+bool column_may_be_missing(const std::string& name);
+double missing_column_value(const std::string& name);
+
 }  // namespace vosim

@@ -29,6 +29,7 @@ constexpr Range kNonNegativeRange{0.0, kMaxMagnitude};            // radii, spee
 constexpr Range kTimeRange{kMinTime, kMaxMagnitude};              // time step, time horizons
 constexpr Range kCountRange{0.0, 2147483647.0};                    // int32 counts (max_neighbors)
 constexpr Range kSideRange{-1.0, 1.0};                             // a side: -1, 0 or +1
+constexpr Range kKinematicsRange{0.0, 2.0};                        // a Kinematics value (kinematics.hpp)
 // Limits where +inf means "none" (max_acceleration); also flags and ids, never checked.
 constexpr Range kUnboundedRange{0.0, std::numeric_limits<double>::infinity()};
 

@@ -20,6 +20,7 @@
 
 #include "agent_state.hpp"
 #include "diagnostics.hpp"
+#include "kinematics.hpp"
 #include "neighbor_grid.hpp"
 #include "obstacles.hpp"
 #include "obstacles3d.hpp"
@@ -202,6 +203,10 @@ public:
     // speed lines bound the speed along the heading only): the engine then
     // does not cap the speed.
     virtual bool may_exceed_max_speed() const { return false; }
+
+    // How the method wants non-holonomic agents presented (kinematics.hpp):
+    // as their effective centres unless it models their drive otherwise.
+    virtual NonholonomicModel nonholonomic_model() const { return NonholonomicModel::kEffectiveCenter; }
 
     // Prepares `data` (made or reused by the method) from the frozen state,
     // once per step before phase 3, on one thread; most methods need none.

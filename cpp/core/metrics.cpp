@@ -42,6 +42,7 @@ RunMetrics::RunMetrics(const AgentState& state, int threads, std::int64_t record
     has_acceleration_.assign(total, 0);
     path_.assign(total, 0.0);
     peak_accel_.assign(total, 0.0);
+    peak_turn_.assign(total, 0.0);
     sum_dv_.assign(total, 0.0);
     sum_da_.assign(total, 0.0);
     path_at_arrival_.assign(total, kNaN);
@@ -106,6 +107,7 @@ void RunMetrics::finish(const AgentState& state, std::int64_t steps_done, double
     arrival_step.assign(agents, -1);
     path_length.assign(agents, 0.0);
     peak_acceleration.assign(agents, 0.0);
+    peak_angular_speed.assign(agents, 0.0);
     agent_path_efficiency.assign(agents, kNaN);
     agent_mean_speed.assign(agents, kNaN);
     longest_stall.assign(agents, 0);
@@ -139,6 +141,7 @@ void RunMetrics::finish(const AgentState& state, std::int64_t steps_done, double
             const std::size_t k = slot_index(i);
             path_length[k] = path_[i];
             peak_acceleration[k] = peak_accel_[i];
+            peak_angular_speed[k] = peak_turn_[i];
             arrival_step[k] = arrived_at_[i];
             longest_stall[k] = longest_stall_[i];
             // Speed while travelling: until arrival for those that arrived

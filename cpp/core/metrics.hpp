@@ -54,6 +54,8 @@ public:
     template <class V>
     void observe_motion(std::size_t i, V old_velocity, V new_velocity, V new_position, double dt,
                         std::int64_t step_after, bool goal_seeking, bool arrived_now);
+    // The agent's realised turn rate over the step (|heading change| / dt).
+    void observe_turn(std::size_t i, double turn_rate) { peak_turn_[i] = std::max(peak_turn_[i], turn_rate); }
 
     // ---- results
     void finish(const AgentState& state, std::int64_t steps_done, double time_step,
@@ -69,7 +71,8 @@ public:
         mean_travel_time, mean_path_length, path_efficiency, mean_speed, sum_abs_dv, sum_abs_da;
     // Per agent, scene-major (scenes x count).
     std::vector<std::int64_t> arrival_step;
-    std::vector<double> path_length, agent_path_efficiency, agent_mean_speed, peak_acceleration;
+    std::vector<double> path_length, agent_path_efficiency, agent_mean_speed, peak_acceleration,
+        peak_angular_speed;
     std::vector<std::int32_t> longest_stall;
     // Per observed state that a trajectory frame may need (every
     // record_every-th step, and the last): step, then scenes values.
@@ -92,7 +95,8 @@ private:
     std::vector<double> start_;
     std::vector<double> last_acceleration_;
     std::vector<std::uint8_t> has_acceleration_;
-    std::vector<double> path_, sum_dv_, sum_da_, path_at_arrival_, straight_at_arrival_, peak_accel_;
+    std::vector<double> path_, sum_dv_, sum_da_, path_at_arrival_, straight_at_arrival_, peak_accel_,
+        peak_turn_;
     std::vector<std::int64_t> arrived_at_;
     std::vector<std::int32_t> stall_, longest_stall_;
     std::vector<std::uint8_t> goal_seeking_;

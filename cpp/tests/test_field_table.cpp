@@ -51,6 +51,7 @@ struct Inputs {
     double horizon = 2.0;
     std::int32_t neighbours = 4;
     std::uint8_t goal = 0;
+    std::int8_t holonomic = 0;
     AgentInput input() {
         AgentInput in;
         in.positions = {position, 0, 0};
@@ -60,6 +61,9 @@ struct Inputs {
         in.time_horizon = in.time_horizon_obst = {&horizon, 0, 0};
         in.max_neighbors = {&neighbours, 0, 0};
         in.has_goal = {&goal, 0, 0};
+        in.kinematics = {&holonomic, 0, 0};
+        in.headings = {zero2, 0, 0};
+        in.wheel_track = in.max_wheel_speed = in.max_angular_speed = in.effective_center_distance = {&one, 0, 0};
         return in;
     }
 };

@@ -65,6 +65,7 @@ INPUTS = tuple(name for name, f in FIELDS.items() if f.role == "input" and name 
 
 #: add_agents' defaults of the fields that have a fixed one.
 ADD_DEFAULTS = {name: FIELDS[name].default for name in INPUTS if FIELDS[name].default is not None}
+ADD_DEFAULTS["kinematics"] = "holonomic"  # stored as 0; Python speaks of the names (_kinematics.py)
 
 #: Per-agent numbers of add_agents (one value per agent; what a scenario may set per agent).
 PER_AGENT_NUMBERS = tuple(name for name in INPUTS if not FIELDS[name].is_vector)
@@ -82,6 +83,8 @@ def bytes_per_agent(dimensions: int = 2) -> tuple[int, int]:
 
 def _signature_default(name: str):
     field = FIELDS[name]
+    if name == "kinematics":
+        return ADD_DEFAULTS[name]
     if field.is_vector or field.default is None:
         return None
     if math.isinf(field.default):
@@ -104,6 +107,8 @@ ADD_AGENTS_SIGNATURE = inspect.Signature(
 
 
 def _range_text(field: Field) -> str:
+    if field.name == "kinematics":
+        return "one name per agent"
     if field.minimum == -field.maximum:
         return f"each coordinate within +-{field.maximum:.15g}"
     if math.isinf(field.maximum):

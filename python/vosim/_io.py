@@ -23,7 +23,7 @@ FORMAT_VERSION = 1
 
 ARRAYS = ("positions", "velocities", "times", "steps", "ids", "radius", "goals", "has_goal")
 # Arrays a trajectory may lack (None): saved when present.
-OPTIONAL_ARRAYS = ("active", "arrival_radius")
+OPTIONAL_ARRAYS = ("active", "arrival_radius", "headings")
 # Metric arrays are stored under this prefix, next to the frames (exact, unlike JSON).
 METRIC_PREFIX = "metrics."
 
@@ -162,7 +162,7 @@ def load(path):
 
 def to_dataframe(traj, *, frames=None, ids=None):
     """One row per (scene, frame, agent): ``scene, frame, time, id, x, y, vx, vy``
-    (3D: ``x, y, z, vx, vy, vz``).
+    (3D: ``x, y, z, vx, vy, vz``), then ``heading`` when the trajectory has headings.
 
     ``frame`` is the simulator's step count at that frame; together with
     ``id``, ``x``, ``y`` the columns are what PedPy reads. Slots of removed
@@ -201,6 +201,8 @@ def to_dataframe(traj, *, frames=None, ids=None):
         **{axis: positions[..., d].reshape(-1) for d, axis in enumerate(axes)},
         **{"v" + axis: velocities[..., d].reshape(-1) for d, axis in enumerate(axes)},
     })
+    if getattr(traj, "headings", None) is not None:
+        table["heading"] = (traj.headings if traj.is_batch else traj.headings[:, None])[chosen].reshape(-1)
     return table[keep].reset_index(drop=True)
 
 

@@ -34,6 +34,7 @@ from ._checkpoint import _CheckpointMethods
 from ._obstacles import _ObstacleMethods
 from ._obstacles3d import _Obstacle3DMethods
 from ._progress import make_progress
+from ._kinematics import KINEMATICS, default_headings, kinematics_codes, kinematics_names
 from ._fields import ADD_AGENTS_SIGNATURE, ADD_DEFAULTS, FIELDS, VIEWS, bytes_per_agent, parameter_docs
 from .metrics import from_engine as metrics_from_engine
 from .methods import ORCA, Method, method_from_name
@@ -352,16 +353,28 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
         plan = None if fields.get("waypoints") is None else self._waypoint_plan(
             fields["waypoints"], fields.get("waypoint_radius"), n, scalar_shapes, scalar_target)
         goals, has_goal = self._goals(fields["goals"], vector_shapes, vector_target, broadcast_view=True)
+        fields["kinematics"] = kinematics_codes("holonomic" if fields["kinematics"] is None else fields["kinematics"])
         values = {name: per_agent(name, default if fields[name] is None else fields[name])
                   for name, default in ADD_DEFAULTS.items() if not FIELDS[name].is_vector}
         pref_speed = values["max_speed"] if fields["pref_speed"] is None else per_agent(
             "pref_speed", fields["pref_speed"])
         arrival_radius = values["radius"] if fields["arrival_radius"] is None else per_agent(
             "arrival_radius", fields["arrival_radius"])
+        # Derived defaults of the kinematic fields (README, "Differential-drive robots").
+        headings = (np.broadcast_to(default_headings(positions, velocities, goals), scalar_target)
+                    if fields["headings"] is None else per_agent("headings", fields["headings"]))
+        wheel_track = values["radius"] if fields["wheel_track"] is None else per_agent(
+            "wheel_track", fields["wheel_track"])
+        max_wheel_speed = values["max_speed"] if fields["max_wheel_speed"] is None else per_agent(
+            "max_wheel_speed", fields["max_wheel_speed"])
+        center_distance = 0.5 * wheel_track if fields["effective_center_distance"] is None else per_agent(
+            "effective_center_distance", fields["effective_center_distance"])
+        self._refuse_bad_drives(values["kinematics"], wheel_track, center_distance, values["max_angular_speed"])
 
         values.update(positions=positions, velocities=velocities, pref_velocities=pref_velocities,
                       goals=goals, has_goal=has_goal.astype(np.uint8), pref_speed=pref_speed,
-                      arrival_radius=arrival_radius)
+                      arrival_radius=arrival_radius, headings=headings, wheel_track=wheel_track,
+                      max_wheel_speed=max_wheel_speed, effective_center_distance=center_distance)
         values = {name: value.astype(np.dtype(FIELDS[name].dtype)) if FIELDS[name].dtype.startswith("int")
                   else value for name, value in values.items()}
         ids = self._engine.add_agents(n, values)
@@ -369,6 +382,35 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
             arrays, radius = plan
             self._send_waypoints(ids.reshape(-1), arrays, (arrival_radius if radius is None else radius).reshape(-1))
         return ids if self._scene_axis else ids[0]
+
+    def _refuse_bad_drives(self, kinematics, wheel_track, center_distance, max_angular_speed) -> None:
+        """ValueError naming the first non-holonomic agent whose drive cannot work."""
+        shape = np.broadcast_shapes(*(np.shape(a) for a in (kinematics, wheel_track, center_distance,
+                                                             max_angular_speed)))
+        kind = np.broadcast_to(kinematics, shape)
+        if not kind.any():
+            return
+        lead = 0 if self._scene_axis else 1  # index agents as the caller does
+
+        def refuse(name, values, bad, rule):
+            where = tuple(int(i) for i in np.argwhere(bad)[0])
+            at = ", ".join(map(str, where[lead:]))
+            value = values[where]
+            value = str(value) if isinstance(value, str) else float(value)
+            raise ValueError(f"{name}[{at}] is {value!r}; a {KINEMATICS[int(kind[where])]!r} agent needs {rule}")
+
+        if self.dimensions != 2:
+            refuse("kinematics", kinematics_names(kind), kind != 0,
+                   f"a 2D simulator (this one has dimensions={self.dimensions})")
+        track, distance, turn = (np.broadcast_to(a, shape) for a in (wheel_track, center_distance, max_angular_speed))
+        for name, values, bad, rule in (
+            ("wheel_track", track, (kind == 1) & ~(track > 0), "it > 0"),
+            ("effective_center_distance", distance, (kind != 0) & ~(distance > 0), "it > 0"),
+            ("max_angular_speed", turn, (kind != 0) & ~(turn > 0), "it > 0"),
+            ("max_angular_speed", turn, (kind == 2) & ~np.isfinite(turn), "it finite"),
+        ):
+            if bad.any():
+                refuse(name, values, bad, rule)
 
     def _waypoint_plan(self, waypoints, radius, n: int, shapes, target):
         """add_agents' waypoints, checked: (one array per agent and scene, radius or None).
@@ -494,8 +536,8 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
             raise ValueError("until_arrived=True needs at least one active agent with a goal")
         frames = _core.frames_for(steps, record_every)
         scenes, count, dims = self._engine.scenes, self._engine.count, self.dimensions
-        # positions and velocities, then times and step numbers
-        nbytes = frames * (scenes * count * dims * 8 * 2 + 16)
+        # positions, velocities and headings, then times and step numbers
+        nbytes = frames * (scenes * count * (dims * 2 + 1) * 8 + 16)
         if nbytes > _MAX_RECORDING_BYTES:
             raise ValueError(
                 f"recording {frames} frames of {scenes * count} agents would take {nbytes / 1024**3:.1f} GiB; "
@@ -503,6 +545,7 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
             )
         positions = np.empty((frames, scenes, count, dims))
         velocities = np.empty((frames, scenes, count, dims))
+        headings = np.empty((frames, scenes, count))
         times = np.empty(frames)
         step_numbers = np.empty(frames, dtype=np.int64)
 
@@ -511,7 +554,7 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
         try:
             outcome = self._engine.run(
                 steps, record_every, bool(until_arrived), metrics, positions, velocities, times,
-                step_numbers, _TICK_SECONDS, callback, pause_every, replan,
+                step_numbers, _TICK_SECONDS, callback, pause_every, replan, headings,
             )
         finally:
             wall_time = _time.perf_counter() - started
@@ -524,6 +567,7 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
         trajectory = Trajectory(
             positions=positions[:used] if self._scene_axis else positions[:used, 0],
             velocities=velocities[:used] if self._scene_axis else velocities[:used, 0],
+            headings=headings[:used] if self._scene_axis else headings[:used, 0],
             times=times[:used],
             steps=step_numbers[:used],
             ids=np.array(self.ids),
@@ -622,6 +666,20 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
 
 for _name in VIEWS:
     setattr(_Simulation, _name, _field_property(_name))
+
+
+def _kinematics_get(self) -> np.ndarray:
+    return kinematics_names(self._view("kinematics"))
+
+
+def _kinematics_set(self, value) -> None:
+    self._set_field("kinematics", kinematics_codes(value))
+
+
+# The kinematic models by name (the engine stores small integers).
+_Simulation.kinematics = property(_kinematics_get, _kinematics_set, doc=(
+    FIELDS["kinematics"].doc + " str ``(..., N)`` of names: a copy; assign to the attribute (a name for all, "
+    "or one per agent) to change it."))
 
 
 def add_agents_method(doc: str, vector_shape: str, scalar_shape: str):

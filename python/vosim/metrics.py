@@ -64,7 +64,10 @@ Per agent (``(..., N)``)
 (whole run), ``agent_path_efficiency``, ``agent_mean_speed`` (as in
 ``mean_speed``), ``longest_stall`` (steps), ``peak_acceleration`` (the
 largest realised ``|v_k - v_{k-1}| / dt`` over the run, m/s^2: compare it
-with ``max_acceleration``).
+with ``max_acceleration``), ``peak_angular_speed`` (the largest realised
+``|theta_k - theta_{k-1}| / dt`` over the run, heading changes wrapped to
+``(-pi, pi]``, rad/s: compare it with ``max_angular_speed``; holonomic
+agents' headings follow their velocities).
 
 Per frame (``(T, ...)``, aligned with the trajectory's frames)
 -------------------------------------------------------------
@@ -94,7 +97,7 @@ PER_SCENE = (
     "fallbacks",
 )
 PER_AGENT = ("arrival_step", "path_length", "agent_path_efficiency", "agent_mean_speed", "longest_stall",
-             "peak_acceleration")
+             "peak_acceleration", "peak_angular_speed")
 SERIES = ("min_clearance_series", "collisions_series")
 TIMES = ("time_neighbors", "time_velocities", "time_integration")
 

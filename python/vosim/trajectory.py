@@ -18,6 +18,10 @@ class Trajectory:
     ----------
     positions, velocities
         ``(T, N, 2)`` or ``(T, B, N, 2)`` (``(..., 3)`` in 3D): state after ``steps[t]`` steps.
+    headings
+        ``(T, N)`` or ``(T, B, N)``: each agent's heading (radians, in
+        ``(-pi, pi]``) in that state; None for trajectories saved before
+        headings were recorded.
     times
         ``(T,)`` simulated time of each frame.
     steps
@@ -66,6 +70,7 @@ class Trajectory:
     arrival_radius: np.ndarray | None = None
     metrics: dict = field(default_factory=dict)
     step_time: float = float("nan")
+    headings: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.times)
@@ -169,7 +174,8 @@ class Trajectory:
         metrics = {name: (np.asarray(value)[keep] if name in SERIES else value)
                    for name, value in (self.metrics or {}).items()}
         thinned = replace(self, positions=self.positions[keep], velocities=self.velocities[keep],
-                          times=self.times[keep], steps=self.steps[keep], metrics=metrics)
+                          times=self.times[keep], steps=self.steps[keep], metrics=metrics,
+                          headings=None if self.headings is None else self.headings[keep])
         if hasattr(self, "metadata"):
             thinned.metadata = self.metadata
         return thinned
@@ -214,7 +220,8 @@ class Trajectory:
     def to_dataframe(self, *, frames=None, ids=None):
         """A tidy pandas DataFrame, one row per (scene, frame, agent) (needs pandas).
 
-        Columns ``scene, frame, time, id, x, y, vx, vy``; ``frame`` is the
+        Columns ``scene, frame, time, id, x, y, vx, vy`` (and ``heading``,
+        radians, when the trajectory has headings); ``frame`` is the
         step count, so ``id, frame, x, y`` are what PedPy reads. Slots of
         removed agents are left out.
 

@@ -282,6 +282,12 @@ class PyRVOSimulator:
             time_horizon=column("time_horizon"),
             time_horizon_obst=column("time_horizon_obst"),
             arrival_radius=radius,
+            # RVO2's agents are holonomic (their headings follow their velocities).
+            kinematics=np.zeros((1, n), dtype=np.int8),
+            headings=np.zeros((1, n)),
+            wheel_track=radius,
+            max_wheel_speed=max_speed,
+            effective_center_distance=radius / 2,
         )
         # Every other per-agent field (RVO2 has none of them) gets vosim's default.
         defaults = {name: constant(value) for name, value in ADD_DEFAULTS.items() if name not in given}

@@ -9,6 +9,7 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 
 from .._fields import PER_AGENT_NUMBERS
+from .._kinematics import kinematics_codes, kinematics_names
 from .._checks import MAX_MAGNITUDE, MIN_TIME, check_values, integer, real_array, scalar
 from ..batch import Batch
 from ..methods import ORCA, Method, method_from_dict
@@ -101,6 +102,12 @@ class Scenario:
         for key, value in self.agent_params.items():
             if key not in AGENT_PARAMETERS:
                 raise ValueError(f"agent_params: unknown parameter {key!r}; known: {', '.join(AGENT_PARAMETERS)}")
+            if key == "kinematics":  # names, not numbers
+                array = kinematics_names(kinematics_codes(value, f"agent_params[{key!r}]"))
+                if array.ndim > 1 or (array.ndim == 1 and len(array) != n):
+                    raise ValueError(f"agent_params[{key!r}]: expected a name or {n} names, got shape {array.shape}")
+                params[key] = array.tolist()
+                continue
             array = real_array(value, f"agent_params[{key!r}]")
             if array.ndim > 1 or (array.ndim == 1 and len(array) != n):
                 raise ValueError(f"agent_params[{key!r}]: expected a scalar or shape ({n},), got {array.shape}")

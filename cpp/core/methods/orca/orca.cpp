@@ -7,6 +7,7 @@
 #include "limits.hpp"
 #include "linear_program.hpp"
 #include "methods/common/reachable_velocities.hpp"
+#include "methods/common/realisable_velocities.hpp"
 #include "methods/geometry.hpp"
 #include "methods/require.hpp"
 #include "state_check.hpp"
@@ -92,14 +93,20 @@ OrcaDecision Orca::decide(const SceneView& scene, int slot, Workspace& ws) const
     const std::size_t self = scene.index(slot);
     ws.lines.clear();
     OrcaDecision decision;
-    const double max_speed = s.max_speed[self];
+    double max_speed = s.max_speed[self];
     const double reach = config_.acceleration_in_program ? s.max_acceleration[self] * scene.time_step
                                                          : std::numeric_limits<double>::infinity();
     const bool limited = reach < std::numeric_limits<double>::infinity();
-    // The reachable polygon, then obstacle lines: linear program 3 keeps them
-    // as hard constraints.
+    // The reachable polygon, the realisable one of a non-holonomic agent
+    // (ORCA-DD: its effective centre's velocities within the drive's
+    // limits), then obstacle lines: linear program 3 keeps them as hard
+    // constraints.
     if (limited && !append_reachable_polygon(s.velocity(self), reach, s.pref_velocity(self), ws.lines)) {
         decision.velocity = s.velocity(self);  // no change is reachable
+        return decision;
+    }
+    if (s.kinematics[self] != 0 && !append_realisable_polygon(s, self, ws.lines, max_speed)) {
+        decision.velocity = Vec2();  // a drive with a zero limit cannot move
         return decision;
     }
     const std::size_t polygon_end = ws.lines.size();
