@@ -26,9 +26,11 @@ CASES = [
     ("bench_methods.py", ["--sizes", "64", "--steps", "1", "--warmup", "0"], False, "GridSampling"),
     ("bench_navigation.py", ["--pillars", "5", "--agents", "20"], False, "us/agent"),
     ("deadlock_options.py", ["--seeds", "1", "--scenarios", "headon_pair"], False, "| headon_pair | sidestep | 100 %"),
+    ("bench_kinematics.py", ["--sizes", "64", "--steps", "2", "--warmup", "1", "--rounds", "1"], False,
+     "differential drive"),
 ]
 
-JSON_OPTION = {"bench_metrics.py": False, "deadlock_options.py": False}
+JSON_OPTION = {"bench_metrics.py": False, "deadlock_options.py": False, "bench_kinematics.py": False}
 
 
 def run_script(script: str, args: list[str], env: dict | None = None) -> str:

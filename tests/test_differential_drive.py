@@ -345,3 +345,15 @@ def test_three_dimensional_simulators_refuse_non_holonomic_agents():
     sim.kinematics = ["holonomic", "unicycle"]
     with pytest.raises(ValueError, match="plane only"):
         sim.step()
+
+
+def test_robots_keep_out_of_obstacles():
+    sim = vosim.Simulator(time_step=DT, method=vosim.ORCA(deadlock="sidestep"))
+    sim.add_obstacle([[-0.5, -1.0], [0.5, -1.0], [0.5, 1.0], [-0.5, 1.0]])
+    starts = np.array([[-4.0, 0.1], [-4.0, -0.6], [4.0, 0.3]])
+    sim.add_agents(starts, goals=-starts, radius=0.3, max_speed=1.0, wheel_track=TRACK, time_horizon=2.0,
+                   time_horizon_obst=1.0, kinematics="differential_drive")
+    traj = sim.run(600, until_arrived=True)
+    assert traj.all_arrived
+    assert traj.min_obstacle_clearance().min() >= -1e-6
+    assert_within_wheel_limits(traj)

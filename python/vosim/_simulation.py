@@ -611,6 +611,11 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
           (what the agent will do), ``target_velocity`` (what it steers
           towards: AVO reaches it gradually, other methods at once, so it
           equals ``new_velocity``), ``radius``, ``max_speed``;
+        - ``kinematics``, ``heading``; for a non-holonomic agent also
+          ``effective_center`` (``position``, ``velocity``, ``radius``: what
+          the method sees of it), ``method_velocity`` (the method's choice
+          for that point) and ``new_angular_velocity``, ``new_velocity``
+          being the robot's velocity after the step;
         - ``neighbors``: ids of the agent neighbours, nearest first;
           ``obstacle_edges``: ``(k, 2, 2)`` edges facing the agent in range;
         - ``lines`` (ORCA, AVO): ``point``, ``direction`` ``(L, 2)`` and
@@ -642,8 +647,12 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
         result["neighbors"] = ids[result.pop("neighbor_slots")]
         result["id"] = agent_id
         result["scene"] = scene
-        for key in ("position", "velocity", "pref_velocity", "new_velocity", "target_velocity"):
-            result[key] = np.array(result[key])
+        for key in ("position", "velocity", "pref_velocity", "new_velocity", "target_velocity", "method_velocity"):
+            if key in result:
+                result[key] = np.array(result[key])
+        if "effective_center" in result:
+            centre = result["effective_center"]
+            centre.update(position=np.array(centre["position"]), velocity=np.array(centre["velocity"]))
         if "forces" in result:
             result["forces"] = {k: np.array(v) for k, v in result["forces"].items()}
         return result
