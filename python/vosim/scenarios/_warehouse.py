@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from .._checks import integer, scalar
+from .._kinematics import KINEMATICS
 from ..methods import ORCA
 from ._library import _seed, _steps_for
 from ._scenario import Scenario
@@ -15,6 +16,12 @@ from ._scenario import Scenario
 # neighbours within 4 m and 2 s and to shelves within 1 s; 10 steps a second.
 ROBOT = dict(radius=0.3, max_speed=1.2, pref_speed=1.0, neighbor_dist=4.0, max_neighbors=10,
              time_horizon=2.0, time_horizon_obst=1.0)
+# Their drive, unless holonomic: wheels 0.45 m apart, each at most max_speed,
+# turning at most 3 rad/s (a unicycle: forward speed and turn rate apart);
+# ORCA-DD's effective centre 0.1 m ahead of the axle, so that its disc
+# (0.4 m) passes a robot standing in an aisle (the default, half the track,
+# makes it 0.525 m, and robots then queue behind those standing).
+DRIVE = dict(wheel_track=0.45, max_angular_speed=3.0, effective_center_distance=0.1)
 ROBOT_TIME_STEP = 0.1
 #: Depth of a shelf row, width of the cross aisle and of the end and side lanes (metres).
 SHELF_DEPTH = 1.0
@@ -39,9 +46,10 @@ def _rectangle(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
     return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
 
 
-def warehouse(n: int = 24, *, aisles: int = 4, shelf_length: float = 6.0, aisle_width: float = 2.4,
-              seed: int = 0) -> Scenario:
-    """Robots crossing a warehouse: aisles between rows of shelves, a cross aisle, traffic both ways.
+def warehouse(n: int = 24, *, aisles: int = 4, shelf_length: float = 6.0, aisle_width: float = 2.8,
+              kinematics: str = "differential_drive", seed: int = 0) -> Scenario:
+    """Differential-drive robots crossing a warehouse: aisles between rows of shelves, a cross aisle,
+    traffic both ways.
 
     ``aisles + 1`` rows of shelves (1 m deep) stand side by side with an
     aisle ``aisle_width`` wide between each two; a cross aisle (3 m) cuts
@@ -56,11 +64,18 @@ def warehouse(n: int = 24, *, aisles: int = 4, shelf_length: float = 6.0, aisle_
     goal's aisle, each passed within 0.5 m). Start and goal
     slots lie on the aisles' centre lines, 1.5 m apart, jittered by up to
     0.1 m. Robots: radius 0.3 m, 1 m/s preferred, 1.2 m/s at most, time
-    step 0.1 s. Opposing robots meet head-on in the aisles, so the scenario
+    step 0.1 s; differential drives with wheels 0.45 m apart, each at most
+    1.2 m/s, turning at most 3 rad/s, steered by ORCA-DD through a point
+    0.1 m ahead of the axle, facing their first waypoint. Opposing robots meet head-on in the aisles, so the scenario
     carries a perturbation of 0.05 m/s, as :func:`corridor` does. ORCA
-    completes it within ``max_steps`` without a robot entering a shelf
-    (tested for several seeds and sizes); with most slots of many aisles
-    taken (120 robots in 10 aisles of 12 m), the one cross aisle jams.
+    completes it within ``max_steps`` (tested for several seeds and
+    sizes): holonomic robots always, without entering a shelf;
+    differential drives in 11 of seeds 0-11 with the defaults (in the
+    twelfth a robot stays stuck behind others), and squeezed at the
+    shelves' ends by oncoming robots they may graze a corner by a few
+    centimetres. With most slots of many aisles taken (120 robots in 10
+    aisles of 12 m, or 48 in 6 of 6 m for differential drives), the one
+    cross aisle jams.
 
     Parameters
     ----------
@@ -72,8 +87,13 @@ def warehouse(n: int = 24, *, aisles: int = 4, shelf_length: float = 6.0, aisle_
     shelf_length
         Length of each shelf (m), 2 to 100: room for at least one slot.
     aisle_width
-        Width of the aisles and side lanes (m): from 1.8 (a robot passes
-        one standing on the centre line) to 10.
+        Width of the aisles and side lanes (m): from 1.8 (a holonomic robot
+        passes one standing on the centre line; differential drives need
+        about 2.6) to 10.
+    kinematics
+        The robots' drive: ``"differential_drive"``, ``"unicycle"`` (the
+        same speed and turn limits) or ``"holonomic"`` (moving in any
+        direction, to compare with).
     seed
         Seed of the slots drawn, the routes and the jitter.
     """
@@ -81,6 +101,8 @@ def warehouse(n: int = 24, *, aisles: int = 4, shelf_length: float = 6.0, aisle_
     aisles = integer(aisles, "aisles", minimum=1, maximum=50)
     shelf_length = scalar(shelf_length, "shelf_length", minimum=2 * SLOT_MARGIN + 0.5, maximum=100.0)
     aisle_width = scalar(aisle_width, "aisle_width", minimum=MIN_AISLE, maximum=10.0)
+    if not isinstance(kinematics, str) or kinematics not in KINEMATICS:
+        raise ValueError(f"kinematics is {kinematics!r}; must be one of {', '.join(map(repr, KINEMATICS))}")
     seed = _seed(seed)
     rng = np.random.default_rng(seed)
 
@@ -137,6 +159,9 @@ def warehouse(n: int = 24, *, aisles: int = 4, shelf_length: float = 6.0, aisle_
     positions = np.array(positions) + rng.uniform(-JITTER, JITTER, (n, 2))
     goals = np.array(goals) + rng.uniform(-JITTER, JITTER, (n, 2))
     waypoints = [np.vstack([route, goal]) for route, goal in zip(waypoints, goals)]
+    # Robots start facing their first waypoint: along their aisle.
+    ahead = np.array([route[0] for route in waypoints]) - positions
+    headings = np.arctan2(ahead[:, 1], ahead[:, 0])
     longest = max(float(np.sum(np.linalg.norm(np.diff(np.vstack([start, w]), axis=0), axis=1)))
                   for start, w in zip(positions, waypoints))
     return Scenario(
@@ -144,7 +169,8 @@ def warehouse(n: int = 24, *, aisles: int = 4, shelf_length: float = 6.0, aisle_
         positions=positions,
         goals=goals,
         waypoints=waypoints,
-        agent_params=dict(ROBOT, waypoint_radius=WAYPOINT_RADIUS),
+        agent_params=dict(ROBOT, waypoint_radius=WAYPOINT_RADIUS, kinematics=[kinematics] * n, headings=headings,
+                          **({} if kinematics == "holonomic" else DRIVE)),
         obstacles=obstacles,
         time_step=ROBOT_TIME_STEP,
         # Crowded aisles slow robots down: 2 s more per robot.
