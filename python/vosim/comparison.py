@@ -9,6 +9,7 @@ import numpy as np
 
 from ._checks import integer
 from .methods import Method
+from .metrics import scene_peaks
 from .scenarios import ALL_SCENARIOS, Scenario, build_batch, takes_seed
 from .simulator import Simulator
 
@@ -59,6 +60,7 @@ def run_cell(label: str, method: Method, scenes: Sequence[Scenario], seeds: Sequ
     if not metrics:
         raise RuntimeError("compare: this vosim's engine returned no metrics with the trajectory")
     rows, series = [], {}
+    peaks = scene_peaks(metrics)
     for b, seed in enumerate(seeds):
         row = {"method": label, "scenario": scenario_name, "seed": seed,
                "agents": scenes[b].num_agents, "steps_run": traj.steps_run}
@@ -71,6 +73,7 @@ def run_cell(label: str, method: Method, scenes: Sequence[Scenario], seeds: Sequ
                 row[name] = value[b].item()
             elif value.ndim == 2:
                 per_run[name] = value[b]
+        row.update({name: float(value[b]) for name, value in peaks.items()})
         per_run["time_step"] = scenes[b].time_step
         per_run["record_steps"] = np.asarray(traj.steps)
         rows.append(row)
@@ -178,7 +181,8 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
     pandas.DataFrame
         Columns ``method, scenario, seed, agents, steps_run`` and one column
         per scalar metric of a scene (``collision_agent_steps``,
-        ``arrival_rate``, ``makespan``, ...). ``makespan`` is NaN for a run
+        ``arrival_rate``, ``makespan``, ...), and ``peak_angular_speed``,
+        the largest over the scene's agents (rad/s; see :mod:`vosim.metrics`). ``makespan`` is NaN for a run
         in which some agent did not arrive: average it only over the seeds
         of a method that all finished (:func:`summarize` does).
         ``df.attrs["series"]`` maps
