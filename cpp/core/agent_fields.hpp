@@ -83,8 +83,8 @@ inline constexpr double kDerived = std::numeric_limits<double>::lowest();
       "along theirs, holonomic ones turn it to their velocity. Default: the direction of the initial "   \
       "velocity, else of the goal, else 0.")                                                              \
     X(angular_velocities, double, 1, kReadOnly, kNever, kUnboundedRange, 0.0,                              \
-      "Turn rates (radians per second, counter-clockwise) over the last step, as integration realised "   \
-      "them.")                                                                                             \
+      "Turn rates (radians per second, counter-clockwise) of non-holonomic agents over the last step, "   \
+      "as integration realised them (holonomic agents' are not kept: see peak_angular_speed).")          \
     X(wheel_track, double, 1, kInput, kAlways, kNonNegativeRange, kDerived,                                \
       "Differential drive: distance between the wheels (default: radius); > 0 for such agents.")        \
     X(max_wheel_speed, double, 1, kInput, kAlways, kNonNegativeRange, kDerived,                            \

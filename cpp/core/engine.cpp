@@ -312,13 +312,8 @@ void Engine::integrate() {
             store(s.positions.data(), at, s.position<V>(at) + v * dt);
             // A holonomic agent faces where it goes (cosmetic: its heading
             // plays no part in its motion), and keeps its heading at rest.
-            if (v.x * v.x + v.y * v.y > sqr(kRestingSpeed * s.max_speed[i])) {
-                const double heading = std::atan2(v.y, v.x);
-                s.angular_velocities[i] = wrap_angle(heading - old_heading) / dt;
-                s.headings[i] = heading;
-            } else {
-                s.angular_velocities[i] = 0.0;
-            }
+            // (Its turn rate is worked out only when metrics need it.)
+            if (v.x * v.x + v.y * v.y > sqr(kRestingSpeed * s.max_speed[i])) s.headings[i] = std::atan2(v.y, v.x);
         }
         if (metrics_ || deadlock.rule != DeadlockRule::kNone) {
             const bool seeking = s.has_goal[i] != 0;
@@ -327,7 +322,7 @@ void Engine::integrate() {
             if (metrics_) {
                 metrics_->observe_motion(at, old_velocity, v, s.position<V>(at), dt, step_count_ + 1, seeking,
                                          arrived);
-                metrics_->observe_turn(at, std::fabs(wrap_angle(s.headings[i] - old_heading)) / dt);
+                metrics_->observe_turn(at, std::fabs(wrap_turn(s.headings[i] - old_heading)) / dt);
             }
             if (deadlock.rule != DeadlockRule::kNone) {
                 update_deadlock_state(deadlock, at, longer_than(v, deadlock.stall_fraction * s.pref_speed[i]),

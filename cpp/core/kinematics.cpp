@@ -143,11 +143,11 @@ Presented present_effective_center(const AgentState& s, std::size_t i) {
 }
 
 Presented present_agent(NonholonomicModel model, const AgentState& s, std::size_t i) {
-    switch (model) {
+    switch (model) {  // one case per model
         case NonholonomicModel::kEffectiveCenter:
-            break;
+            return present_effective_center(s, i);
     }
-    return present_effective_center(s, i);
+    return present_effective_center(s, i);  // (every model has its case)
 }
 
 Motion effective_center_motion(Vec2 u, double heading, double distance) {
@@ -156,11 +156,11 @@ Motion effective_center_motion(Vec2 u, double heading, double distance) {
 }
 
 Motion motion_from_method(NonholonomicModel model, Vec2 u, const AgentState& s, std::size_t i) {
-    switch (model) {
+    switch (model) {  // one case per model
         case NonholonomicModel::kEffectiveCenter:
-            break;
+            return effective_center_motion(u, s.headings[i], s.effective_center_distance[i]);
     }
-    return effective_center_motion(u, s.headings[i], s.effective_center_distance[i]);
+    return effective_center_motion(u, s.headings[i], s.effective_center_distance[i]);  // (as above)
 }
 
 bool has_nonholonomic(const AgentState& s) {

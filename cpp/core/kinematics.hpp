@@ -22,6 +22,7 @@
 #include <cstdint>
 
 #include "agent_state.hpp"
+#include "limits.hpp"
 #include "vec2.hpp"
 
 namespace vosim {
@@ -31,6 +32,7 @@ enum class Kinematics : std::int8_t { kHolonomic = 0, kDifferentialDrive = 1, kU
 // Their names, as Python takes and shows them (index: the value).
 inline constexpr const char* kKinematicsNames[] = {"holonomic", "differential_drive", "unicycle"};
 inline constexpr int kKinematicsCount = 3;
+static_assert(kKinematicsRange.hi == kKinematicsCount - 1, "the kinematics column's range names every model");
 
 // How a method wants non-holonomic agents presented and its velocity mapped
 // back (Method::nonholonomic_model). NH-ORCA's tracking-error model adds
@@ -61,6 +63,13 @@ Motion saturate(Motion motion, const DriveLimits& limits);
 
 // An angle in (-pi, pi].
 double wrap_angle(double angle);
+// The same for the difference of two angles in (-pi, pi] (cheaper).
+inline double wrap_turn(double difference) {
+    constexpr double kPi = 3.14159265358979323846;
+    if (difference > kPi) return difference - 2.0 * kPi;
+    if (difference <= -kPi) return difference + 2.0 * kPi;
+    return difference;
+}
 
 // A position and heading.
 struct Pose {
