@@ -152,7 +152,7 @@ def test_trajectory_save_load_and_dataframe_with_z(tmp_path):
     back = vosim.load(traj.save(tmp_path / "traj"))
     np.testing.assert_array_equal(back.positions, traj.positions)
     table = traj.to_dataframe()
-    assert list(table.columns) == ["scene", "frame", "time", "id", "x", "y", "z", "vx", "vy", "vz"]
+    assert list(table.columns) == ["scene", "frame", "time", "id", "x", "y", "z", "vx", "vy", "vz", "heading"]
     np.testing.assert_array_equal(table["z"].to_numpy().reshape(6, 4), traj.positions[..., 2])
     assert "z" not in vosim.Simulator().run(0).to_dataframe().columns
 

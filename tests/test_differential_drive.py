@@ -125,7 +125,7 @@ def test_mixed_holonomic_and_differential_drive_agents():
     moving = np.linalg.norm(traj.velocities[1:], axis=-1) > 1e-3
     facing = np.arctan2(traj.velocities[1:, ..., 1], traj.velocities[1:, ..., 0])
     gap = np.angle(np.exp(1j * (facing - traj.headings[1:])))
-    assert np.abs(gap[moving & ~robots]).max() < 1e-12
+    assert np.abs(gap[moving & ~robots]).max() < 1e-9  # (a straight course skips tiny turns)
 
 
 def test_unicycles_keep_speed_and_turn_rate():

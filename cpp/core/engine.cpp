@@ -36,6 +36,8 @@ constexpr std::int64_t kFirstBlockAgentsPerThread = 1024;
 // A holonomic agent slower than this fraction of its max_speed keeps its
 // heading (the direction of a velocity that is ~0 is noise).
 constexpr double kRestingSpeed = 1e-6;
+// Squared tangent of the turn below which a holonomic agent keeps its heading.
+constexpr double kSameDirection = 1e-24;
 
 }  // namespace
 
@@ -312,8 +314,17 @@ void Engine::integrate() {
             store(s.positions.data(), at, s.position<V>(at) + v * dt);
             // A holonomic agent faces where it goes (cosmetic: its heading
             // plays no part in its motion), and keeps its heading at rest.
-            // (Its turn rate is worked out only when metrics need it.)
-            if (v.x * v.x + v.y * v.y > sqr(kRestingSpeed * s.max_speed[i])) s.headings[i] = std::atan2(v.y, v.x);
+            // (Its turn rate is worked out only when metrics need it.) An
+            // agent going on in the same direction, to within 1e-12 rad,
+            // skips the atan2: most of a crowd, most of the time.
+            const double speed_sq = v.x * v.x + v.y * v.y;
+            if (speed_sq > sqr(kRestingSpeed * s.max_speed[i])) {
+                const double cross = v.x * old_velocity.y - v.y * old_velocity.x;
+                const double along = v.x * old_velocity.x + v.y * old_velocity.y;
+                if (!(along > 0.0 && cross * cross <= kSameDirection * along * along)) {
+                    s.headings[i] = std::atan2(v.y, v.x);
+                }
+            }
         }
         if (metrics_ || deadlock.rule != DeadlockRule::kNone) {
             const bool seeking = s.has_goal[i] != 0;
