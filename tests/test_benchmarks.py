@@ -28,9 +28,12 @@ CASES = [
     ("deadlock_options.py", ["--seeds", "1", "--scenarios", "headon_pair"], False, "| headon_pair | sidestep | 100 %"),
     ("bench_kinematics.py", ["--sizes", "64", "--steps", "2", "--warmup", "1", "--rounds", "1"], False,
      "differential drive"),
+    ("bench_nh_orca.py", ["--sizes", "64", "--steps", "2", "--warmup", "1", "--rounds", "1"], False,
+     "NH-ORCA / ORCA-DD"),
 ]
 
-JSON_OPTION = {"bench_metrics.py": False, "deadlock_options.py": False, "bench_kinematics.py": False}
+JSON_OPTION = {"bench_metrics.py": False, "deadlock_options.py": False, "bench_kinematics.py": False,
+               "bench_nh_orca.py": False}
 
 
 def run_script(script: str, args: list[str], env: dict | None = None) -> str:

@@ -96,6 +96,12 @@ inline constexpr double kDerived = std::numeric_limits<double>::lowest();
     X(effective_center_distance, double, 1, kInput, kAlways, kNonNegativeRange, kDerived,                 \
       "Non-holonomic agents: distance D ahead of the axle of the point the avoidance method steers "    \
       "(ORCA-DD's effective centre, seen with radius + D; default: wheel_track / 2); > 0 for such agents.") \
+    X(tracking_error, double, 1, kInput, kAlways, kPositiveRange, 0.1,                                    \
+      "ORCA(nonholonomic='nh_orca'): largest distance eps (m) a non-holonomic agent may stray from the "  \
+      "holonomic path ORCA plans; it is seen with radius + eps (nh_orca.hpp).")                            \
+    X(tracking_time, double, 1, kInput, kAlways, kTimeRange, 0.5,                                         \
+      "ORCA(nonholonomic='nh_orca'): time T (s) in which a non-holonomic agent turns to the holonomic "   \
+      "velocity's direction (longer where its limits turn it slower; at least one time step).")         \
     X(ids, std::int64_t, 1, kReadOnly, kNever, kUnboundedRange, kDerived,                                  \
       "Agent id of each slot (-1: removed).")                                                              \
     X(active, std::uint8_t, 1, kState, kNever, kUnboundedRange, 1.0,                                       \

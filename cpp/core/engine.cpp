@@ -359,7 +359,7 @@ Motion Engine::realised_motion(std::size_t i, Vec2 u, bool clamp_acceleration) c
         // the effective centre: of v and of w D together).
         u = limit_acceleration(present_agent(model, s, i).velocity, u, s.max_acceleration[i], time_step_);
     }
-    return saturate(motion_from_method(model, u, s, i), drive_limits(s, i));
+    return saturate(motion_from_method(model, u, s, i, time_step_), drive_limits(s, i));
 }
 
 void Engine::integrate_nonholonomic(std::size_t i, bool clamp_acceleration) {

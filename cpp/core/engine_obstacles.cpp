@@ -1,5 +1,6 @@
 // The engine's obstacle world in the plane: the shared polygon set and one
 // per scene (made on demand), their changes, builds and queries.
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -92,8 +93,11 @@ void Engine::append_obstacle_neighbors(int scene, std::size_t i, std::vector<Obs
     // RVO2's range: anything the agent could reach within the obstacle time
     // horizon at full speed, plus its radius. Shared obstacles come first
     // among equally distant edges. A non-holonomic agent's method sees its
-    // effective centre, up to D ahead with a radius larger by D: 2 D more.
-    const double centre = state_.kinematics[i] != 0 ? 2.0 * state_.effective_center_distance[i] : 0.0;
+    // effective centre, up to D ahead with a radius larger by D: 2 D more;
+    // or (NH-ORCA) its own centre with a radius larger by tracking_error.
+    const double centre = state_.kinematics[i] != 0
+                              ? std::fmax(2.0 * state_.effective_center_distance[i], state_.tracking_error[i])
+                              : 0.0;
     const double range = state_.time_horizon_obst[i] * state_.max_speed[i] + state_.radius[i] + centre;
     const Vec2 p = state_.position(i);
     const std::size_t first = out.size();

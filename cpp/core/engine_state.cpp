@@ -92,7 +92,8 @@ void check_flags(const Column<std::uint8_t>& column, const AgentState& s, const 
 // before them lack them.
 constexpr const char* kKinematicColumns[] = {"kinematics",  "headings",          "angular_velocities",
                                              "wheel_track", "max_wheel_speed",   "max_angular_speed",
-                                             "effective_center_distance"};
+                                             "effective_center_distance", "tracking_error",
+                                             "tracking_time"};
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "nh_orca.hpp"
 #include "state_check.hpp"
 #include "threads.hpp"
 
@@ -146,6 +147,8 @@ Presented present_agent(NonholonomicModel model, const AgentState& s, std::size_
     switch (model) {  // one case per model
         case NonholonomicModel::kEffectiveCenter:
             return present_effective_center(s, i);
+        case NonholonomicModel::kTrackingError:
+            return present_tracking_robot(s, i);
     }
     return present_effective_center(s, i);  // (every model has its case)
 }
@@ -155,10 +158,13 @@ Motion effective_center_motion(Vec2 u, double heading, double distance) {
     return Motion{dot(u, h), dot(u, perp(h)) / distance};
 }
 
-Motion motion_from_method(NonholonomicModel model, Vec2 u, const AgentState& s, std::size_t i) {
+Motion motion_from_method(NonholonomicModel model, Vec2 u, const AgentState& s, std::size_t i,
+                          double time_step) {
     switch (model) {  // one case per model
         case NonholonomicModel::kEffectiveCenter:
             return effective_center_motion(u, s.headings[i], s.effective_center_distance[i]);
+        case NonholonomicModel::kTrackingError:
+            return tracking_robot_motion(u, s, i, time_step);
     }
     return effective_center_motion(u, s.headings[i], s.effective_center_distance[i]);  // (as above)
 }

@@ -35,9 +35,10 @@ inline constexpr int kKinematicsCount = 3;
 static_assert(kKinematicsRange.hi == kKinematicsCount - 1, "the kinematics column's range names every model");
 
 // How a method wants non-holonomic agents presented and its velocity mapped
-// back (Method::nonholonomic_model). NH-ORCA's tracking-error model adds
-// its value here and one case to each dispatching function below.
-enum class NonholonomicModel { kEffectiveCenter };
+// back (Method::nonholonomic_model): as the effective centre (ORCA-DD,
+// above), or as the robot's own centre enlarged by a tracking error, which
+// a controller keeps it within (NH-ORCA, nh_orca.hpp).
+enum class NonholonomicModel { kEffectiveCenter, kTrackingError };
 
 // A forward speed (m/s, negative: backwards) and a turn rate (rad/s,
 // counter-clockwise).
@@ -110,8 +111,8 @@ Presented present_agent(NonholonomicModel model, const AgentState& s, std::size_
 // the velocity u (exact; not yet saturated).
 Motion effective_center_motion(Vec2 u, double heading, double distance);
 // The method's velocity u for non-holonomic agent i as a motion, through
-// the method's model (not yet saturated).
-Motion motion_from_method(NonholonomicModel model, Vec2 u, const AgentState& s, std::size_t i);
+// the method's model (not yet saturated), held for `time_step`.
+Motion motion_from_method(NonholonomicModel model, Vec2 u, const AgentState& s, std::size_t i, double time_step);
 
 // Whether any active agent is non-holonomic (a scan of one byte per slot).
 bool has_nonholonomic(const AgentState& s);

@@ -27,6 +27,7 @@ struct Range {
 constexpr Range kCoordinateRange{-kMaxMagnitude, kMaxMagnitude};  // positions, velocities, goals
 constexpr Range kNonNegativeRange{0.0, kMaxMagnitude};            // radii, speeds, distances
 constexpr Range kTimeRange{kMinTime, kMaxMagnitude};              // time step, time horizons
+constexpr Range kPositiveRange{kMinTime, kMaxMagnitude};          // lengths that must be > 0 (tracking_error)
 constexpr Range kCountRange{0.0, 2147483647.0};                    // int32 counts (max_neighbors)
 constexpr Range kSideRange{-1.0, 1.0};                             // a side: -1, 0 or +1
 constexpr Range kKinematicsRange{0.0, 2.0};                        // a Kinematics value (kinematics.hpp)

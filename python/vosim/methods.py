@@ -177,6 +177,17 @@ class ORCA(Method):
         most that much afterwards, as for every other method (the HRVO
         library's rule); this can break the half-planes, and is kept to
         compare with simulators that limit acceleration that way.
+    nonholonomic
+        How differential-drive and unicycle agents are planned for.
+        ``"effective_center"`` (the default, ORCA-DD): as the point
+        ``effective_center_distance`` ahead of the axle, seen with that much
+        added to the radius, whose velocities map exactly to wheel speeds.
+        ``"nh_orca"`` (NH-ORCA, Alonso-Mora et al. 2010): as the robot's own
+        centre, seen with ``tracking_error`` added to the radius; ORCA plans
+        a holonomic velocity among those the robot can track within that
+        error (turning to its direction in ``tracking_time``, within its
+        wheel and turn-rate limits), and the robot follows it with that
+        controller. Holonomic agents are the same either way.
     perturbation, seed
         See :class:`Method`.
     """

@@ -8,6 +8,7 @@
 #include "linear_program.hpp"
 #include "methods/common/reachable_velocities.hpp"
 #include "methods/common/realisable_velocities.hpp"
+#include "methods/common/trackable_velocities.hpp"
 #include "methods/geometry.hpp"
 #include "methods/require.hpp"
 #include "state_check.hpp"
@@ -99,13 +100,16 @@ OrcaDecision Orca::decide(const SceneView& scene, int slot, Workspace& ws) const
     const bool limited = reach < std::numeric_limits<double>::infinity();
     // The reachable polygon, the realisable one of a non-holonomic agent
     // (ORCA-DD: its effective centre's velocities within the drive's
-    // limits), then obstacle lines: linear program 3 keeps them as hard
-    // constraints.
+    // limits; NH-ORCA: the velocities it tracks within its tracking error),
+    // then obstacle lines: linear program 3 keeps them as hard constraints.
     if (limited && !append_reachable_polygon(s.velocity(self), reach, s.pref_velocity(self), ws.lines)) {
         decision.velocity = s.velocity(self);  // no change is reachable
         return decision;
     }
-    if (s.kinematics[self] != 0 && !append_realisable_polygon(s, self, ws.lines, max_speed)) {
+    const bool tracking = config_.nonholonomic == NonholonomicModel::kTrackingError;
+    if (s.kinematics[self] != 0 &&
+        !(tracking ? append_trackable_polygon(s, self, scene.time_step, ws.lines, max_speed)
+                   : append_realisable_polygon(s, self, ws.lines, max_speed))) {
         decision.velocity = Vec2();  // a drive with a zero limit cannot move
         return decision;
     }

@@ -21,6 +21,11 @@ struct OrcaConfig {
     // velocities reachable in one step; reachable_velocities.hpp), or, when
     // false, clamped after the method as for every other method.
     bool acceleration_in_program = true;
+    // How non-holonomic agents are seen: as their effective centres with
+    // the velocities their drive realises (ORCA-DD), or as their own
+    // centres, enlarged by a tracking error, with the velocities they can
+    // track (NH-ORCA, nh_orca.hpp).
+    NonholonomicModel nonholonomic = NonholonomicModel::kEffectiveCenter;
 };
 
 // What ORCA decided for one agent, for inspection.
@@ -40,6 +45,7 @@ public:
     bool models_acceleration(int dimensions) const override {
         return config_.acceleration_in_program && dimensions == 2;
     }
+    NonholonomicModel nonholonomic_model() const override { return config_.nonholonomic; }
     Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const override;
     void inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const override;
 

@@ -18,11 +18,17 @@ MethodSpec orca_method() {
         choice_param("acceleration", defaults.acceleration_in_program ? "constraint" : "clamp",
                      {"constraint", "clamp"},
                      "constraint: max_acceleration inside the linear programs (2D; 3D clamps); clamp: applied afterwards"),
+        choice_param("nonholonomic",
+                     defaults.nonholonomic == NonholonomicModel::kTrackingError ? "nh_orca" : "effective_center",
+                     {"effective_center", "nh_orca"},
+                     "non-holonomic agents: effective_center (ORCA-DD) or nh_orca (tracking-error constraints)"),
     };
     spec.make = [](const ParamMap& p, std::uint64_t) -> std::shared_ptr<Method> {
         OrcaConfig config;
         config.bisector_weight = p.real("bisector_weight");
         config.acceleration_in_program = p.choice("acceleration") == "constraint";
+        config.nonholonomic = p.choice("nonholonomic") == "nh_orca" ? NonholonomicModel::kTrackingError
+                                                                     : NonholonomicModel::kEffectiveCenter;
         return std::make_shared<Orca>(config);
     };
     return spec;
