@@ -14,7 +14,8 @@ from vosim.scenarios import Scenario
 NAMES = list(scenarios.SCENARIOS)
 # Scenarios whose start layout depends on the seed (the others vary only by
 # their method's perturbation seed, or not at all).
-RANDOM_LAYOUT = ["crossing", "mixed_acceleration_crossing", "bottleneck", "corridor", "random_crowd", "room_evacuation"]
+RANDOM_LAYOUT = ["crossing", "mixed_acceleration_crossing", "bottleneck", "corridor", "random_crowd", "room_evacuation",
+                 "warehouse"]
 
 
 def _radius(scenario):

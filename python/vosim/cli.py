@@ -59,11 +59,36 @@ def _methods(text: str) -> list:
 
 
 def _scenario(text: str) -> str:
-    from .scenarios import SCENARIOS
+    from .scenarios import ALL_SCENARIOS
 
-    if text not in SCENARIOS:
-        raise argparse.ArgumentTypeError(f"unknown scenario {text!r}; choose from {', '.join(SCENARIOS)}")
+    if text not in ALL_SCENARIOS:
+        raise argparse.ArgumentTypeError(f"unknown scenario {text!r}; choose from {', '.join(ALL_SCENARIOS)}")
     return text
+
+
+def _dimensions(name: str) -> int:
+    from .scenarios import SCENARIOS_3D
+
+    return 3 if name in SCENARIOS_3D else 2
+
+
+def _methods_for(dimensions: int) -> str:
+    """The short names of the methods that run in ``dimensions``-D, for messages."""
+    from .comparison import unsupported
+    from .methods import method_from_name
+
+    return ", ".join(name for name in short_names() if unsupported(method_from_name(name), dimensions) is None)
+
+
+def _refuse_unsupported(method, option: str, scenario: str) -> None:
+    """A clear error naming the option when ``method`` cannot run ``scenario`` (a planar method in 3D)."""
+    from .comparison import unsupported
+
+    dimensions = _dimensions(scenario)
+    reason = unsupported(method, dimensions)
+    if reason:
+        raise ValueError(f"{option}: {reason}; scenario {scenario} is {dimensions}D: choose from "
+                         f"{_methods_for(dimensions)}")
 
 
 def _positive(text: str) -> int:
@@ -99,10 +124,21 @@ def _run(args: argparse.Namespace) -> int:
 
         animation_writer(args.animate, "--animate")
 
-    factory = scenarios.SCENARIOS[args.scenario]
+    three_d = _dimensions(args.scenario) == 3
+    if three_d and args.color_by is not None:
+        raise ValueError(f"--color-by: the views of 3D scenario {args.scenario} colour the paths by agent; "
+                         "leave the option out")
+    factory = scenarios.ALL_SCENARIOS[args.scenario]
     seeds = list(range(args.seeds))
-    scenes = [factory(seed=seed) for seed in seeds]
+    if not scenarios.takes_seed(factory):
+        if len(seeds) > 1:
+            raise ValueError(f"--seeds is {args.seeds}; scenario {args.scenario} has one fixed layout (it takes no "
+                             "seed): use --seeds 1")
+        scenes = [factory()]
+    else:
+        scenes = [factory(seed=seed) for seed in seeds]
     method = scenes[0].method_for(args.method)
+    _refuse_unsupported(method, "--method", args.scenario)
     if args.deadlock != "none":
         method = replace(method, deadlock=args.deadlock)
     sim = scenes[0].build(method) if len(seeds) == 1 else scenarios.build_batch(scenes, method=method)
@@ -122,20 +158,41 @@ def _run(args: argparse.Namespace) -> int:
     if args.plot or args.animate:
         from . import plot
 
-        title = f"{scenes[0].name}: {method.name}, seed {seeds[0]}"
+        title = f"{scenes[0].name}: {method.name}, " + (f"seed {seeds[0]}" if scenes[0].seed is not None
+                                                           else "fixed layout")
         if args.plot:
-            ax = plot.trajectories(traj, scene=0, color_by=args.color_by, title=title)
-            ax.figure.savefig(args.plot, dpi=args.dpi, bbox_inches="tight")
+            if three_d:  # a top and a side view, with the obstacle shapes
+                figure = plot.projections(traj, obstacles=sim, scene=0, title=title)[0].figure
+            else:
+                figure = plot.trajectories(traj, scene=0, color_by=args.color_by or "speed", title=title).figure
+            figure.savefig(args.plot, dpi=args.dpi, bbox_inches="tight")
             print(f"plot written to {args.plot}")
         if args.animate:
-            plot.animate(traj, scene=0, path=args.animate, title=title)
+            if three_d:
+                plot.animate3d(traj, obstacles=sim, scene=0, path=args.animate, title=title)
+            else:
+                plot.animate(traj, scene=0, path=args.animate, title=title)
             print(f"animation written to {args.animate}")
     return 0 if traj.all_arrived else 1
 
 
-def _compare(args: argparse.Namespace) -> int:
-    from .comparison import compare, summarize
+#: What ``vosim compare`` runs without --methods (those that support the scenarios' dimensions).
+DEFAULT_METHODS = "orca,rvo,hrvo,adaptive,force"
 
+
+def _compare(args: argparse.Namespace) -> int:
+    from .comparison import compare, summarize, unsupported
+
+    dimensions = sorted({_dimensions(name) for name in args.scenario})
+    if args.methods is None:  # the default methods that run every scenario given
+        chosen = _methods(DEFAULT_METHODS)
+        left_out = [m.name for m in chosen if any(unsupported(m, d) for d in dimensions)]
+        args.methods = [m for m in chosen if m.name not in left_out]
+        if left_out:
+            print(f"leaving out {', '.join(left_out)}: planar only, and a scenario is 3D")
+    for method in args.methods:
+        for name in args.scenario:
+            _refuse_unsupported(method, "--methods", name)
     methods = {}
     for method in args.methods:
         methods.setdefault(method.name, method)
@@ -183,9 +240,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--quiet", action="store_true", help="no progress bar")
     demo.set_defaults(handler=_demo)
 
-    from .scenarios import SCENARIOS
+    from .scenarios import SCENARIOS, SCENARIOS_3D
 
-    names = ", ".join(SCENARIOS)
+    names = f"{', '.join(SCENARIOS)}, or in 3D {', '.join(SCENARIOS_3D)}"
     run = commands.add_parser(
         "run", help="run a scenario with a method; save, plot or animate the result",
         description="Runs a ready-made scenario with an avoidance method until every agent has arrived (or "
@@ -204,11 +261,14 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--seeds", type=_positive, default=1, metavar="K",
                      help="run seeds 0 to K-1 together as the scenes of one batch (default: %(default)s)")
     run.add_argument("--out", default=None, metavar="PATH", help="write the trajectory to this .npz file")
-    run.add_argument("--plot", default=None, metavar="PATH", help="write the paths of seed 0 to this image")
-    run.add_argument("--color-by", choices=["agent", "speed", "time"], default="speed",
-                     help="colour of the paths in --plot (default: %(default)s)")
+    run.add_argument("--plot", default=None, metavar="PATH",
+                     help="write the paths of seed 0 to this image (3D: a top and a side view)")
+    run.add_argument("--color-by", choices=["agent", "speed", "time"], default=None,
+                     help="colour of the paths in --plot (default: speed; a 3D scenario's top and side views "
+                          "colour them by agent)")
     run.add_argument("--animate", default=None, metavar="PATH",
-                     help="write an animation of seed 0 (.gif with pillow, .mp4 when ffmpeg is installed)")
+                     help="write an animation of seed 0 (.gif with pillow, .mp4 when ffmpeg is installed; "
+                          "3D: in 3D axes)")
     run.add_argument("--dpi", type=_positive, default=150, help="resolution of --plot (default: %(default)s)")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.set_defaults(handler=_run)
@@ -220,9 +280,10 @@ def build_parser() -> argparse.ArgumentParser:
                     "(collisions, arrivals, makespan, path efficiency, ...). Prints the mean per method.")
     compare.add_argument("--scenario", type=_scenario, action="append", required=True, metavar="NAME",
                          help=f"a scenario (repeat the option for several): one of {names}")
-    compare.add_argument("--methods", type=_methods, default=_methods("orca,rvo,hrvo,adaptive,force"),
+    compare.add_argument("--methods", type=_methods, default=None,
                          metavar="LIST", help=f"comma-separated methods: {', '.join(short_names())} "
-                                              "(default: orca,rvo,hrvo,adaptive,force)")
+                                              f"(default: {DEFAULT_METHODS}, without the planar ones "
+                                              "when a scenario is 3D)")
     compare.add_argument("--seeds", type=_positive, default=4, metavar="K",
                          help="seeds 0 to K-1 per method and scenario (default: %(default)s)")
     compare.add_argument("--steps", type=_positive, default=None,

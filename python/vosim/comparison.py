@@ -9,7 +9,9 @@ import numpy as np
 
 from ._checks import integer
 from .methods import Method
-from .scenarios import SCENARIOS, Scenario, build_batch
+from .metrics import scene_peaks
+from .scenarios import ALL_SCENARIOS, Scenario, build_batch, takes_seed
+from .simulator import Simulator
 
 #: Per-agent and per-step metrics are kept out of the table (see ``DataFrame.attrs["series"]``).
 SERIES = ("min_clearance_series", "collisions_series")
@@ -20,9 +22,10 @@ def _factory(item, k: int) -> Callable[..., Scenario] | Scenario:
     if isinstance(item, Scenario):
         return item
     if isinstance(item, str):
-        if item not in SCENARIOS:
-            raise ValueError(f"scenarios[{k}] is {item!r}; must be one of {', '.join(SCENARIOS)}")
-        return SCENARIOS[item]
+        if item not in ALL_SCENARIOS:
+            raise ValueError(f"scenarios[{k}] is {item!r}; must be one of {', '.join(ALL_SCENARIOS)}")
+        factory = ALL_SCENARIOS[item]
+        return factory if takes_seed(factory) else factory()  # a fixed layout (sphere) runs once
     if callable(item):
         return item
     raise TypeError(f"scenarios[{k}]: expected a scenario name, a function taking seed= or a Scenario, "
@@ -57,6 +60,7 @@ def run_cell(label: str, method: Method, scenes: Sequence[Scenario], seeds: Sequ
     if not metrics:
         raise RuntimeError("compare: this vosim's engine returned no metrics with the trajectory")
     rows, series = [], {}
+    peaks = scene_peaks(metrics)
     for b, seed in enumerate(seeds):
         row = {"method": label, "scenario": scenario_name, "seed": seed,
                "agents": scenes[b].num_agents, "steps_run": traj.steps_run}
@@ -69,11 +73,30 @@ def run_cell(label: str, method: Method, scenes: Sequence[Scenario], seeds: Sequ
                 row[name] = value[b].item()
             elif value.ndim == 2:
                 per_run[name] = value[b]
+        row.update({name: float(value[b]) for name, value in peaks.items()})
         per_run["time_step"] = scenes[b].time_step
         per_run["record_steps"] = np.asarray(traj.steps)
         rows.append(row)
         series[(label, scenario_name, seed)] = per_run
     return rows, series
+
+
+def unsupported(method: Method, dimensions: int) -> str | None:
+    """Why ``method`` cannot run in a ``dimensions``-D simulator (the engine's reason), or None when it can."""
+    try:
+        Simulator(dimensions=dimensions, method=method)
+    except ValueError as error:
+        return str(error).removeprefix("method: ")
+    return None
+
+
+def _refuse_unsupported(named: Mapping[str, Method], scene: Scenario, k: int) -> None:
+    """Refuse, before anything runs, a method that cannot run scenario ``k`` (a planar method in 3D)."""
+    for label, method in named.items():
+        reason = unsupported(method, scene.dimensions)
+        if reason:
+            raise ValueError(f"methods[{label!r}]: {reason}; scenarios[{k}] ({scene.name!r}) is "
+                             f"{scene.dimensions}D")
 
 
 def _run_cell_on_worker(label, method, source, seeds, steps):
@@ -130,11 +153,15 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
         or a list of methods labelled by their names. A method without a
         perturbation gets the scenario's (see ``Scenario.method_for``).
     scenarios
-        Scenario names (``"crossing"``), functions taking ``seed=``
+        Scenario names (``"crossing"``, or a 3D one such as ``"swarm_gate"``:
+        see :data:`vosim.scenarios.ALL_SCENARIOS`), functions taking ``seed=``
         (``functools.partial(vosim.scenarios.bottleneck, 60, door_width=1.0)``)
         or Scenario objects. A Scenario object is a fixed scene: it runs once
         per method, and its row's seed is the scenario's own (``<NA>`` when
-        it has none).
+        it has none); so does a name whose scenario has one fixed layout
+        (``"sphere"``). Every method must be able to run every scenario's
+        dimensions: a 3D scenario refuses the planar methods (HRVO,
+        DetourCrowd's sampling, AVO, ...) before anything runs.
     seeds
         The seeds, or a number K for seeds 0 to K-1 (as the command line's
         ``--seeds K``); scene k of each batch is ``factory(seed=seeds[k])``.
@@ -154,7 +181,8 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
     pandas.DataFrame
         Columns ``method, scenario, seed, agents, steps_run`` and one column
         per scalar metric of a scene (``collision_agent_steps``,
-        ``arrival_rate``, ``makespan``, ...). ``makespan`` is NaN for a run
+        ``arrival_rate``, ``makespan``, ...), and ``peak_angular_speed``,
+        the largest over the scene's agents (rad/s; see :mod:`vosim.metrics`). ``makespan`` is NaN for a run
         in which some agent did not arrive: average it only over the seeds
         of a method that all finished (:func:`summarize` does).
         ``df.attrs["series"]`` maps
@@ -175,10 +203,15 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
     if steps is not None:
         steps = integer(steps, "steps", minimum=1)
 
+    # Locally every scene is made here anyway; a cluster makes them on its
+    # workers, so only the first is made here, to check the dimensions.
+    cells = [_scenes(factory, seeds if client is None else seeds[:1]) for factory in factories]
+    for k, (scenes, _) in enumerate(cells):
+        _refuse_unsupported(named, scenes[0], k)
+
     rows, series = [], {}
     if client is None:
-        for factory in factories:
-            scenes, run_seeds = _scenes(factory, seeds)
+        for scenes, run_seeds in cells:
             for label, method in named.items():
                 cell_rows, cell_series = run_cell(label, method, scenes, run_seeds, steps, progress)
                 rows += cell_rows

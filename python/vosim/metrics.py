@@ -100,6 +100,22 @@ PER_AGENT = ("arrival_step", "path_length", "agent_path_efficiency", "agent_mean
              "peak_acceleration", "peak_angular_speed")
 SERIES = ("min_clearance_series", "collisions_series")
 TIMES = ("time_neighbors", "time_velocities", "time_integration")
+#: Per-agent metrics that tables (``metrics_table``, :func:`vosim.compare`) give per scene as
+#: their largest value over the scene's agents: the scene's peak turn rate, rad/s.
+SCENE_PEAKS = ("peak_angular_speed",)
+
+
+def scene_peaks(metrics: dict) -> dict:
+    """The largest value over each scene's agents of the :data:`SCENE_PEAKS` metrics present:
+    ``(B,)``, or a scalar for a single simulator's metrics (NaN for a scene without agents)."""
+    peaks = {}
+    for name in SCENE_PEAKS:
+        if name in metrics:
+            values = np.asarray(metrics[name], dtype=np.float64)
+            peaks[name] = (np.max(values, axis=-1, initial=-np.inf) if values.shape[-1] else
+                           np.full(values.shape[:-1], np.nan))
+            peaks[name] = np.where(np.isneginf(peaks[name]), np.nan, peaks[name])
+    return peaks
 
 
 def from_engine(raw: dict | None, frame_steps: np.ndarray, scenes: int, scene_axis: bool) -> dict:
@@ -125,7 +141,7 @@ def from_engine(raw: dict | None, frame_steps: np.ndarray, scenes: int, scene_ax
 
 
 def table(metrics: dict, scene_axis: bool):
-    """One pandas row per scene with the per-scene metrics."""
+    """One pandas row per scene with the per-scene metrics (and the :data:`SCENE_PEAKS` of its agents)."""
     try:
         import pandas as pd
     except ImportError as error:  # pragma: no cover - depends on the environment
@@ -133,6 +149,7 @@ def table(metrics: dict, scene_axis: bool):
     if not metrics:
         return pd.DataFrame(columns=["scene", *PER_SCENE, *TIMES])
     columns = {name: np.atleast_1d(metrics[name]) for name in PER_SCENE + TIMES}
+    columns.update({name: np.atleast_1d(value) for name, value in scene_peaks(metrics).items()})
     scenes = len(columns[PER_SCENE[0]])
     frame = pd.DataFrame({"scene": np.arange(scenes), **columns})
     return frame

@@ -1,7 +1,7 @@
 """Pictures of runs (needs matplotlib: ``pip install "vosim[plot]"``).
 
-- :func:`trajectories`: paths coloured by agent, speed or time, with obstacles and collisions;
-- :func:`animate`: an animation, saved as GIF (pillow) or MP4 (ffmpeg);
+- :func:`trajectories`: paths coloured by agent, speed or time, with obstacles, collisions and headings;
+- :func:`animate`: an animation (discs with heading ticks), saved as GIF (pillow) or MP4 (ffmpeg);
 - :func:`velocity_space`: one agent's velocity space for the active method (from ``sim.inspect``);
 - :func:`compare`: the standard figures of a :func:`vosim.compare` table;
 - :func:`obstacles`: obstacles into existing axes;

@@ -10,6 +10,7 @@ from .._checks import integer, scalar
 from ..trajectory import Trajectory
 from . import _style as style
 from ._common import _pyplot, frame_stride, obstacles, scene_of
+from ._headings import HEADING_COLOR, heading_ticks, use_headings
 
 WRITERS = {".gif": "pillow", ".mp4": "ffmpeg", ".webm": "ffmpeg", ".mkv": "ffmpeg"}
 
@@ -36,8 +37,11 @@ def animation_writer(path, argument: str = "path") -> tuple[Path, str]:
 
 
 def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, max_frames: int | None = 300,
-            trail: int = 10, dpi: int = 100, figsize=None, title: str | None = None):
+            trail: int = 10, dpi: int = 100, figsize=None, title: str | None = None, headings: bool | None = None):
     """Animate a run: agents as discs of their radius, with short trails, over the obstacles.
+
+    Where the run recorded headings, each disc carries a tick from its
+    centre to its rim along its heading, and a legend explains the marks.
 
     Parameters
     ----------
@@ -60,6 +64,10 @@ def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, m
         follows the scene's shape, so that little canvas is left empty.
     title
         Title; the simulated time is shown below it.
+    headings
+        Draw each agent's heading as a tick on its disc. None: when the
+        trajectory recorded headings (``traj.headings``); True: always (an
+        error when it did not).
 
     Returns
     -------
@@ -117,6 +125,12 @@ def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, m
     ax.add_collection(discs)
     trails = LineCollection([], colors=colors, linewidths=0.8, alpha=0.6, zorder=2)
     ax.add_collection(trails)
+    angles = data["headings"][:, live] if use_headings(headings, data) else None
+    ticks = None
+    if angles is not None:
+        ticks = LineCollection([], colors=HEADING_COLOR, linewidths=1.2, zorder=4)
+        ax.add_collection(ticks)
+        _legend(ax, colors, trail, len(goals) > 0)
     label = ax.set_title("")
     heading = f"{title}\n" if title else ""
 
@@ -125,11 +139,33 @@ def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, m
         discs.set_offsets(positions[t])
         first = frames[max(0, k - trail)]
         trails.set_segments([positions[first:t + 1, a] for a in range(n)] if trail else [])
+        if ticks is not None:
+            ticks.set_segments(heading_ticks(positions[t], angles[t], radius))
         label.set_text(f"{heading}t = {traj.times[t]:.1f} s")
-        return discs, trails, label
+        return (discs, trails, label) if ticks is None else (discs, trails, ticks, label)
 
     result = animation.FuncAnimation(fig, draw, frames=len(frames), interval=1000.0 / fps, blit=False)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         result.save(path, writer=writer, fps=fps, dpi=dpi)
     return result
+
+
+def _legend(ax, colors, trail: int, goals: bool) -> None:
+    """The legend of an animation with headings: a disc, its heading tick, the trail and the goals."""
+    from matplotlib.lines import Line2D
+
+    from ._style import legend_below
+
+    handles = [Line2D([], [], linestyle="", marker="o", markerfacecolor=colors[0], markeredgecolor="black",
+                      markersize=9),
+               Line2D([], [], color=HEADING_COLOR, linewidth=1.2)]
+    labels = ["agent (disc of its radius)", "heading (tick from the centre)"]
+    if trail:
+        handles.append(Line2D([], [], color=colors[0], linewidth=0.8, alpha=0.6))
+        labels.append(f"trail ({trail} frames)")
+    if goals:
+        handles.append(Line2D([], [], linestyle="", marker="o", markerfacecolor="none",
+                              markeredgecolor=style.GOAL_COLOR, markersize=5))
+        labels.append("goal")
+    legend_below(ax, handles, labels)

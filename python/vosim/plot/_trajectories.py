@@ -7,9 +7,12 @@ import numpy as np
 from ..trajectory import Trajectory
 from . import _style as style
 from ._common import _pyplot, frame_stride, obstacles, scene_of
+from ._headings import HEADING_COLOR, draw_heading_arrows, heading_frames, use_headings
 from ._style import legend_below
 
 COLOR_BY = ("agent", "speed", "time")
+#: Most heading arrows drawn in one picture: a large crowd gets fewer per path.
+MAX_HEADING_ARROWS = 600
 
 
 def collisions(positions: np.ndarray, radius: np.ndarray, active=None, *, min_fraction: float = 0.01,
@@ -45,12 +48,13 @@ def collisions(positions: np.ndarray, radius: np.ndarray, active=None, *, min_fr
 
 def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "agent", title: str | None = None,
                  show_collisions: bool = True, max_frames: int | None = 1000, colorbar: bool = True,
-                 linewidth: float = 0.7):
+                 linewidth: float = 0.7, headings: bool | None = None, heading_marks: int = 6):
     """Draw the obstacles, then every agent's path, its start (dot) and its goal (ring).
 
     Agents that did not arrive are marked where they ended (squares), and
     overlaps where they were deepest (small crosses, at most the 150
-    deepest); the legend, under the axes, explains every mark.
+    deepest); where the run recorded headings, short arrows show them along
+    each path. The legend, under the axes, explains every mark.
 
     Parameters
     ----------
@@ -76,6 +80,15 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
         Add a colour bar for ``"speed"`` and ``"time"``.
     linewidth
         Width of the paths.
+    headings
+        Draw each agent's heading as an arrow as long as its diameter, at
+        ``heading_marks`` frames evenly spaced along its path, the last
+        one where it ended. None: when the trajectory recorded headings
+        (``traj.headings``); True: always (an error when it did not).
+        Large crowds get fewer marks per agent (at most 600 arrows; the
+        last frame's always).
+    heading_marks
+        How many frames of each path carry a heading arrow.
 
     Returns
     -------
@@ -142,6 +155,16 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
         handles.append(Line2D([], [], linestyle="", marker="s", markerfacecolor="none",
                               markeredgecolor=style.NOT_ARRIVED_COLOR, markersize=6, markeredgewidth=1.2))
         labels.append(f"did not arrive ({int(missed.sum())}), at its end")
+    if use_headings(headings, data):
+        arrows = heading_frames(frames, min(heading_marks, max(1, MAX_HEADING_ARROWS // max(int(live.sum()), 1))))
+        points = data["positions"][arrows][:, live].reshape(-1, 2)
+        angles = data["headings"][arrows][:, live].reshape(-1)
+        length = np.tile(2 * np.asarray(data["radius"], dtype=np.float64)[live], len(arrows))
+        arrow_colors = np.tile(colors[live], (len(arrows), 1)) if color_by == "agent" else HEADING_COLOR
+        draw_heading_arrows(ax, points, angles, length, arrow_colors)
+        handles.append(Line2D([], [], linestyle="", marker=r"$\rightarrow$", color=HEADING_COLOR, markersize=9))
+        every = traj.times[arrows[1]] - traj.times[arrows[0]] if len(arrows) > 1 else None
+        labels.append("heading" + (f" (about every {every:.3g} s, and at the end)" if every else " at the end"))
     if show_collisions:
         marks, depth = collisions(data["positions"], data["radius"], live, with_depth=True)
         if len(marks):

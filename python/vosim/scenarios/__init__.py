@@ -9,13 +9,14 @@
 Scenarios: :func:`circle`, :func:`blocks` and :func:`roadmap` (RVO2's
 examples), :func:`headon_pair`, :func:`crossing`, :func:`bottleneck`,
 :func:`corridor`, :func:`random_crowd` and :func:`room_evacuation`
-(pedestrians: 0.3 m radius, 1.2 m/s, time step 0.1 s), and
+(pedestrians: 0.3 m radius, 1.2 m/s, time step 0.1 s),
 :func:`mixed_acceleration_crossing` (crossing with agile and sluggish
-agents, run with AVO). :data:`SCENARIOS` maps their names to them. In 3D:
+agents, run with AVO), and :func:`warehouse` (robots crossing between
+aisles of shelves). :data:`SCENARIOS` maps their names to them. In 3D:
 :func:`sphere` (RVO2-3D's example), :func:`swarm_gate`,
 :func:`layers_crossing` and :func:`random3d` (drones: 0.25 m radius,
-1.5 m/s), in :data:`SCENARIOS_3D`. :func:`from_steersuite` reads a SteerSuite XML
-test case.
+1.5 m/s), in :data:`SCENARIOS_3D`. :data:`ALL_SCENARIOS` holds both.
+:func:`from_steersuite` reads a SteerSuite XML test case.
 """
 
 from ._library import (
@@ -32,11 +33,14 @@ from ._library import (
     room_evacuation,
 )
 from ._library3d import SCENARIOS_3D, layers_crossing, random3d, sphere, swarm_gate
+from ._warehouse import warehouse
+from ._catalogue import ALL_SCENARIOS, takes_seed
 from ._scenario import AGENT_PARAMETERS, Scenario, batch, build_batch
 from ._steersuite import from_steersuite
 
 __all__ = [
     "AGENT_PARAMETERS",
+    "ALL_SCENARIOS",
     "SCENARIOS",
     "SCENARIOS_3D",
     "Scenario",
@@ -56,5 +60,7 @@ __all__ = [
     "room_evacuation",
     "sphere",
     "swarm_gate",
+    "warehouse",
     "from_steersuite",
+    "takes_seed",
 ]

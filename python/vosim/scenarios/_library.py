@@ -564,6 +564,9 @@ def room_evacuation(n: int = 50, exits=1, *, exit_width: float = 1.2, room_size:
     )
 
 
+# The warehouse has its own module (robots and shelves); it builds on the helpers above.
+from ._warehouse import warehouse  # noqa: E402
+
 #: Every scenario function by name (the command line's ``--scenario``).
 SCENARIOS = {
     "circle": circle,
@@ -576,4 +579,5 @@ SCENARIOS = {
     "corridor": corridor,
     "random_crowd": random_crowd,
     "room_evacuation": room_evacuation,
+    "warehouse": warehouse,
 }

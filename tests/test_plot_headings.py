@@ -1,0 +1,104 @@
+"""Headings on pictures: arrows along the paths of plot.trajectories, ticks on plot.animate's discs."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.collections import LineCollection  # noqa: E402
+from matplotlib.quiver import Quiver  # noqa: E402
+
+import vosim  # noqa: E402
+from vosim import plot, scenarios  # noqa: E402
+from vosim.plot._headings import heading_frames  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+@pytest.fixture(scope="module")
+def robots():
+    scene = scenarios.warehouse(8, aisles=2, seed=1)
+    return scene.build().run(120)
+
+
+def _quivers(ax):
+    return [c for c in ax.collections if isinstance(c, Quiver)]
+
+
+def test_trajectories_draw_heading_arrows_along_each_path(robots, tmp_path):
+    ax = plot.trajectories(robots, heading_marks=4)
+    (arrows,) = _quivers(ax)
+    frames = heading_frames(np.arange(len(robots.times)), 4)
+    assert frames[-1] == len(robots.times) - 1 and len(frames) == 4
+    points = robots.positions[frames].reshape(-1, 2)
+    angles = robots.headings[frames].reshape(-1)
+    np.testing.assert_allclose(arrows.get_offsets(), points)
+    length = 2 * np.tile(robots.radius, len(frames))                   # a diameter long, along the heading
+    np.testing.assert_allclose(arrows.U, length * np.cos(angles))
+    np.testing.assert_allclose(arrows.V, length * np.sin(angles))
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any(label.startswith("heading (about every") for label in labels)
+    ax.figure.savefig(tmp_path / "headings.png", dpi=60)
+    assert (tmp_path / "headings.png").stat().st_size > 5_000
+
+
+def test_headings_can_be_left_out_and_are_refused_when_not_recorded(robots):
+    assert not _quivers(plot.trajectories(robots, headings=False))
+    unrecorded = dataclasses.replace(robots, headings=None)
+    assert not _quivers(plot.trajectories(unrecorded))               # None: only when recorded
+    with pytest.raises(ValueError, match="headings is True, but this trajectory recorded no headings"):
+        plot.trajectories(unrecorded, headings=True)
+    with pytest.raises(TypeError, match="headings: expected True, False or None, got 'yes'"):
+        plot.trajectories(robots, headings="yes")
+    with pytest.raises(ValueError, match="heading_marks is 0; must be >= 1"):
+        plot.trajectories(robots, heading_marks=0)
+
+
+def test_a_large_crowd_gets_fewer_arrows_the_last_frame_always():
+    traj = scenarios.circle(400, radius=300.0).build().run(5)
+    (arrows,) = _quivers(plot.trajectories(traj, show_collisions=False))
+    assert len(arrows.get_offsets()) == 400                         # 600 at most: one mark each, at the end
+    np.testing.assert_allclose(arrows.get_offsets(), traj.positions[-1])
+
+
+def test_a_batch_scene_draws_its_own_headings():
+    batch = scenarios.batch(lambda seed: scenarios.warehouse(4, aisles=2, seed=seed), seeds=[0, 1])
+    traj = batch.run(30)
+    (arrows,) = _quivers(plot.trajectories(traj, scene=1, heading_marks=1))
+    np.testing.assert_allclose(arrows.U, 0.6 * np.cos(traj.headings[-1, 1]))
+
+
+def test_animation_discs_carry_heading_ticks(robots, tmp_path):
+    animation = plot.animate(robots, path=tmp_path / "robots.gif", max_frames=8)
+    ax = animation._fig.axes[0]
+    ticks = next(c for c in ax.collections if isinstance(c, LineCollection) and len(c.get_segments()) == 8
+                 and np.allclose([np.linalg.norm(s[1] - s[0]) for s in c.get_segments()], 0.3))
+    last = ticks.get_segments()            # the saved file ends with the last frame
+    np.testing.assert_allclose([s[0] for s in last], robots.positions[-1])
+    direction = np.array([s[1] - s[0] for s in last]) / 0.3
+    np.testing.assert_allclose(direction, np.column_stack([np.cos(robots.headings[-1]), np.sin(robots.headings[-1])]),
+                               atol=1e-12)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "heading (tick from the centre)" in labels and "agent (disc of its radius)" in labels
+    assert (tmp_path / "robots.gif").stat().st_size > 10_000
+
+
+def test_animation_without_headings_has_no_ticks(robots):
+    animation = plot.animate(dataclasses.replace(robots, headings=None), max_frames=4)
+    animation._draw_next_frame(0, blit=False)
+    assert animation._fig.axes[0].get_legend() is None
+    with pytest.raises(ValueError, match="recorded no headings"):
+        plot.animate(dataclasses.replace(robots, headings=None), headings=True)
+
+
+def test_heading_frames_are_evenly_spaced_and_end_with_the_last():
+    assert heading_frames(np.arange(11), 3).tolist() == [3, 7, 10]
+    assert heading_frames(np.arange(4), 9).tolist() == [0, 1, 2, 3]
+    assert heading_frames(np.arange(50), 1).tolist() == [49]
