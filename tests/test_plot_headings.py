@@ -61,9 +61,34 @@ def test_headings_can_be_left_out_and_are_refused_when_not_recorded(robots):
         plot.trajectories(robots, heading_marks=0)
 
 
+def test_holonomic_scenes_draw_headings_only_when_asked():
+    """A holonomic agent heads where its path goes: by default only scenes with a drive get arrows."""
+    traj = scenarios.circle(12, radius=10.0).build().run(5)
+    assert set(traj.kinematics) == {"holonomic"}
+    assert not _quivers(plot.trajectories(traj))
+    assert _quivers(plot.trajectories(traj, headings=True))
+    assert not _quivers(plot.trajectories(dataclasses.replace(traj, kinematics=None)))  # older files
+    mixed = scenarios.circle(12, radius=10.0)
+    mixed = dataclasses.replace(mixed, agent_params={**mixed.agent_params, "kinematics": "differential_drive"})
+    traj = mixed.build().run(5)  # (one name for every agent)
+    assert set(traj.kinematics) == {"differential_drive"}
+    assert _quivers(plot.trajectories(traj))
+
+
+def test_trajectories_keep_the_agents_kinematics_in_files(robots, tmp_path):
+    path = robots.save(tmp_path / "robots.npz")
+    np.testing.assert_array_equal(vosim.load(path).kinematics, robots.kinematics)
+    with np.load(path) as archive:
+        arrays = dict(archive)
+    arrays["kinematics"] = np.array(["hovercraft"] * len(robots.kinematics))
+    np.savez(tmp_path / "bad.npz", **arrays)
+    with pytest.raises(ValueError, match="corrupt vosim trajectory .kinematics"):
+        vosim.load(tmp_path / "bad.npz")
+
+
 def test_a_large_crowd_gets_fewer_arrows_the_last_frame_always():
     traj = scenarios.circle(400, radius=300.0).build().run(5)
-    (arrows,) = _quivers(plot.trajectories(traj, show_collisions=False))
+    (arrows,) = _quivers(plot.trajectories(traj, show_collisions=False, headings=True))
     assert len(arrows.get_offsets()) == 400                         # 600 at most: one mark each, at the end
     np.testing.assert_allclose(arrows.get_offsets(), traj.positions[-1])
 

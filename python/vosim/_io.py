@@ -23,7 +23,7 @@ FORMAT_VERSION = 1
 
 ARRAYS = ("positions", "velocities", "times", "steps", "ids", "radius", "goals", "has_goal")
 # Arrays a trajectory may lack (None): saved when present.
-OPTIONAL_ARRAYS = ("active", "arrival_radius", "headings")
+OPTIONAL_ARRAYS = ("active", "arrival_radius", "headings", "kinematics")
 # Metric arrays are stored under this prefix, next to the frames (exact, unlike JSON).
 METRIC_PREFIX = "metrics."
 
@@ -147,6 +147,13 @@ def load(path):
         except _UNREADABLE as error:
             raise ValueError(f"path: {str(path)!r} is a corrupt vosim trajectory "
                              f"({type(error).__name__}: {error})") from None
+    if "kinematics" in arrays:
+        from ._kinematics import KINEMATICS
+
+        names = arrays["kinematics"]
+        if names.dtype.kind != "U" or not np.isin(names, KINEMATICS).all():
+            raise ValueError(f"path: {str(path)!r} is a corrupt vosim trajectory (kinematics holds other than "
+                             f"{', '.join(KINEMATICS)})")
     obstacles = tuple(Obstacle(o["kind"], np.array(o["vertices"], dtype=np.float64), o["scene"])
                       for o in metadata["obstacles"])
     for obstacle in obstacles:

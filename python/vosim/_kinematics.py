@@ -31,7 +31,8 @@ def kinematics_codes(value, name: str = "kinematics") -> np.ndarray:
 
 def kinematics_names(codes: np.ndarray) -> np.ndarray:
     """The engine's int8 values as an array of names."""
-    return np.asarray(KINEMATICS, dtype=object)[np.asarray(codes, dtype=np.intp)].astype(str)
+    # (np.asarray: indexing with a 0-d array gives a bare string)
+    return np.asarray(np.asarray(KINEMATICS, dtype=object)[np.asarray(codes, dtype=np.intp)]).astype(str)
 
 
 def default_headings(positions: np.ndarray, velocities: np.ndarray, goals: np.ndarray) -> np.ndarray:

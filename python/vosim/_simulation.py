@@ -576,6 +576,7 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
             has_goal=np.array(self.has_goal),
             active=np.array(self.active),
             arrival_radius=np.array(self.arrival_radius),
+            kinematics=np.array(self.kinematics, dtype=str),
             time_step=self.time_step,
             steps_run=int(outcome["steps_done"]),
             all_arrived=bool(outcome["all_arrived"]),

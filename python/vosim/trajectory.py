@@ -22,6 +22,10 @@ class Trajectory:
         ``(T, N)`` or ``(T, B, N)``: each agent's heading (radians, in
         ``(-pi, pi]``) in that state; None for trajectories saved before
         headings were recorded.
+    kinematics
+        ``(N,)`` or ``(B, N)``: each agent's kinematic model by name
+        (``"holonomic"``, ``"differential_drive"``, ``"unicycle"``) at the
+        end of the run; None for trajectories saved before it was recorded.
     times
         ``(T,)`` simulated time of each frame.
     steps
@@ -71,6 +75,7 @@ class Trajectory:
     metrics: dict = field(default_factory=dict)
     step_time: float = float("nan")
     headings: np.ndarray | None = None
+    kinematics: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.times)

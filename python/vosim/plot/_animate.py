@@ -40,8 +40,9 @@ def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, m
             trail: int = 10, dpi: int = 100, figsize=None, title: str | None = None, headings: bool | None = None):
     """Animate a run: agents as discs of their radius, with short trails, over the obstacles.
 
-    Where the run recorded headings, each disc carries a tick from its
-    centre to its rim along its heading, and a legend explains the marks.
+    Where the scene has differential-drive or unicycle agents, each disc
+    carries a tick from its centre to its rim along its heading, and a
+    legend explains the marks.
 
     Parameters
     ----------
@@ -66,8 +67,8 @@ def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, m
         Title; the simulated time is shown below it.
     headings
         Draw each agent's heading as a tick on its disc. None: when the
-        trajectory recorded headings (``traj.headings``); True: always (an
-        error when it did not).
+        trajectory recorded headings (``traj.headings``) and the scene has a
+        non-holonomic agent; True: always (an error when it recorded none).
 
     Returns
     -------

@@ -38,9 +38,12 @@ def heading_ticks(points: np.ndarray, angles: np.ndarray, radius: np.ndarray) ->
 
 
 def use_headings(headings, data: dict) -> bool:
-    """Whether to draw headings: ``headings`` True, False, or None (when the scene ``data`` has them)."""
+    """Whether to draw headings: ``headings`` True, False, or None (when the scene ``data`` has them and
+    a non-holonomic agent: a holonomic agent's heading is its direction of travel, which its path shows)."""
     if headings is None:
-        return data.get("headings") is not None
+        kinematics = data.get("kinematics")
+        return (data.get("headings") is not None and kinematics is not None
+                and bool(np.any(np.asarray(kinematics) != "holonomic")))
     if not isinstance(headings, (bool, np.bool_)):
         raise TypeError(f"headings: expected True, False or None, got {headings!r}")
     if headings and data.get("headings") is None:

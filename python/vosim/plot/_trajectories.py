@@ -53,8 +53,8 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
 
     Agents that did not arrive are marked where they ended (squares), and
     overlaps where they were deepest (small crosses, at most the 150
-    deepest); where the run recorded headings, short arrows show them along
-    each path. The legend, under the axes, explains every mark.
+    deepest); where the scene has differential-drive or unicycle agents,
+    short arrows show the headings along each path. The legend, under the axes, explains every mark.
 
     Parameters
     ----------
@@ -84,7 +84,9 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
         Draw each agent's heading as an arrow as long as its diameter, at
         ``heading_marks`` frames evenly spaced along its path, the last
         one where it ended. None: when the trajectory recorded headings
-        (``traj.headings``); True: always (an error when it did not).
+        (``traj.headings``) and the scene has a non-holonomic agent (a
+        holonomic agent heads where its path goes); True: always (an error
+        when it recorded none).
         Large crowds get fewer marks per agent (at most 600 arrows; the
         last frame's always).
     heading_marks
