@@ -10,7 +10,7 @@ from . import _style as style
 from ._animate import animation_writer
 from ._common import _pyplot
 from ._shapes3d import draw_shapes_3d
-from ._trajectories3d import AXIS_LABELS, _frames, scene3d
+from ._trajectories3d import _frames, frame_box, scene3d
 
 
 def animate3d(traj: Trajectory, *, obstacles=None, scene: int = 0, path=None, fps: float = 20.0,
@@ -69,13 +69,7 @@ def animate3d(traj: Trajectory, *, obstacles=None, scene: int = 0, path=None, fp
     fig = plt.figure(figsize=figsize, dpi=dpi, layout="constrained")
     ax = fig.add_subplot(projection="3d")
     drawn = draw_shapes_3d(ax, data["shapes"], bounds=(lo, hi), alpha=0.25)
-    ax.set_xlim(lo[0], hi[0])
-    ax.set_ylim(lo[1], hi[1])
-    ax.set_zlim(lo[2], hi[2])
-    ax.set_box_aspect(hi - lo)
-    ax.set_xlabel(AXIS_LABELS[0])
-    ax.set_ylabel(AXIS_LABELS[1])
-    ax.set_zlabel(AXIS_LABELS[2])
+    frame_box(ax, lo, hi)
     colors = style.agent_colors(n)
     handles = [Line2D([], [], linestyle="", marker="o", color=style.SERIES_COLORS[0], markersize=5),
                Line2D([], [], color=style.SERIES_COLORS[0], linewidth=1.0)]

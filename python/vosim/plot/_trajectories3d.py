@@ -39,6 +39,17 @@ def scene3d(traj: Trajectory, scene: int, obstacles) -> dict:
     return data
 
 
+def frame_box(ax, lo, hi) -> None:
+    """3D axes spanning the box [lo, hi] at true proportions, with labelled axes in metres."""
+    ax.set_xlim(lo[0], hi[0])
+    ax.set_ylim(lo[1], hi[1])
+    ax.set_zlim(lo[2], hi[2])
+    ax.set_box_aspect(hi - lo)
+    ax.set_xlabel(AXIS_LABELS[0])
+    ax.set_ylabel(AXIS_LABELS[1])
+    ax.set_zlabel(AXIS_LABELS[2])
+
+
 def _frames(traj: Trajectory, max_frames) -> np.ndarray:
     stride = frame_stride(len(traj.times), max_frames)
     return np.unique(np.r_[np.arange(0, len(traj.times), stride), len(traj.times) - 1])
@@ -141,13 +152,7 @@ def trajectories3d(traj: Trajectory, *, obstacles=None, ax=None, scene: int = 0,
         handle, label = _obstacle_entry(drawn)
         handles.append(handle)
         labels.append(label)
-    ax.set_xlim(lo[0], hi[0])
-    ax.set_ylim(lo[1], hi[1])
-    ax.set_zlim(lo[2], hi[2])
-    ax.set_box_aspect(hi - lo)
-    ax.set_xlabel(AXIS_LABELS[0])
-    ax.set_ylabel(AXIS_LABELS[1])
-    ax.set_zlabel(AXIS_LABELS[2])
+    frame_box(ax, lo, hi)
     ax.view_init(elev=elev, azim=azim)
     ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.02), ncol=min(3, len(labels)),
               fontsize="small", frameon=False)
