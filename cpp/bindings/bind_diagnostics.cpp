@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine.hpp"
+#include "engine/engine.hpp"
 
 namespace py = pybind11;
 

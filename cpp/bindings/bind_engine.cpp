@@ -12,7 +12,7 @@
 #include <tuple>
 #include <type_traits>
 
-#include "engine.hpp"
+#include "engine/engine.hpp"
 #include "run_metrics.hpp"
 #include "limits.hpp"
 #include "views.hpp"

@@ -7,9 +7,9 @@
 #include <vector>
 #include <string>
 
-#include "clearance.hpp"
+#include "metrics/clearance.hpp"
 #include "run_metrics.hpp"
-#include "state_check.hpp"
+#include "state/state_check.hpp"
 
 namespace py = pybind11;
 

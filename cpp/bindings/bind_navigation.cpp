@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "funnel.hpp"
-#include "path_search.hpp"
+#include "navigation/funnel.hpp"
+#include "navigation/path_search.hpp"
 #include "threads.hpp"
 
 namespace py = pybind11;

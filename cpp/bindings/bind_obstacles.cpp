@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "engine.hpp"
-#include "obstacles.hpp"
+#include "engine/engine.hpp"
+#include "obstacles/obstacles.hpp"
 
 namespace py = pybind11;
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "obstacles3d.hpp"
+#include "obstacles/obstacles3d.hpp"
 
 namespace py = pybind11;
 

@@ -13,7 +13,7 @@
 #include <variant>
 #include <vector>
 
-#include "engine.hpp"
+#include "engine/engine.hpp"
 
 namespace py = pybind11;
 

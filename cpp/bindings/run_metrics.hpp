@@ -3,7 +3,7 @@
 
 #include <pybind11/pybind11.h>
 
-#include "engine.hpp"
+#include "engine/engine.hpp"
 
 namespace vosim::bindings {
 

@@ -12,7 +12,7 @@
 #include <memory>
 #include <vector>
 
-#include "column.hpp"
+#include "state/column.hpp"
 
 namespace vosim::bindings {
 

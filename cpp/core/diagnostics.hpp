@@ -8,7 +8,7 @@
 
 #include "methods/geometry.hpp"
 #include "methods/orca/linear_program3d.hpp"  // Plane
-#include "obstacles3d.hpp"        // ObstacleContact3
+#include "obstacles/obstacles3d.hpp"        // ObstacleContact3
 #include "vec2.hpp"
 #include "vec3.hpp"
 

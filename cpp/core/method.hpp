@@ -18,12 +18,12 @@
 #include <string>
 #include <vector>
 
-#include "agent_state.hpp"
+#include "state/agent_state.hpp"
 #include "diagnostics.hpp"
-#include "kinematics.hpp"
-#include "neighbor_grid.hpp"
-#include "obstacles.hpp"
-#include "obstacles3d.hpp"
+#include "kinematics/kinematics.hpp"
+#include "spatial/neighbor_grid.hpp"
+#include "obstacles/obstacles.hpp"
+#include "obstacles/obstacles3d.hpp"
 #include "methods/orca/linear_program3d.hpp"
 #include "vec.hpp"
 

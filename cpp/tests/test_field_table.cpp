@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "agent_state.hpp"
-#include "state_check.hpp"
+#include "state/agent_state.hpp"
+#include "state/state_check.hpp"
 
 using namespace vosim;
 

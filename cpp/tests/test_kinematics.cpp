@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "kinematics.hpp"
+#include "kinematics/kinematics.hpp"
 
 using namespace vosim;
 

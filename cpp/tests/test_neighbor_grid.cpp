@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "neighbor_grid.hpp"
+#include "spatial/neighbor_grid.hpp"
 
 using namespace vosim;
 

@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "neighbor_grid3.hpp"
+#include "spatial/neighbor_grid3.hpp"
 
 using namespace vosim;
 

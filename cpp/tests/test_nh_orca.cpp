@@ -7,7 +7,7 @@
 #include <limits>
 #include <vector>
 
-#include "nh_orca.hpp"
+#include "methods/orca/nh_orca.hpp"
 
 using namespace vosim;
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "obstacles.hpp"
+#include "obstacles/obstacles.hpp"
 
 using namespace vosim;
 

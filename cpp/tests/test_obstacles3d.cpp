@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "obstacles3d.hpp"
+#include "obstacles/obstacles3d.hpp"
 
 using namespace vosim;
 

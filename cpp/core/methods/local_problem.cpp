@@ -1,4 +1,4 @@
-#include "local_problem.hpp"
+#include "methods/local_problem.hpp"
 
 #include "method.hpp"
 

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "obstacles3d.hpp"  // ObstacleContact3
+#include "obstacles/obstacles3d.hpp"  // ObstacleContact3
 #include "vec2.hpp"
 #include "vec3.hpp"
 

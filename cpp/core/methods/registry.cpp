@@ -1,9 +1,9 @@
-#include "registry.hpp"
+#include "methods/registry.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "require.hpp"
+#include "methods/require.hpp"
 
 // The registration list: one line per method, naming the function in the
 // method's folder that returns its MethodSpec. The order is the order users

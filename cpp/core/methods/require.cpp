@@ -1,10 +1,10 @@
-#include "require.hpp"
+#include "methods/require.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
-#include "state_check.hpp"
+#include "state/state_check.hpp"
 
 namespace vosim {
 

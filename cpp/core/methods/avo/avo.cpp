@@ -1,15 +1,15 @@
-#include "avo.hpp"
+#include "methods/avo/avo.hpp"
 
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <utility>
 
-#include "avo2_neighbors.hpp"
+#include "methods/avo/avo2_neighbors.hpp"
 #include "methods/orca/linear_program.hpp"
 #include "methods/common/reachable_velocities.hpp"
 #include "methods/orca/orca.hpp"
-#include "state_check.hpp"
+#include "state/state_check.hpp"
 
 namespace vosim {
 

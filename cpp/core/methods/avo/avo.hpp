@@ -23,7 +23,7 @@
 
 #include <memory>
 
-#include "avo2_programs.hpp"
+#include "methods/avo/avo2_programs.hpp"
 #include "method.hpp"
 
 namespace vosim {

@@ -1,4 +1,4 @@
-#include "avo2_neighbors.hpp"
+#include "methods/avo/avo2_neighbors.hpp"
 
 #include <algorithm>
 #include <vector>

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "avo_geometry.hpp"
+#include "methods/avo/avo_geometry.hpp"
 
 namespace vosim::avo {
 

@@ -1,4 +1,4 @@
-#include "avo2_programs.hpp"
+#include "methods/avo/avo2_programs.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // AVO's entry in the method registry (cpp/core/methods/registry.hpp).
-#include "avo.hpp"
+#include "methods/avo/avo.hpp"
 #include "methods/registry.hpp"
 
 namespace vosim {

@@ -1,4 +1,4 @@
-#include "reachable_velocities.hpp"
+#include "methods/common/reachable_velocities.hpp"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "reachable_velocities3d.hpp"
+#include "methods/common/reachable_velocities3d.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,8 +1,8 @@
-#include "realisable_velocities.hpp"
+#include "methods/common/realisable_velocities.hpp"
 
 #include <cmath>
 
-#include "kinematics.hpp"
+#include "kinematics/kinematics.hpp"
 
 namespace vosim {
 

@@ -1,8 +1,8 @@
-#include "trackable_velocities.hpp"
+#include "methods/common/trackable_velocities.hpp"
 
 #include <cmath>
 
-#include "nh_orca.hpp"
+#include "methods/orca/nh_orca.hpp"
 
 namespace vosim {
 

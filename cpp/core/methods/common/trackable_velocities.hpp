@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "agent_state.hpp"
+#include "state/agent_state.hpp"
 #include "methods/geometry.hpp"
 
 namespace vosim {

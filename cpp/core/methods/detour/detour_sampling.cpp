@@ -1,4 +1,4 @@
-#include "detour_sampling.hpp"
+#include "methods/detour/detour_sampling.hpp"
 
 #include <algorithm>
 #include <array>
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "methods/require.hpp"
-#include "state_check.hpp"
+#include "state/state_check.hpp"
 
 namespace vosim {
 

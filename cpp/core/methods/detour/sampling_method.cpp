@@ -1,4 +1,4 @@
-#include "sampling_method.hpp"
+#include "methods/detour/sampling_method.hpp"
 
 namespace vosim {
 

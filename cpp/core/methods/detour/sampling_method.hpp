@@ -3,7 +3,7 @@
 // by the agent's radius first, as DetourCrowd's navmesh is.
 #pragma once
 
-#include "detour_sampling.hpp"
+#include "methods/detour/detour_sampling.hpp"
 #include "method.hpp"
 
 namespace vosim {

@@ -5,7 +5,7 @@
 
 #include "limits.hpp"
 #include "methods/registry.hpp"
-#include "sampling_method.hpp"
+#include "methods/detour/sampling_method.hpp"
 
 namespace vosim {
 

@@ -1,4 +1,4 @@
-#include "force_based.hpp"
+#include "methods/force/force_based.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -6,7 +6,7 @@
 
 #include "limits.hpp"
 #include "methods/require.hpp"
-#include "state_check.hpp"
+#include "state/state_check.hpp"
 
 namespace vosim {
 

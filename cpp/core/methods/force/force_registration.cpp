@@ -1,5 +1,5 @@
 // ForceBased's entry in the method registry (cpp/core/methods/registry.hpp).
-#include "force_based.hpp"
+#include "methods/force/force_based.hpp"
 #include "limits.hpp"
 #include "methods/registry.hpp"
 

@@ -1,4 +1,4 @@
-#include "linear_program.hpp"
+#include "methods/orca/linear_program.hpp"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "linear_program3d.hpp"
+#include "methods/orca/linear_program3d.hpp"
 
 #include <algorithm>
 #include <cmath>

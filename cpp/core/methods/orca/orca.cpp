@@ -1,17 +1,17 @@
-#include "orca.hpp"
+#include "methods/orca/orca.hpp"
 
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
 #include "limits.hpp"
-#include "linear_program.hpp"
+#include "methods/orca/linear_program.hpp"
 #include "methods/common/reachable_velocities.hpp"
 #include "methods/common/realisable_velocities.hpp"
 #include "methods/common/trackable_velocities.hpp"
 #include "methods/geometry.hpp"
 #include "methods/require.hpp"
-#include "state_check.hpp"
+#include "state/state_check.hpp"
 
 namespace vosim {
 

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <limits>
 
-#include "linear_program3d.hpp"
+#include "methods/orca/linear_program3d.hpp"
 #include "methods/common/reachable_velocities3d.hpp"
-#include "orca.hpp"
+#include "methods/orca/orca.hpp"
 
 namespace vosim {
 

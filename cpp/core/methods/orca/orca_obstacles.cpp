@@ -11,9 +11,9 @@
 #include <cmath>
 #include <limits>
 
-#include "linear_program.hpp"
+#include "methods/orca/linear_program.hpp"
 #include "methods/geometry.hpp"
-#include "orca.hpp"
+#include "methods/orca/orca.hpp"
 
 namespace vosim {
 

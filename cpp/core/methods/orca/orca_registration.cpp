@@ -1,7 +1,7 @@
 // ORCA's entry in the method registry (cpp/core/methods/registry.hpp).
 #include "limits.hpp"
 #include "methods/registry.hpp"
-#include "orca.hpp"
+#include "methods/orca/orca.hpp"
 
 namespace vosim {
 

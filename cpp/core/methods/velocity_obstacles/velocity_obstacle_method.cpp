@@ -1,4 +1,4 @@
-#include "velocity_obstacle_method.hpp"
+#include "methods/velocity_obstacles/velocity_obstacle_method.hpp"
 
 namespace vosim {
 

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "method.hpp"
-#include "velocity_obstacles.hpp"
-#include "velocity_obstacles3d.hpp"
+#include "methods/velocity_obstacles/velocity_obstacles.hpp"
+#include "methods/velocity_obstacles/velocity_obstacles3d.hpp"
 
 namespace vosim {
 

@@ -5,8 +5,8 @@
 
 #include "limits.hpp"
 #include "methods/registry.hpp"
-#include "velocity_obstacle_method.hpp"
-#include "vo_names.hpp"
+#include "methods/velocity_obstacles/velocity_obstacle_method.hpp"
+#include "methods/velocity_obstacles/vo_names.hpp"
 
 namespace vosim {
 

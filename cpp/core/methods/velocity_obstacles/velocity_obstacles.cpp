@@ -1,4 +1,4 @@
-#include "velocity_obstacles.hpp"
+#include "methods/velocity_obstacles/velocity_obstacles.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include "counter_rng.hpp"
 #include "methods/geometry.hpp"
 #include "methods/require.hpp"
-#include "state_check.hpp"
+#include "state/state_check.hpp"
 
 namespace vosim {
 

@@ -54,7 +54,7 @@
 #include <limits>
 #include <vector>
 
-#include "integration.hpp"
+#include "kinematics/integration.hpp"
 #include "methods/local_problem.hpp"
 #include "vec2.hpp"
 

@@ -1,4 +1,4 @@
-#include "velocity_obstacles3d.hpp"
+#include "methods/velocity_obstacles/velocity_obstacles3d.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -22,9 +22,9 @@
 #include <vector>
 
 #include "methods/local_problem.hpp"  // LocalAgent3, LocalNeighbor3
-#include "obstacles3d.hpp"
+#include "obstacles/obstacles3d.hpp"
 #include "vec3.hpp"
-#include "velocity_obstacles.hpp"  // VoConfig, Cone
+#include "methods/velocity_obstacles/velocity_obstacles.hpp"  // VoConfig, Cone
 
 namespace vosim {
 

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "velocity_obstacles.hpp"
+#include "methods/velocity_obstacles/velocity_obstacles.hpp"
 
 namespace vosim {
 

@@ -1,0 +1,148 @@
+// The engine's neighbour index: one grid per scene over the frozen
+// positions, agents in its cell order, and the one neighbour gathering that
+// the step, inspect() and neighbor_table() share.
+#include <algorithm>
+#include <exception>
+
+#include "engine/engine.hpp"
+#include "engine/engine_internal.hpp"
+#include "threads.hpp"
+
+namespace vosim {
+
+using namespace engine_detail;
+
+int Engine::scene_of(std::int64_t k) const {
+    // The last scene starting at or before k (empty scenes start where the
+    // next one does, and are skipped).
+    const auto after = std::upper_bound(scene_starts_.begin(), scene_starts_.end(), k);
+    return static_cast<int>(after - scene_starts_.begin()) - 1;
+}
+
+int Engine::neighbor_capacity(std::size_t i) const {
+    // Never more neighbours than other agents in a scene.
+    return std::max(0, std::min(state_.max_neighbors[i], state_.count() - 1));
+}
+
+template <class V>
+int Engine::gather_neighbors(const GridOf<V>& grid, int scene, int slot, Neighbor* agents,
+                             std::vector<ObstaclesNearOf<V>>* edges) const {
+    const std::size_t i = state_.index(scene, slot);
+    const int count =
+        grid.nearest(state_.position<V>(i), state_.neighbor_dist[i], neighbor_capacity(i), slot, agents);
+    if (edges) append_obstacle_neighbors(scene, i, *edges);
+    return count;
+}
+
+template <class V>
+void Engine::find_neighbors(std::int64_t begin, std::int64_t end, Workspace& ws) const {
+    auto& near = ws.obstacles_near<V>();
+    auto& near_starts = ws.obstacles_near_starts<V>();
+    near.clear();
+    near_starts.clear();
+    ws.agent_starts.clear();
+    std::size_t used = 0;
+    int scene = scene_of(begin);
+    for (std::int64_t k = begin; k < end; ++k) {
+        while (k >= scene_starts_[scene + 1]) ++scene;
+        const int slot = slot_at(scene, k);
+        const std::size_t i = state_.index(scene, slot);
+        const int wanted = neighbor_capacity(i);
+        if (ws.agent_buffer.size() < used + wanted) {
+            ws.agent_buffer.resize(std::max(used + wanted, 2 * ws.agent_buffer.size()));
+        }
+        Neighbor* const found = ws.agent_buffer.data() + used;
+        ws.agent_starts.push_back(used);
+        near_starts.push_back(near.size());
+        const int count = gather_neighbors<V>(grids<V>()[scene], scene, slot, found, &near);
+        used += static_cast<std::size_t>(count);
+        if (metrics_ && state_.active[i]) {
+            const std::size_t first_edge = near_starts.back();
+            observe_agent<V>(scene, slot, i, {found, count}, wanted,
+                          {near.data() + first_edge, static_cast<int>(near.size() - first_edge)},
+                          metrics_->tally(thread_index()));
+        }
+    }
+    ws.agent_starts.push_back(used);
+    near_starts.push_back(near.size());
+}
+
+template <class V>
+void Engine::build_neighbor_index() {
+    scene_starts_.clear();
+    // Without agents there is nothing to index (and a batch of very many
+    // empty scenes costs nothing).
+    if (state_.count() == 0) return;
+    const int scenes = state_.scenes();
+    const int threads = max_threads();
+    auto& grid = grids<V>();
+    if (static_cast<int>(grid.size()) != scenes) grid.resize(scenes);
+    FirstError failure;
+    if (scenes == 1) {
+        // One scene: its grid is built by the whole team.
+        build_grid<V>(state_, 0, grid[0], threads);
+    } else {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) \
+    if (static_cast<std::int64_t>(scenes) * state_.count() >= kParallelMinAgents)
+        for (int b = 0; b < scenes; ++b) {
+            try {
+                build_grid<V>(state_, b, grid[b]);
+            } catch (...) {
+                failure.keep(b, std::current_exception());
+            }
+        }
+        failure.rethrow();
+    }
+    scene_starts_.resize(static_cast<std::size_t>(scenes) + 1);
+    scene_starts_[0] = 0;
+    cell_orders_.resize(scenes);
+    for (int b = 0; b < scenes; ++b) {
+        scene_starts_[b + 1] = scene_starts_[b] + grid[b].size();
+        cell_orders_[b] = grid[b].slots_in_cell_order().data();
+    }
+}
+
+std::vector<std::int32_t> Engine::neighbor_table(int& width) {
+    BusyGuard guard(busy_);
+    validate();
+    const AgentState& s = state_;
+    width = 1;
+    for (int b = 0; b < s.scenes() && s.count() > 0; ++b) {
+        for (int slot = 0; slot < s.count(); ++slot) {
+            const std::size_t i = s.index(b, slot);
+            if (s.active[i]) width = std::max(width, s.max_neighbors[i]);
+        }
+    }
+    width = std::min(width, std::max(1, s.count() - 1));
+    std::vector<std::int32_t> table(static_cast<std::size_t>(s.scenes()) * s.count() * width, -1);
+    if (s.count() == 0) return table;
+    const int columns = width;
+    with_vector_type([&](auto v) {
+        using V = decltype(v);
+        GridOf<V> grid;
+        std::vector<Neighbor> found(columns);
+        for (int b = 0; b < s.scenes(); ++b) {
+            build_grid<V>(s, b, grid);
+            for (int slot = 0; slot < s.count(); ++slot) {
+                const std::size_t i = s.index(b, slot);
+                if (!s.active[i]) continue;
+                // width >= every active agent's neighbour capacity.
+                const int n = gather_neighbors<V>(grid, b, slot, found.data(), nullptr);
+                const std::size_t row = (static_cast<std::size_t>(b) * s.count() + slot) * columns;
+                for (int k = 0; k < n; ++k) table[row + k] = found[k].slot;
+            }
+        }
+    });
+    return table;
+}
+
+template int Engine::gather_neighbors<Vec2>(const GridOf<Vec2>&, int, int, Neighbor*,
+                                            std::vector<ObstaclesNearOf<Vec2>>*) const;
+template int Engine::gather_neighbors<Vec3>(const GridOf<Vec3>&, int, int, Neighbor*,
+                                            std::vector<ObstaclesNearOf<Vec3>>*) const;
+template void Engine::find_neighbors<Vec2>(std::int64_t, std::int64_t, Workspace&) const;
+template void Engine::find_neighbors<Vec3>(std::int64_t, std::int64_t, Workspace&) const;
+template void Engine::build_neighbor_index<Vec2>();
+template void Engine::build_neighbor_index<Vec3>();
+
+}  // namespace vosim

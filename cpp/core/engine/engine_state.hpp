@@ -1,0 +1,72 @@
+// A saved engine state: everything the next step depends on, as plain values.
+//
+// Engine::snapshot() fills it and Engine::restore() puts it back, so that
+// stepping a restored engine gives bit-identical results to stepping the
+// original. Checkpoints (pickling, save_state) go through this one struct:
+// state added to the engine must be added here, in snapshot() and restore()
+// (engine_state.cpp) and in the bindings' conversion (bind_state.cpp).
+// Agent columns need nothing more: every column that
+// AgentState::for_each_column lists is saved.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "obstacles/obstacles.hpp"
+#include "vec2.hpp"
+
+namespace vosim {
+
+// One agent column, scene-major (scenes x count x width), without the spare
+// capacity.
+struct SavedColumn {
+    std::string name;
+    int width = 1;
+    std::variant<std::vector<double>, std::vector<std::int32_t>, std::vector<std::int64_t>,
+                 std::vector<std::uint8_t>, std::vector<std::int8_t>>
+        values;
+};
+
+// Every obstacle id ever given is saved, removed ones too, so that ids stay
+// the same after a restore.
+struct SavedObstacle {
+    int scene = -1;  // -1: seen by every scene
+    ObstacleKind kind = ObstacleKind::polygon;
+    std::vector<Vec2> points;  // as given to add_obstacle (empty once removed)
+    bool removed = false;
+    bool moving = false;
+    Vec2 velocity;      // moving: its velocity now
+    Vec2 displacement;  // moving: how far it has moved since it was added
+};
+
+struct SavedWaypoints {
+    std::int64_t id = 0;
+    std::vector<double> points;  // flat, the snapshot's dimension per point
+    std::int64_t next = 0;       // the waypoint the agent heads for
+    double radius = 0.0;
+};
+
+struct EngineSnapshot {
+    int scenes = 1;
+    int dimensions = 2;        // of the vector columns
+    int count = 0;             // agent slots per scene
+    std::int64_t next_id = 0;  // the id the next agent added gets
+    double time_step = 0.0;
+    double time = 0.0;
+    std::int64_t step_count = 0;
+    std::vector<SavedColumn> columns;
+    // Shared obstacles first, then each scene's, each set in the order added
+    // (the order fixes the ids, the vertex table and the tree).
+    std::vector<SavedObstacle> obstacles;
+    std::vector<SavedWaypoints> waypoints;  // ascending id
+    std::vector<std::int64_t> fallbacks;    // per scene (empty before the first step with agents)
+};
+
+// Whether a saved state may lack this column (one added after states were
+// first saved), and the value restore() then gives every agent.
+bool column_may_be_missing(const std::string& name);
+double missing_column_value(const std::string& name);
+
+}  // namespace vosim

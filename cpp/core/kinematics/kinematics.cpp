@@ -1,0 +1,228 @@
+#include "kinematics/kinematics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "methods/orca/nh_orca.hpp"
+#include "state/state_check.hpp"
+#include "threads.hpp"
+
+namespace vosim {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+bool nonholonomic(const AgentState& s, std::size_t i) {
+    return s.kinematics[i] != static_cast<std::int8_t>(Kinematics::kHolonomic);
+}
+
+// sin(x) / x, with its series where the quotient loses digits.
+double sinc(double x) {
+    if (std::fabs(x) < 1e-3) {
+        const double x2 = x * x;
+        return 1.0 - x2 / 6.0 * (1.0 - x2 / 20.0);
+    }
+    return std::sin(x) / x;
+}
+
+// Keeps the part of a convex polygon where dot(normal, p) <= bound
+// (Sutherland-Hodgman against one half-plane).
+int clip(const Vec2* in, int count, Vec2 normal, double bound, Vec2* out) {
+    int kept = 0;
+    for (int k = 0; k < count; ++k) {
+        const Vec2 a = in[k], b = in[(k + 1) % count];
+        const double da = dot(normal, a) - bound, db = dot(normal, b) - bound;
+        if (da <= 0.0) out[kept++] = a;
+        if ((da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0)) out[kept++] = a + (da / (da - db)) * (b - a);
+    }
+    return kept;
+}
+
+// Own copy of `from` in `to`, reusing `spare` (to's previous buffer) when its size fits.
+template <class T>
+void copy_column(const Column<T>& from, Column<T>& to, Column<T>&& spare) {
+    to = spare.elements() == from.elements() && spare.data() != from.data() ? std::move(spare)
+                                                                             : Column<T>(from.elements());
+    if (from.elements() > 0) std::memcpy(to.data(), from.data(), from.elements() * sizeof(T));
+}
+
+}  // namespace
+
+DriveLimits drive_limits(const AgentState& s, std::size_t i) {
+    DriveLimits limits;
+    limits.kind = static_cast<Kinematics>(s.kinematics[i]);
+    limits.max_speed = s.max_speed[i];
+    limits.max_wheel_speed = s.max_wheel_speed[i];
+    limits.wheel_track = s.wheel_track[i];
+    limits.max_angular_speed = s.max_angular_speed[i];
+    return limits;
+}
+
+Motion saturate(Motion motion, const DriveLimits& limits) {
+    const double v = std::fabs(motion.speed), w = std::fabs(motion.turn_rate);
+    double scale = 1.0;
+    if (v > limits.max_speed) scale = limits.max_speed / v;
+    if (w > limits.max_angular_speed) scale = std::fmin(scale, limits.max_angular_speed / w);
+    if (limits.kind == Kinematics::kDifferentialDrive) {
+        // The faster wheel turns at |v| + |w| L / 2.
+        const double wheel = v + w * 0.5 * limits.wheel_track;
+        if (wheel > limits.max_wheel_speed) scale = std::fmin(scale, limits.max_wheel_speed / wheel);
+    }
+    if (scale < 1.0) {
+        motion.speed *= scale;
+        motion.turn_rate *= scale;
+    }
+    return motion;
+}
+
+double wrap_angle(double angle) {
+    double wrapped = std::remainder(angle, 2.0 * kPi);  // [-pi, pi]
+    if (wrapped <= -kPi) wrapped += 2.0 * kPi;
+    return wrapped;
+}
+
+Pose advance_pose(Pose pose, Motion motion, double dt) {
+    // Along an arc of turn phi the chord is v dt sin(phi / 2) / (phi / 2),
+    // in the direction of the heading halfway.
+    const double half_turn = 0.5 * motion.turn_rate * dt;
+    const double mid = pose.heading + half_turn;
+    const double chord = motion.speed * dt * sinc(half_turn);
+    pose.position += chord * Vec2(std::cos(mid), std::sin(mid));
+    pose.heading = wrap_angle(pose.heading + motion.turn_rate * dt);
+    return pose;
+}
+
+int realisable_polygon(const DriveLimits& limits, double distance, Vec2 (&vertices)[kMaxRealisableVertices]) {
+    Vec2 a[kMaxRealisableVertices], b[kMaxRealisableVertices];
+    int count = 4;
+    const double side = limits.max_angular_speed * distance;  // the largest w D (inf: none)
+    if (limits.kind == Kinematics::kUnicycle) {
+        a[0] = Vec2(-limits.max_speed, -side);
+        a[1] = Vec2(limits.max_speed, -side);
+        a[2] = Vec2(limits.max_speed, side);
+        a[3] = Vec2(-limits.max_speed, side);
+    } else {
+        // |v| + |w D| L / (2 D) <= v_wheel.
+        const double wheel = limits.max_wheel_speed;
+        const double sideways = limits.wheel_track > 0.0 ? 2.0 * distance * wheel / limits.wheel_track : 0.0;
+        a[0] = Vec2(wheel, 0.0);
+        a[1] = Vec2(0.0, sideways);
+        a[2] = Vec2(-wheel, 0.0);
+        a[3] = Vec2(0.0, -sideways);
+        count = clip(a, count, Vec2(1.0, 0.0), limits.max_speed, b);
+        count = clip(b, count, Vec2(-1.0, 0.0), limits.max_speed, a);
+        if (side < kInf) {
+            count = clip(a, count, Vec2(0.0, 1.0), side, b);
+            count = clip(b, count, Vec2(0.0, -1.0), side, a);
+        }
+    }
+    // Drop vertices that coincide with the previous one (a clip through a
+    // vertex, or a zero limit).
+    int kept = 0;
+    for (int k = 0; k < count; ++k) {
+        if (kept > 0 && !(abs_sq(a[k] - vertices[kept - 1]) >= kSmallestNormal)) continue;
+        vertices[kept++] = a[k];
+    }
+    while (kept > 1 && !(abs_sq(vertices[kept - 1] - vertices[0]) >= kSmallestNormal)) --kept;
+    return kept;
+}
+
+Presented present_effective_center(const AgentState& s, std::size_t i) {
+    const double distance = s.effective_center_distance[i];
+    const Vec2 heading(std::cos(s.headings[i]), std::sin(s.headings[i]));
+    Presented p;
+    p.position = s.position(i) + distance * heading;
+    p.velocity = s.velocity(i) + (s.angular_velocities[i] * distance) * perp(heading);
+    p.radius = s.radius[i] + distance;
+    return p;
+}
+
+Presented present_agent(NonholonomicModel model, const AgentState& s, std::size_t i) {
+    switch (model) {  // one case per model
+        case NonholonomicModel::kEffectiveCenter:
+            return present_effective_center(s, i);
+        case NonholonomicModel::kTrackingError:
+            return present_tracking_robot(s, i);
+    }
+    return present_effective_center(s, i);  // (every model has its case)
+}
+
+Motion effective_center_motion(Vec2 u, double heading, double distance) {
+    const Vec2 h(std::cos(heading), std::sin(heading));
+    return Motion{dot(u, h), dot(u, perp(h)) / distance};
+}
+
+Motion motion_from_method(NonholonomicModel model, Vec2 u, const AgentState& s, std::size_t i,
+                          double time_step) {
+    switch (model) {  // one case per model
+        case NonholonomicModel::kEffectiveCenter:
+            return effective_center_motion(u, s.headings[i], s.effective_center_distance[i]);
+        case NonholonomicModel::kTrackingError:
+            return tracking_robot_motion(u, s, i, time_step);
+    }
+    return effective_center_motion(u, s.headings[i], s.effective_center_distance[i]);  // (as above)
+}
+
+bool has_nonholonomic(const AgentState& s) {
+    const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
+    for (std::int64_t i = 0; i < total; ++i) {
+        if (s.kinematics[i] != 0 && i % s.capacity() < s.count() && s.active[i]) return true;
+    }
+    return false;
+}
+
+void check_kinematics(const AgentState& s) {
+    for (int b = 0; b < s.scenes(); ++b) {
+        for (int slot = 0; slot < s.count(); ++slot) {
+            const std::size_t i = s.index(b, slot);
+            if (!s.active[i] || !nonholonomic(s, i)) continue;
+            const std::string who = describe_agent(s, b, slot) + " (kinematics='" +
+                                    kKinematicsNames[static_cast<int>(s.kinematics[i])] + "')";
+            if (s.dimensions() != 2) {
+                throw std::invalid_argument(who + ": non-holonomic agents move in the plane only; this simulator "
+                                                  "has dimensions=" + std::to_string(s.dimensions()));
+            }
+            auto positive = [&](const char* name, double value) {
+                if (!(value > 0.0)) {
+                    throw std::invalid_argument(who + ": " + name + " is " + format_number(value) +
+                                                "; it must be > 0. Nothing was advanced.");
+                }
+            };
+            if (static_cast<Kinematics>(s.kinematics[i]) == Kinematics::kDifferentialDrive) {
+                positive("wheel_track", s.wheel_track[i]);
+            } else if (!std::isfinite(s.max_angular_speed[i])) {
+                throw std::invalid_argument(who + ": max_angular_speed is inf; a unicycle needs a finite one. "
+                                                  "Nothing was advanced.");
+            }
+            positive("max_angular_speed", s.max_angular_speed[i]);
+            positive("effective_center_distance", s.effective_center_distance[i]);
+        }
+    }
+}
+
+void present_state(NonholonomicModel model, const AgentState& s, AgentState& presented) {
+    Column<double> positions = std::move(presented.positions), velocities = std::move(presented.velocities);
+    Column<double> radius = std::move(presented.radius);
+    presented = s;  // shares every column...
+    copy_column(s.positions, presented.positions, std::move(positions));  // ...but these three
+    copy_column(s.velocities, presented.velocities, std::move(velocities));
+    copy_column(s.radius, presented.radius, std::move(radius));
+    const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
+#pragma omp parallel for schedule(static) num_threads(max_threads()) if (total >= kParallelMinValues)
+    for (std::int64_t k = 0; k < total; ++k) {
+        const std::size_t i = static_cast<std::size_t>(k);
+        if (k % s.capacity() >= s.count() || !s.active[i] || !nonholonomic(s, i)) continue;
+        const Presented p = present_agent(model, s, i);
+        store(presented.positions.data(), i, p.position);
+        store(presented.velocities.data(), i, p.velocity);
+        presented.radius[i] = p.radius;
+    }
+}
+
+}  // namespace vosim

@@ -1,0 +1,132 @@
+// Metrics gathered while a run steps, per scene and per agent (definitions in
+// the Python package's metrics module, which documents them in one place).
+//
+// Every state of a run (the start and the state after each step) is observed
+// once, while the next step's neighbours are found (or by a last pass after
+// the run): agent overlaps (exhaustively), the smallest clearance among
+// neighbours, obstacle penetrations. Motion (path, changes of velocity and
+// acceleration, arrival, stalls) is observed at integration. Per-thread tallies
+// are merged in scene order, so results do not depend on the thread count.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <unordered_set>
+#include <vector>
+
+#include "state/agent_state.hpp"
+#include "vec.hpp"
+
+namespace vosim {
+
+struct MetricsSettings {
+    double stall_speed = 0.05;       // below this speed a goal-seeking agent that has not arrived stalls
+    std::int64_t stall_steps = 40;   // stalled this many steps in a row: counted as stalled
+};
+
+// What one thread saw of the state being observed.
+struct StateTally {
+    std::vector<double> min_clearance;        // per scene
+    std::vector<std::int64_t> overlapping;    // per scene: agents overlapping another
+    std::vector<double> max_penetration;      // per scene
+    std::vector<std::int64_t> obstacle_hits;  // per scene: agents overlapping an obstacle edge
+    std::vector<double> max_obstacle_penetration;
+    struct Pair {
+        int scene;
+        std::int64_t a, b;  // ids, a < b
+    };
+    std::vector<Pair> pairs;
+    void reset(int scenes);
+};
+
+class RunMetrics {
+public:
+    RunMetrics(const AgentState& state, int threads, std::int64_t record_every, MetricsSettings settings);
+
+    // ---- observing states (the engine calls these)
+    // Starts observing the state after `step` steps, with up to `threads` threads.
+    void begin_state(std::int64_t step, int threads);
+    StateTally& tally(int thread) { return tallies_[thread]; }
+    void end_state();
+
+    // ---- observing motion at integration (storage index i, in parallel)
+    // (V: the engine's vector type).
+    template <class V>
+    void observe_motion(std::size_t i, V old_velocity, V new_velocity, V new_position, double dt,
+                        std::int64_t step_after, bool goal_seeking, bool arrived_now);
+    // The agent's realised turn rate over the step (|heading change| / dt).
+    void observe_turn(std::size_t i, double turn_rate) { peak_turn_[i] = std::max(peak_turn_[i], turn_rate); }
+
+    // ---- results
+    void finish(const AgentState& state, std::int64_t steps_done, double time_step,
+                const std::vector<std::int64_t>& fallbacks);
+
+    int scenes() const { return scenes_; }
+    int count() const { return count_; }
+
+    // Per scene (after finish).
+    std::vector<std::int64_t> collision_agent_steps, collision_pairs, obstacle_agent_steps, stalled_agents,
+        fallbacks;
+    std::vector<double> max_penetration, max_obstacle_penetration, min_clearance, arrival_rate, makespan,
+        mean_travel_time, mean_path_length, path_efficiency, mean_speed, sum_abs_dv, sum_abs_da;
+    // Per agent, scene-major (scenes x count).
+    std::vector<std::int64_t> arrival_step;
+    std::vector<double> path_length, agent_path_efficiency, agent_mean_speed, peak_acceleration,
+        peak_angular_speed;
+    std::vector<std::int32_t> longest_stall;
+    // Per observed state that a trajectory frame may need (every
+    // record_every-th step, and the last): step, then scenes values.
+    std::vector<std::int64_t> series_steps;
+    std::vector<double> min_clearance_series;       // frames x scenes
+    std::vector<std::int64_t> collisions_series;    // frames x scenes (overlapping pairs)
+
+private:
+    std::size_t slot_index(std::size_t storage_index) const;
+
+    int scenes_, count_, capacity_;
+    std::int64_t record_every_;
+    MetricsSettings settings_;
+    std::int64_t state_step_ = -1;
+    std::vector<StateTally> tallies_;
+    std::vector<std::unordered_set<std::uint64_t>> distinct_pairs_;  // per scene, made on first pair
+
+    // Per agent, by storage index (slots do not move during a run).
+    // Vectors of the engine's dimension, components side by side.
+    std::vector<double> start_;
+    std::vector<double> last_acceleration_;
+    std::vector<std::uint8_t> has_acceleration_;
+    std::vector<double> path_, sum_dv_, sum_da_, path_at_arrival_, straight_at_arrival_, peak_accel_,
+        peak_turn_;
+    std::vector<std::int64_t> arrived_at_;
+    std::vector<std::int32_t> stall_, longest_stall_;
+    std::vector<std::uint8_t> goal_seeking_;
+    // Per scene, over the states observed so far.
+    std::vector<std::int64_t> overlap_steps_, obstacle_steps_;
+    std::vector<double> penetration_, obstacle_penetration_, clearance_;
+};
+
+template <class V>
+void RunMetrics::observe_motion(std::size_t i, V old_velocity, V new_velocity, V new_position, double dt,
+                                std::int64_t step_after, bool goal_seeking, bool arrived_now) {
+    const double speed = length(new_velocity);
+    path_[i] += speed * dt;
+    sum_dv_[i] += length(new_velocity - old_velocity);
+    const V acceleration = (new_velocity - old_velocity) / dt;
+    if (has_acceleration_[i]) sum_da_[i] += length(acceleration - load<V>(last_acceleration_.data(), i));
+    peak_accel_[i] = std::max(peak_accel_[i], length(acceleration));
+    store(last_acceleration_.data(), i, acceleration);
+    has_acceleration_[i] = 1;
+    goal_seeking_[i] = goal_seeking ? 1 : 0;
+    if (goal_seeking && arrived_now && arrived_at_[i] < 0) {
+        arrived_at_[i] = step_after;
+        path_at_arrival_[i] = path_[i];
+        straight_at_arrival_[i] = length(new_position - load<V>(start_.data(), i));
+    }
+    if (goal_seeking && !arrived_now && speed < settings_.stall_speed) {
+        longest_stall_[i] = std::max(longest_stall_[i], ++stall_[i]);
+    } else {
+        stall_[i] = 0;
+    }
+}
+
+}  // namespace vosim

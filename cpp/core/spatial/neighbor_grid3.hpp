@@ -1,0 +1,167 @@
+// Spatial index over the active agents of one 3D scene, rebuilt every step:
+// the 3D counterpart of NeighborGrid, with the same queries and the same
+// k-nearest semantics (RVO2-3D's: neighbours strictly closer than the range,
+// the `max_k` nearest, ties broken by the lower slot).
+//
+// Dense (the usual case): a box of cubic cells over the agents' bounding
+// box, at most about 2N cells, the agents sorted by cell (x fastest), so the
+// cells of one row along x sit next to each other. A query reads, for every
+// row of cells (y, z) the sphere touches, the run of cells its chord across
+// that row covers; with cells half the range wide that is about 21 short
+// runs holding about twice the agents in range. Few candidates are gathered
+// and ranked without branches (neighbor_select.hpp).
+//
+// Hashed (agents spread so thinly that a box of cells would not fit in
+// memory linear in N): cells hashed into about 2N buckets; a query visits
+// the cube of cells around the sphere, or scans all agents when that cube
+// has more cells than there are agents.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "spatial/neighbor_grid.hpp"  // Neighbor, closer
+#include "vec3.hpp"
+
+namespace vosim {
+
+class NeighborGrid3 {
+public:
+    // At most this many cells along an axis: cell coordinates stay exact
+    // integers, and a grid over a huge spread degrades to coarser cells, not
+    // to overflow.
+    static constexpr double kMaxCellsPerAxis = 1 << 20;
+
+    // Indexes the points positions[3k .. 3k+2] for k < count whose `active`
+    // flag is set (all when `active` is null), in cells `cell_size` wide;
+    // cells `coarse_cell_size` wide when finer ones would not fit a dense
+    // grid (ignored when not larger than cell_size).
+    void build(const double* positions, const std::uint8_t* active, int count, double cell_size,
+               double coarse_cell_size = 0.0);
+
+    // The up to `max_k` nearest agents to `p` with dist_sq < range^2, other
+    // than `self_slot`, sorted by `closer`. `out` must hold `max_k` entries.
+    int nearest(Vec3 p, double range, int max_k, std::int32_t self_slot, Neighbor* out) const;
+
+    // Calls f(slot, dist_sq) for every indexed agent with dist_sq < range^2.
+    template <class F>
+    void for_each_within(Vec3 p, double range, F&& f) const;
+
+    int size() const { return static_cast<int>(slots_.size()); }
+    bool dense() const { return dense_; }
+    const std::vector<std::int32_t>& slots_in_cell_order() const { return slots_; }
+
+private:
+    // Cell coordinate along `axis`, clamped one cell outside the grid (and
+    // to kMaxCellsPerAxis, where coordinates are still exact integers).
+    std::int64_t cell_coord(double x, int axis) const {
+        double c = std::floor((x - origin_[axis]) * inv_cell_size_);
+        if (c < -1.0) c = -1.0;  // comparisons, not fmin/fmax: those are library calls here
+        if (c > kMaxCellsPerAxis + 1.0) c = kMaxCellsPerAxis + 1.0;
+        return static_cast<std::int64_t>(c);
+    }
+    std::size_t bucket_of(std::int64_t x, std::int64_t y, std::int64_t z) const;
+    // Dense: calls run(begin, end) for the runs of points_ in the cells a
+    // sphere of `range` around p can touch, row by row.
+    template <class F>
+    void visit_runs(Vec3 p, double range, F&& run) const;
+    // Hashed: calls f(index into points_) for every point of a cell within
+    // the cube of cells around p that a sphere of `range` can touch (or
+    // every point).
+    template <class F>
+    void visit_hashed(Vec3 p, double range, F&& f) const;
+
+    bool dense_ = true;
+    double cell_size_ = 1.0;
+    double inv_cell_size_ = 1.0;
+    double slack_ = 0.0;  // widens row bounds against rounding in cell_coord
+    double origin_[3] = {0.0, 0.0, 0.0};
+    std::int64_t cells_[3] = {1, 1, 1};        // dense: cells along x, y, z
+    std::vector<Vec3> points_;                 // in cell (bucket) order
+    std::vector<std::int32_t> slots_;          // points_' slots
+    std::vector<std::int64_t> point_cells_;    // hashed: points_' cells (x, y, z)
+    std::vector<std::uint32_t> bucket_start_;  // cells (dense) or buckets + 1 offsets into points_
+};
+
+template <class F>
+void NeighborGrid3::visit_runs(Vec3 p, double range, F&& run) const {
+    const double range_sq = range * range;
+    std::int64_t lo[3], hi[3];
+    const double at[3] = {p.x, p.y, p.z};
+    for (int d = 0; d < 3; ++d) {
+        lo[d] = std::max<std::int64_t>(0, cell_coord(at[d] - range, d));
+        hi[d] = std::min<std::int64_t>(cells_[d] - 1, cell_coord(at[d] + range, d));
+        if (lo[d] > hi[d]) return;
+    }
+    // How far p lies from the slab of cells `c` along an axis (0 inside it).
+    auto gap = [&](std::int64_t c, int d) {
+        const double low = origin_[d] + static_cast<double>(c) * cell_size_ - slack_;
+        const double high = low + cell_size_ + 2.0 * slack_;
+        return at[d] < low ? low - at[d] : at[d] > high ? at[d] - high : 0.0;
+    };
+    for (std::int64_t z = lo[2]; z <= hi[2]; ++z) {
+        const double dz_sq = sqr(gap(z, 2));
+        if (!(dz_sq < range_sq)) continue;
+        for (std::int64_t y = lo[1]; y <= hi[1]; ++y) {
+            const double rest = range_sq - dz_sq - sqr(gap(y, 1));
+            if (!(rest > 0.0)) continue;
+            const double half = std::sqrt(rest);
+            const std::int64_t x_lo = std::max(lo[0], cell_coord(p.x - half, 0));
+            const std::int64_t x_hi = std::min(hi[0], cell_coord(p.x + half, 0));
+            if (x_lo > x_hi) continue;
+            const std::size_t row = static_cast<std::size_t>((z * cells_[1] + y) * cells_[0]);
+            run(bucket_start_[row + static_cast<std::size_t>(x_lo)],
+                bucket_start_[row + static_cast<std::size_t>(x_hi) + 1]);
+        }
+    }
+}
+
+template <class F>
+void NeighborGrid3::visit_hashed(Vec3 p, double range, F&& f) const {
+    std::int64_t lo[3], hi[3];
+    const double at[3] = {p.x, p.y, p.z};
+    for (int d = 0; d < 3; ++d) {
+        lo[d] = cell_coord(at[d] - range, d);
+        hi[d] = cell_coord(at[d] + range, d);
+    }
+    const double cells = static_cast<double>(hi[0] - lo[0] + 1) * static_cast<double>(hi[1] - lo[1] + 1) *
+                         static_cast<double>(hi[2] - lo[2] + 1);
+    const std::size_t n = points_.size();
+    if (cells >= static_cast<double>(n)) {
+        for (std::size_t k = 0; k < n; ++k) f(k);
+        return;
+    }
+    for (std::int64_t z = lo[2]; z <= hi[2]; ++z) {
+        for (std::int64_t y = lo[1]; y <= hi[1]; ++y) {
+            for (std::int64_t x = lo[0]; x <= hi[0]; ++x) {
+                const std::size_t b = bucket_of(x, y, z);
+                for (std::uint32_t k = bucket_start_[b]; k < bucket_start_[b + 1]; ++k) {
+                    const std::int64_t* c = &point_cells_[3 * static_cast<std::size_t>(k)];
+                    // Other cells hashed to the same bucket are theirs to visit.
+                    if (c[0] == x && c[1] == y && c[2] == z) f(k);
+                }
+            }
+        }
+    }
+}
+
+template <class F>
+void NeighborGrid3::for_each_within(Vec3 p, double range, F&& f) const {
+    if (points_.empty() || !(range > 0.0)) return;
+    const double range_sq = range * range;
+    auto point = [&](std::size_t k) {
+        const double d = abs_sq(points_[k] - p);
+        if (d < range_sq) f(slots_[k], d);
+    };
+    if (dense_) {
+        visit_runs(p, range, [&](std::uint32_t begin, std::uint32_t end) {
+            for (std::uint32_t k = begin; k < end; ++k) point(k);
+        });
+    } else {
+        visit_hashed(p, range, point);
+    }
+}
+
+}  // namespace vosim

@@ -1,0 +1,95 @@
+// Selecting the k nearest of a query's candidates, shared by the 2D and 3D
+// neighbour grids (both keep RVO2's semantics: strictly within range, the
+// max_k nearest, ties broken by the lower slot; see `closer`).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "spatial/neighbor_grid.hpp"  // Neighbor, closer
+
+namespace vosim {
+
+// A dense-grid query whose rows hold at most this many points gathers
+// those in range, then ranks them pairwise when there are at most kRankMax
+// (see select_nearest) or sorts them.
+constexpr std::uint32_t kGatherMax = 96;
+constexpr int kRankMax = 48;
+
+// Puts `candidate` into out[0, count), kept sorted by `closer` and at most
+// max_k long (the farthest drops out); false when it is not among them.
+inline bool insert_nearest(const Neighbor& candidate, Neighbor* out, int& count, int max_k) {
+    int at;
+    if (count < max_k) {
+        at = count++;
+    } else if (closer(candidate, out[max_k - 1])) {
+        at = max_k - 1;
+    } else {
+        return false;
+    }
+    while (at > 0 && closer(candidate, out[at - 1])) {
+        out[at] = out[at - 1];
+        --at;
+    }
+    out[at] = candidate;
+    return true;
+}
+
+// Appends the points [begin, end) strictly within range of p (other than
+// self_slot) to dist and slot from index n on, and returns the new count.
+// Every point is written and the count advances by the test's outcome: no
+// branch on the distance, which would be a coin toss for the predictor.
+template <class V>
+inline int gather_in_range(const V* points, const std::int32_t* slots, std::uint32_t begin, std::uint32_t end,
+                           V p, double range_sq, std::int32_t self_slot, double* dist, std::int32_t* slot, int n) {
+    for (std::uint32_t j = begin; j < end; ++j) {
+        const double d = abs_sq(points[j] - p);
+        dist[n] = d;
+        slot[n] = slots[j];
+        n += static_cast<int>(d < range_sq) & static_cast<int>(slots[j] != self_slot);
+    }
+    return n;
+}
+
+// The min(n, max_k) nearest of n candidates into out, sorted by `closer`.
+// Each candidate's place is the number of candidates closer than it,
+// counted without branches: for the few candidates of a typical query this
+// beats sorting, whose comparisons the branch predictor cannot guess.
+inline int select_nearest(const double* dist, const std::int32_t* slot, int n, int max_k, Neighbor* out) {
+    if (n > kRankMax) {
+        Neighbor all[kGatherMax];
+        for (int i = 0; i < n; ++i) all[i] = Neighbor{dist[i], slot[i]};
+        const int kept = std::min(n, max_k);
+        std::partial_sort(all, all + kept, all + n, closer);
+        std::copy(all, all + kept, out);
+        return kept;
+    }
+    for (int i = 0; i < n; ++i) {
+        const double d = dist[i];
+        const std::int32_t s = slot[i];
+        int place = 0;
+        for (int j = 0; j < n; ++j) {
+            place += static_cast<int>(dist[j] < d) | (static_cast<int>(dist[j] == d) & static_cast<int>(slot[j] < s));
+        }
+        if (place < max_k) out[place] = Neighbor{d, s};
+    }
+    return std::min(n, max_k);
+}
+
+// The min(n, max_k) nearest to p of the points in the runs
+// [run_begin[r], run_end[r]) of `points`, which hold at most kGatherMax
+// points in all: gathered, then ranked.
+template <class V>
+inline int nearest_in_runs(const V* points, const std::int32_t* slots, const std::uint32_t* run_begin,
+                           const std::uint32_t* run_end, int runs, V p, double range_sq, std::int32_t self_slot,
+                           int max_k, Neighbor* out) {
+    double dist[kGatherMax];
+    std::int32_t slot[kGatherMax];
+    int n = 0;
+    for (int r = 0; r < runs; ++r) {
+        n = gather_in_range(points, slots, run_begin[r], run_end[r], p, range_sq, self_slot, dist, slot, n);
+    }
+    return select_nearest(dist, slot, n, max_k, out);
+}
+
+}  // namespace vosim

@@ -1,0 +1,109 @@
+#include "state/state_check.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "limits.hpp"
+#include "threads.hpp"
+
+namespace vosim {
+
+std::string format_number(double value) {
+    char buffer[32];
+    for (int precision = 1; precision <= 17; ++precision) {
+        std::snprintf(buffer, sizeof buffer, "%.*g", precision, value);
+        if (std::isnan(value) || std::strtod(buffer, nullptr) == value) break;
+    }
+    return buffer;
+}
+
+std::string describe_agent(const AgentState& state, int scene, int slot) {
+    return "agent id " + std::to_string(state.ids[state.index(scene, slot)]) + " (scene " +
+           std::to_string(scene) + ", slot " + std::to_string(slot) + ")";
+}
+
+std::string describe(Range range) {
+    const bool bounded = range.hi < std::numeric_limits<double>::infinity();
+    return (bounded ? "finite and within [" : "a number within [") + format_number(range.lo) + ", " +
+           format_number(range.hi) + "]";
+}
+
+namespace {
+
+// The first rule an agent's values break.
+struct Violation {
+    const char* field = nullptr;
+    double value = 0.0;
+    Range range{0.0, 0.0};
+};
+
+// Whether agent i breaks a rule of the field table (agent_fields.hpp); the
+// first broken rule goes to `out` when it is not null. Every value is
+// compared with its range once (NaN is in no range), so the check costs a few
+// comparisons per agent.
+inline bool find_violation(const AgentState& s, std::size_t i, Violation* out) {
+    const bool goal = s.has_goal[i] != 0;
+    auto applies = [goal](FieldCheck check) {
+        return check == FieldCheck::kAlways || (check == FieldCheck::kWithGoal && goal) ||
+               (check == FieldCheck::kWithoutGoal && !goal);
+    };
+    auto bad = [out](const char* field, double value, Range range) {
+        if (within(value, range)) return false;
+        if (out) *out = Violation{field, value, range};
+        return true;
+    };
+#define VOSIM_CHECK_FIELD(name, T, width, role, check, range, ...)                                 \
+    if constexpr (FieldCheck::check != FieldCheck::kNever) {                                      \
+        if (applies(FieldCheck::check)) {                                                         \
+            const int w = s.width_of(width);                                                      \
+            for (int d = 0; d < w; ++d) {                                                         \
+                if (bad(#name, static_cast<double>(s.name[w * i + d]), range)) return true;       \
+            }                                                                                     \
+        }                                                                                         \
+    }
+    VOSIM_AGENT_FIELDS(VOSIM_CHECK_FIELD)
+#undef VOSIM_CHECK_FIELD
+    return false;
+}
+
+// A vector field's name for one agent's value: "positions" -> "position",
+// "velocities" -> "velocity"; scalar fields keep theirs.
+std::string one_value_name(const std::string& field) {
+    for (const FieldInfo& info : kAgentFields) {
+        if (field != info.name || info.width != kVector) continue;
+        if (field.size() > 3 && field.compare(field.size() - 3, 3, "ies") == 0) {
+            return field.substr(0, field.size() - 3) + "y";
+        }
+        if (field.back() == 's') return field.substr(0, field.size() - 1);
+    }
+    return field;
+}
+
+}  // namespace
+
+void check_state(const AgentState& s) {
+    const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
+    std::int64_t first_bad = total;
+    // A parallel pass finds whether anything is wrong (cheap, O(N)); the
+    // message is then built for the first bad agent in storage order.
+#pragma omp parallel for schedule(static) num_threads(max_threads()) reduction(min : first_bad) \
+    if (total >= kParallelMinValues)
+    for (std::int64_t i = 0; i < total; ++i) {
+        if (i % s.capacity() >= s.count() || !s.active[i]) continue;
+        if (find_violation(s, static_cast<std::size_t>(i), nullptr)) first_bad = std::min(first_bad, i);
+    }
+    if (first_bad == total) return;
+    Violation violation;
+    find_violation(s, static_cast<std::size_t>(first_bad), &violation);
+    const int scene = static_cast<int>(first_bad / s.capacity());
+    const int slot = static_cast<int>(first_bad % s.capacity());
+    throw std::invalid_argument(describe_agent(s, scene, slot) + ": " + one_value_name(violation.field) + " is " +
+                                format_number(violation.value) + "; it must be " +
+                                describe(violation.range) + ". Nothing was advanced.");
+}
+
+}  // namespace vosim
