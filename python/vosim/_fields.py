@@ -1,6 +1,6 @@
 """The per-agent fields, read from the engine's field table (``_core.AGENT_FIELDS``).
 
-The table in ``cpp/core/agent_fields.hpp`` names every field once: its
+The table in ``cpp/core/state/agent_fields.hpp`` names every field once: its
 type, width, accepted range, add_agents default and doc. Everything Python
 shows of the fields (the view properties, their checks, add_agents'
 signature, defaults and parameter docs) is built here from it.

@@ -1,6 +1,6 @@
 """Agents' kinematic models by name (the engine stores them as small integers).
 
-The names are declared once, in ``cpp/core/kinematics.hpp``, and exported as
+The names are declared once, in ``cpp/core/kinematics/kinematics.hpp``, and exported as
 ``_core.KINEMATICS`` (index: the stored value).
 """
 

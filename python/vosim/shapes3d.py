@@ -5,7 +5,7 @@ is no rotation, coplanar vertices, an unbounded set of half-spaces raise
 ``ValueError`` naming the argument and the value). Shapes are plain data:
 ``to_dict()`` / :func:`shape_from_dict` give a JSON-ready round trip.
 :class:`ObstacleSet3D` puts shapes together and answers closest-point
-queries with the engine's own code (``cpp/core/obstacles3d.hpp``).
+queries with the engine's own code (``cpp/core/obstacles/obstacles3d.hpp``).
 
 Conventions: the signed distance of a point to a shape is its distance to
 the surface, negative inside; normals point out of the solid. A
