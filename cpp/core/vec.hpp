@@ -36,6 +36,14 @@ inline void store(double* column, std::size_t i, V v) {
     if constexpr (kDim<V> == 3) p[2] = v.z;
 }
 
+// Calls f(V()) with the vector type of `dimensions` (2 or 3): the one place
+// where a dimension becomes a type.
+template <class F>
+decltype(auto) with_vector_type(int dimensions, F&& f) {
+    if (dimensions == 3) return f(Vec3());
+    return f(Vec2());
+}
+
 // hypot over the components: a length whose square may underflow.
 inline double hypot_of(Vec2 v) { return std::hypot(v.x, v.y); }
 inline double hypot_of(Vec3 v) { return std::hypot(v.x, v.y, v.z); }

@@ -4,16 +4,11 @@
 
 #include <cmath>
 #include <cstdint>
-#include <exception>
-#include <utility>
 
+#include "engine/block_runner.hpp"  // FirstError, kChunkAgents
 #include "state/agent_state.hpp"
 
 namespace vosim::engine_detail {
-
-// Agents of one chunk: their neighbours are found in one pass, then the
-// method runs over them in a second, so each pass can be timed cheaply.
-constexpr std::int64_t kChunkAgents = 64;
 
 inline double largest_active_radius(const AgentState& s) {
     double largest = 0.0;
@@ -25,28 +20,5 @@ inline double largest_active_radius(const AgentState& s) {
     }
     return largest;
 }
-
-// The first exception thrown inside a parallel loop (exceptions must not
-// leave an OpenMP region), by loop index so that the same one is reported
-// whatever the thread count.
-class FirstError {
-public:
-    void keep(std::int64_t index, std::exception_ptr error) {
-#pragma omp critical(vosim_first_error)
-        {
-            if (!error_ || index < index_) {
-                index_ = index;
-                error_ = std::move(error);
-            }
-        }
-    }
-    void rethrow() const {
-        if (error_) std::rethrow_exception(error_);
-    }
-
-private:
-    std::int64_t index_ = 0;
-    std::exception_ptr error_;
-};
 
 }  // namespace vosim::engine_detail

@@ -51,7 +51,7 @@ void Engine::observe_agent(int scene, int slot, std::size_t i, Span<Neighbor> ag
         }
     }
     if (!complete && reach > 0.0) {
-        grids<V>()[scene].for_each_within(s.position<V>(i), reach, [&](std::int32_t other, double dist_sq) {
+        order_.grid<V>(scene).for_each_within(s.position<V>(i), reach, [&](std::int32_t other, double dist_sq) {
             if (other != slot) consider(other, dist_sq);
         });
     }
@@ -80,18 +80,18 @@ void Engine::observe_agent(int scene, int slot, std::size_t i, Span<Neighbor> ag
 }
 
 void Engine::observe_state() {
-    with_vector_type([&](auto v) { const_cast<Engine*>(this)->observe_state_in<decltype(v)>(); });
+    with_vector_type(dimensions(), [&](auto v) { const_cast<Engine*>(this)->observe_state_in<decltype(v)>(); });
 }
 
 template <class V>
 void Engine::observe_state_in() {
     build_obstacles();
-    build_neighbor_index<V>();
+    order_.build<V>(state_);
     const int threads = max_threads();
     prepare_workspaces(threads);
     metrics_largest_radius_ = largest_active_radius(state_);
     metrics_->begin_state(step_count_, threads);
-    const std::int64_t total = agents_in_order();
+    const std::int64_t total = order_.total();
     const std::int64_t chunks = (total + kChunkAgents - 1) / kChunkAgents;
     FirstError failure;
 #pragma omp parallel for schedule(static, 4) num_threads(threads) if (total >= kParallelMinAgents)

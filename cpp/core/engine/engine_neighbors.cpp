@@ -1,6 +1,5 @@
-// The engine's neighbour index: one grid per scene over the frozen
-// positions, agents in its cell order, and the one neighbour gathering that
-// the step, inspect() and neighbor_table() share.
+// The one neighbour gathering that the step, inspect() and neighbor_table()
+// share, over the index phase's grids (agent_order.hpp).
 #include <algorithm>
 #include <exception>
 
@@ -11,13 +10,6 @@
 namespace vosim {
 
 using namespace engine_detail;
-
-int Engine::scene_of(std::int64_t k) const {
-    // The last scene starting at or before k (empty scenes start where the
-    // next one does, and are skipped).
-    const auto after = std::upper_bound(scene_starts_.begin(), scene_starts_.end(), k);
-    return static_cast<int>(after - scene_starts_.begin()) - 1;
-}
 
 int Engine::neighbor_capacity(std::size_t i) const {
     // Never more neighbours than other agents in a scene.
@@ -42,10 +34,10 @@ void Engine::find_neighbors(std::int64_t begin, std::int64_t end, Workspace& ws)
     near_starts.clear();
     ws.agent_starts.clear();
     std::size_t used = 0;
-    int scene = scene_of(begin);
+    int scene = order_.scene_of(begin);
     for (std::int64_t k = begin; k < end; ++k) {
-        while (k >= scene_starts_[scene + 1]) ++scene;
-        const int slot = slot_at(scene, k);
+        while (k >= order_.start(scene + 1)) ++scene;
+        const int slot = order_.slot_at(scene, k);
         const std::size_t i = state_.index(scene, slot);
         const int wanted = neighbor_capacity(i);
         if (ws.agent_buffer.size() < used + wanted) {
@@ -54,7 +46,7 @@ void Engine::find_neighbors(std::int64_t begin, std::int64_t end, Workspace& ws)
         Neighbor* const found = ws.agent_buffer.data() + used;
         ws.agent_starts.push_back(used);
         near_starts.push_back(near.size());
-        const int count = gather_neighbors<V>(grids<V>()[scene], scene, slot, found, &near);
+        const int count = gather_neighbors<V>(order_.grid<V>(scene), scene, slot, found, &near);
         used += static_cast<std::size_t>(count);
         if (metrics_ && state_.active[i]) {
             const std::size_t first_edge = near_starts.back();
@@ -65,41 +57,6 @@ void Engine::find_neighbors(std::int64_t begin, std::int64_t end, Workspace& ws)
     }
     ws.agent_starts.push_back(used);
     near_starts.push_back(near.size());
-}
-
-template <class V>
-void Engine::build_neighbor_index() {
-    scene_starts_.clear();
-    // Without agents there is nothing to index (and a batch of very many
-    // empty scenes costs nothing).
-    if (state_.count() == 0) return;
-    const int scenes = state_.scenes();
-    const int threads = max_threads();
-    auto& grid = grids<V>();
-    if (static_cast<int>(grid.size()) != scenes) grid.resize(scenes);
-    FirstError failure;
-    if (scenes == 1) {
-        // One scene: its grid is built by the whole team.
-        build_grid<V>(state_, 0, grid[0], threads);
-    } else {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) \
-    if (static_cast<std::int64_t>(scenes) * state_.count() >= kParallelMinAgents)
-        for (int b = 0; b < scenes; ++b) {
-            try {
-                build_grid<V>(state_, b, grid[b]);
-            } catch (...) {
-                failure.keep(b, std::current_exception());
-            }
-        }
-        failure.rethrow();
-    }
-    scene_starts_.resize(static_cast<std::size_t>(scenes) + 1);
-    scene_starts_[0] = 0;
-    cell_orders_.resize(scenes);
-    for (int b = 0; b < scenes; ++b) {
-        scene_starts_[b + 1] = scene_starts_[b] + grid[b].size();
-        cell_orders_[b] = grid[b].slots_in_cell_order().data();
-    }
 }
 
 std::vector<std::int32_t> Engine::neighbor_table(int& width) {
@@ -117,7 +74,7 @@ std::vector<std::int32_t> Engine::neighbor_table(int& width) {
     std::vector<std::int32_t> table(static_cast<std::size_t>(s.scenes()) * s.count() * width, -1);
     if (s.count() == 0) return table;
     const int columns = width;
-    with_vector_type([&](auto v) {
+    with_vector_type(dimensions(), [&](auto v) {
         using V = decltype(v);
         GridOf<V> grid;
         std::vector<Neighbor> found(columns);
@@ -142,7 +99,5 @@ template int Engine::gather_neighbors<Vec3>(const GridOf<Vec3>&, int, int, Neigh
                                             std::vector<ObstaclesNearOf<Vec3>>*) const;
 template void Engine::find_neighbors<Vec2>(std::int64_t, std::int64_t, Workspace&) const;
 template void Engine::find_neighbors<Vec3>(std::int64_t, std::int64_t, Workspace&) const;
-template void Engine::build_neighbor_index<Vec2>();
-template void Engine::build_neighbor_index<Vec3>();
 
 }  // namespace vosim

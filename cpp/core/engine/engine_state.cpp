@@ -246,8 +246,7 @@ void Engine::restore(const EngineSnapshot& saved) {
     waypoints_ = std::move(waypoints);
     fallbacks_ = saved.fallbacks;
     // Derived every step from the state above.
-    grids_.clear();
-    scene_starts_.clear();
+    order_.clear();
 }
 
 bool column_may_be_missing(const std::string& name) {

@@ -1,0 +1,95 @@
+#include "engine/integrate_phase.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "kinematics/integration.hpp"
+#include "threads.hpp"
+
+namespace vosim {
+
+namespace {
+
+// A holonomic agent slower than this fraction of its max_speed keeps its
+// heading (the direction of a velocity that is ~0 is noise).
+constexpr double kRestingSpeed = 1e-6;
+// Squared tangent of the turn below which a holonomic agent keeps its heading.
+constexpr double kSameDirection = 1e-24;
+
+// Integration of non-holonomic agent i: the method's velocity of its
+// presentation becomes a saturated motion along an arc.
+void integrate_nonholonomic(AgentState& s, const Method& method, std::size_t i, bool clamp_acceleration,
+                            double dt) {
+    const Motion motion = realised_motion(s, method, i, load<Vec2>(s.new_velocities.data(), i), clamp_acceleration, dt);
+    const Pose pose = advance_pose(Pose{s.position(i), s.headings[i]}, motion, dt);
+    store(s.positions.data(), i, pose.position);
+    store(s.velocities.data(), i, motion.speed * Vec2(std::cos(pose.heading), std::sin(pose.heading)));
+    s.headings[i] = pose.heading;
+    s.angular_velocities[i] = motion.turn_rate;
+}
+
+}  // namespace
+
+Motion realised_motion(const AgentState& s, const Method& method, std::size_t i, Vec2 u, bool clamp_acceleration,
+                       double time_step) {
+    const NonholonomicModel model = method.nonholonomic_model();
+    if (clamp_acceleration && s.max_acceleration[i] < std::numeric_limits<double>::infinity()) {
+        // max_acceleration limits the change of the presented velocity (for
+        // the effective centre: of v and of w D together).
+        u = limit_acceleration(present_agent(model, s, i).velocity, u, s.max_acceleration[i], time_step);
+    }
+    return saturate(motion_from_method(model, u, s, i, time_step), drive_limits(s, i));
+}
+
+template <class V>
+void integrate(AgentState& s, const Method& method, double dt, bool nonholonomic, MotionBefore* before) {
+    const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
+    // A method that models acceleration has already kept to it.
+    const bool clamp_acceleration = !method.models_acceleration(kDim<V>);
+    if (before) {
+        before->velocities.resize(static_cast<std::size_t>(total) * kDim<V>);
+        before->headings.resize(static_cast<std::size_t>(total));
+    }
+#pragma omp parallel for schedule(static) num_threads(max_threads()) if (total >= kParallelMinValues)
+    for (std::int64_t i = 0; i < total; ++i) {
+        if (i % s.capacity() >= s.count() || !s.active[i]) continue;
+        const std::size_t at = static_cast<std::size_t>(i);
+        const V old_velocity = s.velocity<V>(at);
+        if (before) {
+            store(before->velocities.data(), at, old_velocity);
+            before->headings[at] = s.headings[i];
+        }
+        if constexpr (kDim<V> == 2) {
+            if (nonholonomic && s.kinematics[i] != 0) {
+                integrate_nonholonomic(s, method, at, clamp_acceleration, dt);
+                continue;
+            }
+        }
+        V v = load<V>(s.new_velocities.data(), at);
+        if (clamp_acceleration && s.max_acceleration[i] < std::numeric_limits<double>::infinity()) {
+            // The old velocity may exceed max_speed (users write velocities):
+            // the blend must not.
+            v = cap_speed(limit_acceleration(old_velocity, v, s.max_acceleration[i], dt), s.max_speed[i]);
+        }
+        store(s.velocities.data(), at, v);
+        store(s.positions.data(), at, s.position<V>(at) + v * dt);
+        // A holonomic agent faces where it goes (cosmetic: its heading
+        // plays no part in its motion), and keeps its heading at rest.
+        // (Its turn rate is worked out only when metrics need it.) An
+        // agent going on in the same direction, to within 1e-12 rad,
+        // skips the atan2: most of a crowd, most of the time.
+        const double speed_sq = v.x * v.x + v.y * v.y;
+        if (speed_sq > sqr(kRestingSpeed * s.max_speed[i])) {
+            const double cross = v.x * old_velocity.y - v.y * old_velocity.x;
+            const double along = v.x * old_velocity.x + v.y * old_velocity.y;
+            if (!(along > 0.0 && cross * cross <= kSameDirection * along * along)) {
+                s.headings[i] = std::atan2(v.y, v.x);
+            }
+        }
+    }
+}
+
+template void integrate<Vec2>(AgentState&, const Method&, double, bool, MotionBefore*);
+template void integrate<Vec3>(AgentState&, const Method&, double, bool, MotionBefore*);
+
+}  // namespace vosim

@@ -1,0 +1,76 @@
+#include "engine/observe_phase.hpp"
+
+#include <cmath>
+
+#include "counter_rng.hpp"
+#include "kinematics/kinematics.hpp"  // wrap_turn
+#include "threads.hpp"
+
+namespace vosim {
+
+namespace {
+
+// Deadlock resolution's per-agent timer and detour, after agent i's new
+// velocity (travelling: seeking a goal it has not reached).
+void update_deadlock_state(AgentState& s, const DeadlockResolution& rule, std::uint64_t seed, std::size_t i,
+                           bool moving, bool travelling, double time_step, std::int64_t step_count) {
+    double& timer = s.deadlock_timer[i];
+    std::int8_t& side = s.detour_side[i];
+    if (!travelling) {
+        timer = 0.0;
+        side = 0;
+    } else if (side != 0) {
+        timer -= time_step;
+        if (timer <= 0.0) {
+            timer = 0.0;
+            side = 0;
+        }
+    } else if (moving) {
+        timer = 0.0;
+    } else {
+        timer += time_step;
+        if (timer >= rule.patience) {
+            // Drawn from (seed, agent id, step): independent of threads and slots.
+            const std::uint64_t kDetourStream = 0xD7E4A11B5EEDull;
+            CounterRng rng(mix_seed(mix_seed(seed ^ kDetourStream, static_cast<std::uint64_t>(s.ids[i])),
+                                    static_cast<std::uint64_t>(step_count)));
+            timer = rule.hold * (0.5 + rng.next_unit());
+            side = rule.rule == DeadlockRule::kSidestep || rng.next_unit() < 0.5 ? 1 : -1;
+        }
+    }
+}
+
+}  // namespace
+
+template <class V>
+void observe_motion(AgentState& s, const MotionBefore& before, const Method& method, const Waypoints& waypoints,
+                    RunMetrics* metrics, double dt, std::int64_t step_count) {
+    const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
+    const DeadlockResolution deadlock = method.deadlock_resolution();
+    const std::uint64_t seed = method.preference_noise().seed;
+#pragma omp parallel for schedule(static) num_threads(max_threads()) if (total >= kParallelMinValues)
+    for (std::int64_t i = 0; i < total; ++i) {
+        if (i % s.capacity() >= s.count() || !s.active[i]) continue;
+        const std::size_t at = static_cast<std::size_t>(i);
+        const V v = s.velocity<V>(at);
+        const bool seeking = s.has_goal[i] != 0;
+        const bool arrived = seeking && abs_sq(s.position<V>(at) - s.goal<V>(at)) <= sqr(s.arrival_radius[i]) &&
+                             !waypoints.has_more(s, at);
+        if (metrics) {
+            metrics->observe_motion(at, load<V>(before.velocities.data(), at), v, s.position<V>(at), dt,
+                                    step_count + 1, seeking, arrived);
+            metrics->observe_turn(at, std::fabs(wrap_turn(s.headings[i] - before.headings[at])) / dt);
+        }
+        if (deadlock.rule != DeadlockRule::kNone) {
+            update_deadlock_state(s, deadlock, seed, at, longer_than(v, deadlock.stall_fraction * s.pref_speed[i]),
+                                  seeking && !arrived, dt, step_count);
+        }
+    }
+}
+
+template void observe_motion<Vec2>(AgentState&, const MotionBefore&, const Method&, const Waypoints&, RunMetrics*,
+                                   double, std::int64_t);
+template void observe_motion<Vec3>(AgentState&, const MotionBefore&, const Method&, const Waypoints&, RunMetrics*,
+                                   double, std::int64_t);
+
+}  // namespace vosim

@@ -1,0 +1,30 @@
+// Phase 5 of the step, observe: what the step did, after integration. The
+// run metrics' motion figures (path, speed, smoothness, arrivals, turn
+// rates) during a run that gathers them, and the deadlock timers and
+// detours of the method's deadlock rule. Reads the motion before (from the
+// integrate phase) and after; writes the metrics and deadlock_timer,
+// detour_side.
+#pragma once
+
+#include <cstdint>
+
+#include "engine/integrate_phase.hpp"  // MotionBefore
+#include "method.hpp"
+#include "metrics/metrics.hpp"
+#include "navigation/waypoints.hpp"
+#include "state/agent_state.hpp"
+
+namespace vosim {
+
+// Whether the step has anything to observe (else the integrate phase need
+// not keep the motion before).
+inline bool wants_observation(const Method& method, const RunMetrics* metrics) {
+    return metrics || method.deadlock_resolution().rule != DeadlockRule::kNone;
+}
+
+// `step_count`: the steps done before this one.
+template <class V>
+void observe_motion(AgentState& state, const MotionBefore& before, const Method& method, const Waypoints& waypoints,
+                    RunMetrics* metrics, double time_step, std::int64_t step_count);
+
+}  // namespace vosim
