@@ -6,9 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "methods/geometry.hpp"
-#include "methods/orca/linear_program3d.hpp"  // Plane
-#include "obstacles/obstacles3d.hpp"        // ObstacleContact3
+#include "half_spaces.hpp"                // Line, Plane
+#include "obstacles/obstacles3d.hpp"  // ObstacleContact3
 #include "vec2.hpp"
 #include "vec3.hpp"
 

@@ -24,7 +24,6 @@
 #include "spatial/neighbor_grid.hpp"
 #include "obstacles/obstacles.hpp"
 #include "obstacles/obstacles3d.hpp"
-#include "methods/orca/linear_program3d.hpp"
 #include "vec.hpp"
 
 namespace vosim {
@@ -111,10 +110,6 @@ struct Workspace {
         }
     }
 
-    std::vector<Line> lines;
-    std::vector<Line> projected_lines;
-    std::vector<Plane> planes;  // 3D
-    std::vector<Plane> projected_planes;
     std::unique_ptr<MethodScratch> method_scratch;  // made by the method in use
     const void* scratch_owner = nullptr;            // which method made it
 };
@@ -204,9 +199,16 @@ public:
     // does not cap the speed.
     virtual bool may_exceed_max_speed() const { return false; }
 
-    // How the method wants non-holonomic agents presented (kinematics.hpp):
-    // as their effective centres unless it models their drive otherwise.
-    virtual NonholonomicModel nonholonomic_model() const { return NonholonomicModel::kEffectiveCenter; }
+    // How the method sees non-holonomic agent i (kinematics.hpp), and how its
+    // velocity u for that agent becomes a motion (not yet saturated) held
+    // for time_step: as the effective centre (ORCA-DD) unless the method
+    // models the drive otherwise (ORCA's NH-ORCA).
+    virtual Presented present_agent(const AgentState& s, std::size_t i) const {
+        return present_effective_center(s, i);
+    }
+    virtual Motion motion_from_method(Vec2 u, const AgentState& s, std::size_t i, double /*time_step*/) const {
+        return effective_center_motion(u, s.headings[i], s.effective_center_distance[i]);
+    }
 
     // Prepares `data` (made or reused by the method) from the frozen state,
     // once per step before phase 3, on one thread; most methods need none.
@@ -245,5 +247,9 @@ V method_velocity(const Method& method, const SceneView& scene, int slot, Worksp
         return method.new_velocity_3d(scene, slot, ws);
     }
 }
+
+// The method an engine starts with (ORCA with its defaults), supplied by
+// the method registry (methods/registry.cpp): the core names no method.
+std::shared_ptr<const Method> make_default_method();
 
 }  // namespace vosim

@@ -12,7 +12,6 @@
 #include "engine/observe_phase.hpp"
 #include "kinematics/kinematics.hpp"
 #include "limits.hpp"
-#include "methods/orca/orca.hpp"
 #include "state/state_check.hpp"
 #include "threads.hpp"
 
@@ -28,7 +27,7 @@ void add_time_since(std::chrono::steady_clock::time_point started, double& secon
 }  // namespace
 
 Engine::Engine(int scenes, double time_step, int dimensions)
-    : state_(scenes, dimensions), time_step_(0.0), method_(std::make_shared<Orca>()), presented_(scenes, dimensions) {
+    : state_(scenes, dimensions), time_step_(0.0), method_(make_default_method()), presented_(scenes, dimensions) {
     set_time_step(time_step);
 }
 
@@ -101,7 +100,7 @@ bool Engine::advance_in(Ticker* ticker, std::int64_t steps_done) {
     // Non-holonomic agents are presented to the method through its model
     // (validate refused them in 3D).
     nonholonomic_ = has_nonholonomic(state_);
-    if (nonholonomic_) present_state(method.nonholonomic_model(), state_, presented_);
+    if (nonholonomic_) present_state(method, state_, presented_);
 
     // 2. index: one neighbour grid per scene over the frozen positions.
     const auto index_started = std::chrono::steady_clock::now();

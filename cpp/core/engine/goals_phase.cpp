@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "counter_rng.hpp"
+#include "kinematics/kinematics.hpp"
 #include "threads.hpp"
 
 namespace vosim {
@@ -54,6 +55,20 @@ void update_pref_velocities(AgentState& s, const PreferenceNoise& noise, const D
             }
         }
         store(s.pref_velocities.data(), static_cast<std::size_t>(i), to_goal);
+    }
+}
+
+void present_state(const Method& method, const AgentState& s, AgentState& presented) {
+    share_state_for_presentation(s, presented);
+    const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
+#pragma omp parallel for schedule(static) num_threads(max_threads()) if (total >= kParallelMinValues)
+    for (std::int64_t k = 0; k < total; ++k) {
+        const std::size_t i = static_cast<std::size_t>(k);
+        if (k % s.capacity() >= s.count() || !s.active[i] || s.kinematics[i] == 0) continue;
+        const Presented p = method.present_agent(s, i);
+        store(presented.positions.data(), i, p.position);
+        store(presented.velocities.data(), i, p.velocity);
+        presented.radius[i] = p.radius;
     }
 }
 

@@ -17,4 +17,9 @@ template <class V>
 void update_pref_velocities(AgentState& state, const PreferenceNoise& noise, const DeadlockResolution& deadlock,
                             std::int64_t step);
 
+// The state the method sees (`presented`): `state` with its non-holonomic
+// agents presented through the method (Method::present_agent); the other
+// columns are shared.
+void present_state(const Method& method, const AgentState& state, AgentState& presented);
+
 }  // namespace vosim

@@ -51,7 +51,7 @@ Diagnostics Engine::inspect(int scene, int slot) {
         d.obstacle_edges.push_back(b);
     }
     nonholonomic_ = has_nonholonomic(state_);
-    if (nonholonomic_) present_state(method_->nonholonomic_model(), state_, presented_);
+    if (nonholonomic_) present_state(*method_, state_, presented_);
     const AgentState& seen = seen_state();
     d.heading = state_.headings[i];
     d.kinematics = kKinematicsNames[static_cast<int>(state_.kinematics[i])];

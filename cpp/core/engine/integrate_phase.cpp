@@ -32,13 +32,12 @@ void integrate_nonholonomic(AgentState& s, const Method& method, std::size_t i, 
 
 Motion realised_motion(const AgentState& s, const Method& method, std::size_t i, Vec2 u, bool clamp_acceleration,
                        double time_step) {
-    const NonholonomicModel model = method.nonholonomic_model();
     if (clamp_acceleration && s.max_acceleration[i] < std::numeric_limits<double>::infinity()) {
         // max_acceleration limits the change of the presented velocity (for
         // the effective centre: of v and of w D together).
-        u = limit_acceleration(present_agent(model, s, i).velocity, u, s.max_acceleration[i], time_step);
+        u = limit_acceleration(method.present_agent(s, i).velocity, u, s.max_acceleration[i], time_step);
     }
-    return saturate(motion_from_method(model, u, s, i, time_step), drive_limits(s, i));
+    return saturate(method.motion_from_method(u, s, i, time_step), drive_limits(s, i));
 }
 
 template <class V>

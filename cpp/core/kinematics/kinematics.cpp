@@ -7,7 +7,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "methods/orca/nh_orca.hpp"
 #include "state/state_check.hpp"
 #include "threads.hpp"
 
@@ -143,30 +142,9 @@ Presented present_effective_center(const AgentState& s, std::size_t i) {
     return p;
 }
 
-Presented present_agent(NonholonomicModel model, const AgentState& s, std::size_t i) {
-    switch (model) {  // one case per model
-        case NonholonomicModel::kEffectiveCenter:
-            return present_effective_center(s, i);
-        case NonholonomicModel::kTrackingError:
-            return present_tracking_robot(s, i);
-    }
-    return present_effective_center(s, i);  // (every model has its case)
-}
-
 Motion effective_center_motion(Vec2 u, double heading, double distance) {
     const Vec2 h(std::cos(heading), std::sin(heading));
     return Motion{dot(u, h), dot(u, perp(h)) / distance};
-}
-
-Motion motion_from_method(NonholonomicModel model, Vec2 u, const AgentState& s, std::size_t i,
-                          double time_step) {
-    switch (model) {  // one case per model
-        case NonholonomicModel::kEffectiveCenter:
-            return effective_center_motion(u, s.headings[i], s.effective_center_distance[i]);
-        case NonholonomicModel::kTrackingError:
-            return tracking_robot_motion(u, s, i, time_step);
-    }
-    return effective_center_motion(u, s.headings[i], s.effective_center_distance[i]);  // (as above)
 }
 
 bool has_nonholonomic(const AgentState& s) {
@@ -206,23 +184,13 @@ void check_kinematics(const AgentState& s) {
     }
 }
 
-void present_state(NonholonomicModel model, const AgentState& s, AgentState& presented) {
+void share_state_for_presentation(const AgentState& s, AgentState& presented) {
     Column<double> positions = std::move(presented.positions), velocities = std::move(presented.velocities);
     Column<double> radius = std::move(presented.radius);
     presented = s;  // shares every column...
     copy_column(s.positions, presented.positions, std::move(positions));  // ...but these three
     copy_column(s.velocities, presented.velocities, std::move(velocities));
     copy_column(s.radius, presented.radius, std::move(radius));
-    const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
-#pragma omp parallel for schedule(static) num_threads(max_threads()) if (total >= kParallelMinValues)
-    for (std::int64_t k = 0; k < total; ++k) {
-        const std::size_t i = static_cast<std::size_t>(k);
-        if (k % s.capacity() >= s.count() || !s.active[i] || !nonholonomic(s, i)) continue;
-        const Presented p = present_agent(model, s, i);
-        store(presented.positions.data(), i, p.position);
-        store(presented.velocities.data(), i, p.velocity);
-        presented.radius[i] = p.radius;
-    }
 }
 
 }  // namespace vosim

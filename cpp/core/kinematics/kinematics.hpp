@@ -14,8 +14,8 @@
 // presents agents to the method (present_agent), maps the method's
 // velocity back (motion_from_method), keeps it within the drive's limits
 // (saturate) and integrates the arc exactly (advance_pose). A method may
-// choose another presentation (NonholonomicModel); the two dispatching
-// functions are the only places that know the models.
+// present agents otherwise (Method::present_agent, motion_from_method:
+// ORCA's NH-ORCA); this file knows no method.
 #pragma once
 
 #include <cstddef>
@@ -34,11 +34,6 @@ inline constexpr const char* kKinematicsNames[] = {"holonomic", "differential_dr
 inline constexpr int kKinematicsCount = 3;
 static_assert(kKinematicsRange.hi == kKinematicsCount - 1, "the kinematics column's range names every model");
 
-// How a method wants non-holonomic agents presented and its velocity mapped
-// back (Method::nonholonomic_model): as the effective centre (ORCA-DD,
-// above), or as the robot's own centre enlarged by a tracking error, which
-// a controller keeps it within (NH-ORCA, nh_orca.hpp).
-enum class NonholonomicModel { kEffectiveCenter, kTrackingError };
 
 // A forward speed (m/s, negative: backwards) and a turn rate (rad/s,
 // counter-clockwise).
@@ -104,15 +99,10 @@ struct Presented {
 // Non-holonomic agent i as its effective centre (its velocity from the
 // agent's velocity and turn rate).
 Presented present_effective_center(const AgentState& s, std::size_t i);
-// The same through the method's model.
-Presented present_agent(NonholonomicModel model, const AgentState& s, std::size_t i);
 
 // The motion that gives the effective centre of an agent with this heading
 // the velocity u (exact; not yet saturated).
 Motion effective_center_motion(Vec2 u, double heading, double distance);
-// The method's velocity u for non-holonomic agent i as a motion, through
-// the method's model (not yet saturated), held for `time_step`.
-Motion motion_from_method(NonholonomicModel model, Vec2 u, const AgentState& s, std::size_t i, double time_step);
 
 // Whether any active agent is non-holonomic (a scan of one byte per slot).
 bool has_nonholonomic(const AgentState& s);
@@ -123,10 +113,10 @@ bool has_nonholonomic(const AgentState& s);
 // non-holonomic agent in an engine of 3 dimensions.
 void check_kinematics(const AgentState& s);
 
-// Fills `presented` with the state the method sees: `s` with its own copies
-// of positions, velocities and radius (reusing their buffers when
-// the sizes match) in which non-holonomic agents are presented through the
-// model. Columns not presented are shared with `s`.
-void present_state(NonholonomicModel model, const AgentState& s, AgentState& presented);
+// Makes `presented` share every column of `s` but its own copies of
+// positions, velocities and radius (reusing their buffers when the sizes
+// match), for the engine to present non-holonomic agents in through the
+// method (Method::present_agent).
+void share_state_for_presentation(const AgentState& s, AgentState& presented);
 
 }  // namespace vosim

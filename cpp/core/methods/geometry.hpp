@@ -1,19 +1,14 @@
 // Geometry the avoidance methods share: the legs of a velocity obstacle
-// (tangents from the origin to a disc), the speed clamp, and the directed
-// line of a half-plane constraint.
+// (tangents from the origin to a disc) and the speed clamp; the directed
+// line of a half-plane constraint is the core's (half_spaces.hpp).
 #pragma once
 
 #include <cmath>
 
+#include "half_spaces.hpp"  // Line
 #include "vec2.hpp"
 
 namespace vosim {
-
-// A directed line; the admissible half-plane lies to its left.
-struct Line {
-    Vec2 point;
-    Vec2 direction;
-};
 
 // Unit direction of the tangent ("leg") from the origin to the disc of
 // `radius` around `centre`, dist_sq = |centre|^2 > radius^2: the left one

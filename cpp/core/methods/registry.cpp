@@ -141,4 +141,6 @@ std::shared_ptr<Method> make_method(const std::string& name, const std::map<std:
     return method;
 }
 
+std::shared_ptr<const Method> make_default_method() { return make_method("ORCA", {}, 0); }
+
 }  // namespace vosim

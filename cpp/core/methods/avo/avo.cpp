@@ -23,6 +23,8 @@ using avo::V2;
 using avo::Vecf;
 
 struct AvoScratch final : MethodScratch {
+    std::vector<Line> paper_lines;            // kPaper, velocity space
+    std::vector<Line> paper_projected_lines;  // kPaper's program 3
     std::vector<Linef> lines;      // kAvo2, delta-v space
     std::vector<Linef> projected;  // kAvo2's program 3
     std::vector<std::pair<float, int>> neighbors;  // kAvo2: (float distance squared, slot)
@@ -93,17 +95,18 @@ AvoDecision Avo::decide_paper(const SceneView& scene, int slot, Workspace& ws) c
     const double reach = accel * delta;
     const double max_speed = s.max_speed[self];
     AvoDecision decision;
-    ws.lines.clear();
+    AvoScratch& own = scratch<AvoScratch>(ws);
+    own.paper_lines.clear();
     // An infinite max_acceleration bounds nothing: no polygon.
     const bool bounded = reach < std::numeric_limits<double>::infinity();
-    if (bounded && !append_reachable_polygon(velocity, reach, pref, ws.lines)) {
+    if (bounded && !append_reachable_polygon(velocity, reach, pref, own.paper_lines)) {
         // No acceleration (or too little to change the velocity's value).
         decision.target = decision.velocity = velocity;
         return decision;
     }
-    const std::size_t polygon_lines = ws.lines.size();
-    append_obstacle_lines(scene, slot, ws, ws.lines);
-    decision.hard_lines = ws.lines.size();
+    const std::size_t polygon_lines = own.paper_lines.size();
+    append_obstacle_lines(scene, slot, ws, own.paper_lines);
+    decision.hard_lines = own.paper_lines.size();
 
     for (int k = 0; k < ws.agent_neighbors.size(); ++k) {
         const int other_slot = ws.agent_neighbors[k].slot;
@@ -142,12 +145,12 @@ AvoDecision Avo::decide_paper(const SceneView& scene, int slot, Workspace& ws) c
                 line.point = pair.share * radius * away;
             }
         }
-        ws.lines.push_back(Line{velocity + Vec2(line.point.x, line.point.y), Vec2(line.direction.x, line.direction.y)});
+        own.paper_lines.push_back(Line{velocity + Vec2(line.point.x, line.point.y), Vec2(line.direction.x, line.direction.y)});
     }
 
     Vec2 target;
-    decision.used_fallback = solve_within_reach(ws.lines, polygon_lines, decision.hard_lines, velocity, reach,
-                                                max_speed, pref, 1.0, ws.projected_lines, target);
+    decision.used_fallback = solve_within_reach(own.paper_lines, polygon_lines, decision.hard_lines, velocity, reach,
+                                                max_speed, pref, 1.0, own.paper_projected_lines, target);
     decision.target = target;
     // One time step of the controller: v approaches u by 1 - exp(-dt / delta).
     const double approach = -std::expm1(-scene.time_step / delta);
@@ -221,7 +224,7 @@ void Avo::inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& 
     out.hard_lines = static_cast<std::int32_t>(decision.hard_lines);
     out.used_fallback = decision.used_fallback;
     if (variant_ == AvoVariant::kPaper) {
-        out.lines = ws.lines;
+        out.lines = this->scratch<AvoScratch>(ws).paper_lines;
         return;
     }
     // AVO2's lines live in delta-v space: shown in velocity space.

@@ -52,7 +52,7 @@ public:
     bool may_exceed_max_speed() const override { return variant_ == AvoVariant::kAvo2; }
 
     // The full computation; the half-planes (velocity space) are left in
-    // ws.lines for kPaper and in the scratch for kAvo2.
+    // the scratch (velocity space for kPaper, delta-v space for kAvo2).
     AvoDecision decide(const SceneView& scene, int slot, Workspace& ws) const;
 
 private:

@@ -9,15 +9,10 @@
 #include <cstddef>
 #include <vector>
 
+#include "half_spaces.hpp"  // Plane
 #include "vec3.hpp"
 
 namespace vosim {
-
-// A half-space of admissible velocities: dot(v - point, normal) >= 0.
-struct Plane {
-    Vec3 point;
-    Vec3 normal;  // unit length
-};
 
 // Normals (and lines inside a plane) closer to parallel than this are
 // treated as parallel (RVO2-3D's epsilon, on the squared sine or cosine).

@@ -6,6 +6,7 @@
 
 #include "limits.hpp"
 #include "methods/orca/linear_program.hpp"
+#include "methods/orca/nh_orca.hpp"
 #include "methods/common/reachable_velocities.hpp"
 #include "methods/common/realisable_velocities.hpp"
 #include "methods/common/trackable_velocities.hpp"
@@ -90,9 +91,10 @@ void append_agent_lines(const SceneView& scene, int slot, const Workspace& ws,
 }
 
 OrcaDecision Orca::decide(const SceneView& scene, int slot, Workspace& ws) const {
+    OrcaScratch& own = scratch<OrcaScratch>(ws);
     const AgentState& s = scene.state;
     const std::size_t self = scene.index(slot);
-    ws.lines.clear();
+    own.lines.clear();
     OrcaDecision decision;
     double max_speed = s.max_speed[self];
     const double reach = config_.acceleration_in_program ? s.max_acceleration[self] * scene.time_step
@@ -102,41 +104,51 @@ OrcaDecision Orca::decide(const SceneView& scene, int slot, Workspace& ws) const
     // (ORCA-DD: its effective centre's velocities within the drive's
     // limits; NH-ORCA: the velocities it tracks within its tracking error),
     // then obstacle lines: linear program 3 keeps them as hard constraints.
-    if (limited && !append_reachable_polygon(s.velocity(self), reach, s.pref_velocity(self), ws.lines)) {
+    if (limited && !append_reachable_polygon(s.velocity(self), reach, s.pref_velocity(self), own.lines)) {
         decision.velocity = s.velocity(self);  // no change is reachable
         return decision;
     }
     const bool tracking = config_.nonholonomic == NonholonomicModel::kTrackingError;
     if (s.kinematics[self] != 0 &&
-        !(tracking ? append_trackable_polygon(s, self, scene.time_step, ws.lines, max_speed)
-                   : append_realisable_polygon(s, self, ws.lines, max_speed))) {
+        !(tracking ? append_trackable_polygon(s, self, scene.time_step, own.lines, max_speed)
+                   : append_realisable_polygon(s, self, own.lines, max_speed))) {
         decision.velocity = Vec2();  // a drive with a zero limit cannot move
         return decision;
     }
-    const std::size_t polygon_end = ws.lines.size();
-    append_obstacle_lines(scene, slot, ws, ws.lines);
-    decision.hard_lines = ws.lines.size();
-    append_agent_lines(scene, slot, ws, ws.lines);
+    const std::size_t polygon_end = own.lines.size();
+    append_obstacle_lines(scene, slot, ws, own.lines);
+    decision.hard_lines = own.lines.size();
+    append_agent_lines(scene, slot, ws, own.lines);
 
     Vec2 result;
     if (limited) {
         decision.used_least_violation =
-            solve_within_reach(ws.lines, polygon_end, decision.hard_lines, s.velocity(self), reach, max_speed,
-                               s.pref_velocity(self), config_.bisector_weight, ws.projected_lines, result);
+            solve_within_reach(own.lines, polygon_end, decision.hard_lines, s.velocity(self), reach, max_speed,
+                               s.pref_velocity(self), config_.bisector_weight, own.projected_lines, result);
         decision.velocity = result;
         ws.used_fallback = decision.used_least_violation;
         return decision;
     }
     const std::size_t failed =
-        solve_nearest(ws.lines, max_speed, s.pref_velocity(self), false, result);
-    if (failed < ws.lines.size()) {
-        solve_least_violation(ws.lines, decision.hard_lines, failed, max_speed,
-                              config_.bisector_weight, ws.projected_lines, result);
+        solve_nearest(own.lines, max_speed, s.pref_velocity(self), false, result);
+    if (failed < own.lines.size()) {
+        solve_least_violation(own.lines, decision.hard_lines, failed, max_speed,
+                              config_.bisector_weight, own.projected_lines, result);
         decision.used_least_violation = true;
     }
     decision.velocity = result;
     ws.used_fallback = decision.used_least_violation;
     return decision;
+}
+
+Presented Orca::present_agent(const AgentState& s, std::size_t i) const {
+    if (config_.nonholonomic == NonholonomicModel::kTrackingError) return present_tracking_robot(s, i);
+    return Method::present_agent(s, i);
+}
+
+Motion Orca::motion_from_method(Vec2 u, const AgentState& s, std::size_t i, double time_step) const {
+    if (config_.nonholonomic == NonholonomicModel::kTrackingError) return tracking_robot_motion(u, s, i, time_step);
+    return Method::motion_from_method(u, s, i, time_step);
 }
 
 Vec2 Orca::new_velocity(const SceneView& scene, int slot, Workspace& ws) const {
@@ -146,7 +158,7 @@ Vec2 Orca::new_velocity(const SceneView& scene, int slot, Workspace& ws) const {
 void Orca::inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const {
     const OrcaDecision decision = decide(scene, slot, ws);
     out.new_velocity = decision.velocity;
-    out.lines = ws.lines;
+    out.lines = scratch<OrcaScratch>(ws).lines;
     out.hard_lines = static_cast<std::int32_t>(decision.hard_lines);
     out.used_fallback = decision.used_least_violation;
     out.target_velocity = out.new_velocity;  // reached at once (the engine sets it unless ORCA keeps the limit)

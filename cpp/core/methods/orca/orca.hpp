@@ -9,9 +9,26 @@
 // that violates them least (linear program 3).
 #pragma once
 
+#include <vector>
+
 #include "method.hpp"
 
 namespace vosim {
+
+// How ORCA sees non-holonomic agents: as their effective centres with the
+// velocities their drive realises (ORCA-DD, kinematics.hpp), or as their
+// own centres, enlarged by a tracking error, with the velocities they can
+// track (NH-ORCA, nh_orca.hpp).
+enum class NonholonomicModel { kEffectiveCenter, kTrackingError };
+
+// ORCA's per-thread scratch: the half-planes (2D) or half-spaces (3D) of the
+// agent being computed, and their projections for linear program 3.
+struct OrcaScratch final : MethodScratch {
+    std::vector<Line> lines;
+    std::vector<Line> projected_lines;
+    std::vector<Plane> planes;
+    std::vector<Plane> projected_planes;
+};
 
 struct OrcaConfig {
     // Weight w of the projected lines of linear program 3,
@@ -21,10 +38,7 @@ struct OrcaConfig {
     // velocities reachable in one step; reachable_velocities.hpp), or, when
     // false, clamped after the method as for every other method.
     bool acceleration_in_program = true;
-    // How non-holonomic agents are seen: as their effective centres with
-    // the velocities their drive realises (ORCA-DD), or as their own
-    // centres, enlarged by a tracking error, with the velocities they can
-    // track (NH-ORCA, nh_orca.hpp).
+    // How non-holonomic agents are seen (above).
     NonholonomicModel nonholonomic = NonholonomicModel::kEffectiveCenter;
 };
 
@@ -42,19 +56,21 @@ public:
     std::string name() const override { return "ORCA"; }
     // In the plane a polygon, in space a polyhedron of reachable velocities.
     bool models_acceleration(int) const override { return config_.acceleration_in_program; }
-    NonholonomicModel nonholonomic_model() const override { return config_.nonholonomic; }
+    Presented present_agent(const AgentState& s, std::size_t i) const override;
+    Motion motion_from_method(Vec2 u, const AgentState& s, std::size_t i, double time_step) const override;
+    std::unique_ptr<MethodScratch> make_scratch() const override { return std::make_unique<OrcaScratch>(); }
     Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const override;
     void inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const override;
 
-    // The full computation; the half-planes are left in ws.lines.
+    // The full computation; the half-planes are left in the scratch's lines.
     OrcaDecision decide(const SceneView& scene, int slot, Workspace& ws) const;
 
     // ORCA in 3D (orca3d.cpp), as the RVO2-3D library: half-spaces instead
-    // of half-planes, left in ws.planes.
+    // of half-planes, left in the scratch's planes.
     bool supports_dimensions(int dimensions) const override { return dimensions == 2 || dimensions == 3; }
     Vec3 new_velocity_3d(const SceneView& scene, int slot, Workspace& ws) const override;
     void inspect_3d(const SceneView& scene, int slot, Workspace& ws, Diagnostics3& out) const override;
-    // (hard_planes: how many of ws.planes come first from the reachable
+    // (hard_planes: how many of the planes come first from the reachable
     // polyhedron and obstacles.)
     Vec3 decide_3d(const SceneView& scene, int slot, Workspace& ws, bool& used_least_violation,
                    std::size_t& hard_planes) const;

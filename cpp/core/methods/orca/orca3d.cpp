@@ -113,7 +113,8 @@ Vec3 Orca::decide_3d(const SceneView& scene, int slot, Workspace& ws, bool& used
                      std::size_t& hard_planes) const {
     const AgentState& s = scene.state;
     const std::size_t self = scene.index(slot);
-    ws.planes.clear();
+    OrcaScratch& own = scratch<OrcaScratch>(ws);
+    own.planes.clear();
     used_least_violation = false;
     hard_planes = 0;
     ws.used_fallback = false;
@@ -123,24 +124,24 @@ Vec3 Orca::decide_3d(const SceneView& scene, int slot, Workspace& ws, bool& used
     const Vec3 velocity = s.velocity<Vec3>(self);
     // The reachable polyhedron, then obstacle planes: linear program 4 keeps
     // them as hard constraints.
-    if (limited && !append_reachable_polyhedron(velocity, reach, s.pref_velocity<Vec3>(self), ws.planes)) {
+    if (limited && !append_reachable_polyhedron(velocity, reach, s.pref_velocity<Vec3>(self), own.planes)) {
         return velocity;  // no change is reachable
     }
-    const std::size_t polyhedron_end = ws.planes.size();
-    append_obstacle_planes(scene, slot, ws, ws.planes);
-    hard_planes = ws.planes.size();
-    append_agent_planes(scene, slot, ws, ws.planes);
+    const std::size_t polyhedron_end = own.planes.size();
+    append_obstacle_planes(scene, slot, ws, own.planes);
+    hard_planes = own.planes.size();
+    append_agent_planes(scene, slot, ws, own.planes);
     const double max_speed = s.max_speed[self];
     Vec3 result;
     if (limited) {
-        used_least_violation = solve_within_reach_3d(ws.planes, polyhedron_end, hard_planes, velocity, reach,
-                                                     max_speed, s.pref_velocity<Vec3>(self), ws.projected_planes,
+        used_least_violation = solve_within_reach_3d(own.planes, polyhedron_end, hard_planes, velocity, reach,
+                                                     max_speed, s.pref_velocity<Vec3>(self), own.projected_planes,
                                                      result);
     } else {
-        const std::size_t failed = solve_nearest_3d(ws.planes, max_speed, s.pref_velocity<Vec3>(self), false, result);
-        used_least_violation = failed < ws.planes.size();
+        const std::size_t failed = solve_nearest_3d(own.planes, max_speed, s.pref_velocity<Vec3>(self), false, result);
+        used_least_violation = failed < own.planes.size();
         if (used_least_violation) {
-            solve_least_violation_3d(ws.planes, hard_planes, failed, max_speed, ws.projected_planes, result);
+            solve_least_violation_3d(own.planes, hard_planes, failed, max_speed, own.projected_planes, result);
         }
     }
     ws.used_fallback = used_least_violation;
@@ -157,7 +158,7 @@ void Orca::inspect_3d(const SceneView& scene, int slot, Workspace& ws, Diagnosti
     bool fallback = false;
     std::size_t hard = 0;
     out.new_velocity = decide_3d(scene, slot, ws, fallback, hard);
-    out.planes = ws.planes;
+    out.planes = scratch<OrcaScratch>(ws).planes;
     out.hard_planes = static_cast<std::int32_t>(hard);
     out.used_fallback = fallback;
     out.target_velocity = out.new_velocity;  // reached at once (the engine sets it unless ORCA keeps the limit)
