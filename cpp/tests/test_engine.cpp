@@ -1,0 +1,280 @@
+// The engine driven from C++: a step checked by hand, determinism over
+// thread counts, snapshots, run metrics, waypoints; and the navigation
+// kernels (path search, funnel) and the edge grid against brute force.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "engine/engine.hpp"
+#include "navigation/funnel.hpp"
+#include "navigation/path_search.hpp"
+#include "spatial/edge_grid.hpp"
+#include "threads.hpp"
+
+using namespace vosim;
+
+namespace {
+
+// Holonomic agents in the plane, one value per agent for every input
+// (the arrays are owned here and must outlive add_agents).
+struct Crowd {
+    std::vector<double> positions, goals, zero2;
+    std::vector<double> radius, max_speed, pref_speed, neighbor_dist, horizon, arrival, one, inf, zero;
+    std::vector<std::int32_t> neighbours;
+    std::vector<std::uint8_t> has_goal;
+    std::vector<std::int8_t> kinematics;
+
+    Crowd(const std::vector<Vec2>& starts, const std::vector<Vec2>& targets, double reach = 5.0) {
+        const std::size_t n = starts.size();
+        for (std::size_t k = 0; k < n; ++k) {
+            positions.insert(positions.end(), {starts[k].x, starts[k].y});
+            goals.insert(goals.end(), {targets[k].x, targets[k].y});
+        }
+        zero2.assign(2 * n, 0.0);
+        radius.assign(n, 0.5);
+        max_speed.assign(n, 2.0);
+        pref_speed.assign(n, 1.0);
+        neighbor_dist.assign(n, reach);
+        horizon.assign(n, 2.0);
+        arrival.assign(n, 0.1);
+        one.assign(n, 1.0);
+        inf.assign(n, std::numeric_limits<double>::infinity());
+        zero.assign(n, 0.0);
+        neighbours.assign(n, 10);
+        has_goal.assign(n, 1);
+        kinematics.assign(n, 0);
+    }
+    AgentInput input() const {
+        AgentInput in;
+        in.positions = {positions.data(), 0, 2};
+        in.goals = {goals.data(), 0, 2};
+        in.velocities = in.pref_velocities = {zero2.data(), 0, 2};
+        in.radius = {radius.data(), 0, 1};
+        in.max_speed = {max_speed.data(), 0, 1};
+        in.pref_speed = {pref_speed.data(), 0, 1};
+        in.neighbor_dist = {neighbor_dist.data(), 0, 1};
+        in.time_horizon = in.time_horizon_obst = {horizon.data(), 0, 1};
+        in.arrival_radius = {arrival.data(), 0, 1};
+        in.priority = in.acceleration_interval = in.wheel_track = in.max_wheel_speed = in.max_angular_speed =
+            in.effective_center_distance = in.tracking_error = in.tracking_time = {one.data(), 0, 1};
+        in.max_acceleration = {inf.data(), 0, 1};
+        in.uncertainty_offset = in.headings = {zero.data(), 0, 1};
+        in.max_neighbors = {neighbours.data(), 0, 1};
+        in.has_goal = {has_goal.data(), 0, 1};
+        in.kinematics = {kinematics.data(), 0, 1};
+        return in;
+    }
+    int size() const { return static_cast<int>(radius.size()); }
+};
+
+bool same(Vec2 a, Vec2 b) { return a.x == b.x && a.y == b.y; }
+
+Vec2 position(const Engine& engine, int slot) { return engine.state().position(engine.state().index(0, slot)); }
+Vec2 velocity(const Engine& engine, int slot) { return engine.state().velocity(engine.state().index(0, slot)); }
+
+// A 30 x 30 lattice of agents, each bound across it (a dense crossing;
+// more agents than kParallelMinAgents, so that steps run in parallel).
+Crowd lattice() {
+    std::vector<Vec2> starts, goals;
+    for (int k = 0; k < 900; ++k) {
+        const Vec2 p(1.5 * (k % 30) + 0.01 * (k % 7), 1.5 * (k / 30) - 0.013 * (k % 5));
+        starts.push_back(p);
+        goals.push_back(Vec2(43.5, 43.5) - p);
+    }
+    return Crowd(starts, goals);
+}
+
+std::vector<double> positions_after(int threads, int steps) {
+    set_max_threads(threads);
+    const Crowd crowd = lattice();
+    Engine engine(1, 0.1);
+    engine.add_agents(crowd.size(), crowd.input());
+    for (int k = 0; k < steps; ++k) engine.step();
+    const AgentState& s = engine.state();
+    return std::vector<double>(s.positions.data(), s.positions.data() + 2 * s.count());
+}
+
+}  // namespace
+
+TEST_CASE("a step of two agents that do not see each other: each goes straight for its goal") {
+    const Crowd crowd({Vec2(0.0, 0.0), Vec2(0.0, 5.0)}, {Vec2(10.0, 0.0), Vec2(0.0, 15.0)}, 1.0);
+    Engine engine(1, 0.1);
+    engine.add_agents(crowd.size(), crowd.input());
+    REQUIRE(engine.step());
+    CHECK(engine.step_count() == 1);
+    CHECK(engine.time() == doctest::Approx(0.1));
+    CHECK(same(velocity(engine, 0), Vec2(1.0, 0.0)));  // the preferred velocity, at pref_speed
+    CHECK(same(velocity(engine, 1), Vec2(0.0, 1.0)));
+    CHECK(position(engine, 0).x == doctest::Approx(0.1));
+    CHECK(position(engine, 1).y == doctest::Approx(5.1));
+}
+
+TEST_CASE("a head-on pair at rest, by hand: ORCA lets each take half of the way out, 0.5 m/s") {
+    // Relative position 3, combined radius 1, horizon 2: w = 0 - (3, 0) / 2,
+    // |w| = 1.5 > 1/2, so the cut-off circle's line: point 0 + (1/2 - 1.5)
+    // (-1, 0) / 2 = (0.5, 0), direction (0, 1). The preferred (1, 0)
+    // projected on x <= 0.5 is (0.5, 0); the other agent mirrors it.
+    const Crowd crowd({Vec2(0.0, 0.0), Vec2(3.0, 0.0)}, {Vec2(10.0, 0.0), Vec2(-7.0, 0.0)});
+    Engine engine(1, 0.1);
+    engine.add_agents(crowd.size(), crowd.input());
+    REQUIRE(engine.step());
+    CHECK(velocity(engine, 0).x == doctest::Approx(0.5));
+    CHECK(velocity(engine, 0).y == doctest::Approx(0.0));
+    CHECK(velocity(engine, 1).x == doctest::Approx(-0.5));
+    CHECK(position(engine, 0).x == doctest::Approx(0.05));
+    CHECK(position(engine, 1).x == doctest::Approx(2.95));
+}
+
+TEST_CASE("the same crowd gives the same bits on 1 and on every thread") {
+    const int all = thread_limit();
+    const std::vector<double> one = positions_after(1, 20);
+    const std::vector<double> many = positions_after(std::max(2, all), 20);
+    set_max_threads(all);
+    REQUIRE(one.size() == many.size());
+    CHECK(std::equal(one.begin(), one.end(), many.begin()));
+}
+
+TEST_CASE("restore brings back a snapshot: the steps after it repeat bit for bit") {
+    const Crowd crowd = lattice();
+    Engine engine(1, 0.1);
+    engine.add_agents(crowd.size(), crowd.input());
+    for (int k = 0; k < 5; ++k) engine.step();
+    const EngineSnapshot saved = engine.snapshot();
+    for (int k = 0; k < 5; ++k) engine.step();
+    const std::vector<double> first(engine.state().positions.data(),
+                                    engine.state().positions.data() + 2 * engine.state().count());
+    engine.restore(saved);
+    CHECK(engine.step_count() == 5);
+    for (int k = 0; k < 5; ++k) engine.step();
+    const std::vector<double> again(engine.state().positions.data(),
+                                    engine.state().positions.data() + 2 * engine.state().count());
+    CHECK(first == again);
+    CHECK(engine.step_count() == 10);
+}
+
+TEST_CASE("run metrics: overlapping agents collide, path lengths add up, an agent near its goal arrives") {
+    // Agents 0 and 1 overlap (0.6 apart, radii 0.5) and walk apart along y;
+    // agent 2 stands 0.05 from its goal, within its arrival radius.
+    const Crowd crowd({Vec2(0.0, 0.0), Vec2(0.6, 0.0), Vec2(20.0, 0.0)},
+                      {Vec2(0.0, -50.0), Vec2(0.6, 50.0), Vec2(20.05, 0.0)}, 0.1);
+    Engine engine(1, 0.1);
+    engine.add_agents(crowd.size(), crowd.input());
+    RunOptions options;
+    options.steps = 10;
+    std::vector<double> frames(2 * 3 * 11);
+    Recording recording;
+    recording.positions = frames.data();
+    recording.max_frames = 11;
+    const RunResult result = engine.run(options, recording, Tick());
+    REQUIRE(static_cast<bool>(result.metrics));
+    const RunMetrics& m = *result.metrics;
+    CHECK(result.steps_done == 10);
+    CHECK(result.frames == 11);
+    CHECK(m.collision_pairs[0] >= 1);
+    CHECK(m.path_length[0] == doctest::Approx(1.0));  // 10 steps at 1 m/s for 0.1 s
+    CHECK(m.path_length[1] == doctest::Approx(1.0));
+    CHECK(m.arrival_step[2] >= 0);
+    CHECK(m.arrival_step[0] == -1);
+    CHECK(frames[2 * 3 * 10 + 1] == doctest::Approx(-1.0));  // agent 0's y in the last frame
+}
+
+TEST_CASE("waypoints: an agent moves on at each, and its last one is its final goal") {
+    const Crowd crowd({Vec2(0.0, 0.0)}, {Vec2(0.0, 0.0)});
+    Engine engine(1, 0.1);
+    engine.add_agents(1, crowd.input());
+    const std::int64_t id = 0, offsets[2] = {0, 2};
+    const double points[4] = {0.5, 0.0, 0.5, 0.5};
+    const double radius = 0.05;
+    engine.set_waypoints(&id, 1, offsets, points, &radius);
+    CHECK(engine.waypoints_remaining() == std::vector<std::int32_t>{1});
+    CHECK(engine.final_goals() == std::vector<double>{0.5, 0.5});
+    // Within pref_speed * dt of a goal the preferred velocity is the rest of
+    // the way, so each step closes 10 % of it: about 22 steps to within
+    // 0.05 of the first point, 16 more to within 0.1 of the second.
+    int steps = 0;
+    for (; steps < 100 && !engine.all_arrived(); ++steps) engine.step();
+    CHECK(engine.all_arrived());
+    CHECK(steps > 30);
+    CHECK(steps < 45);
+    CHECK(engine.waypoints_remaining() == std::vector<std::int32_t>{0});
+    const Vec2 p = position(engine, 0);
+    CHECK(std::hypot(p.x - 0.5, p.y - 0.5) <= 0.1);
+}
+
+TEST_CASE("path search: the cheaper of two routes round a square, and no path to a cut-off node") {
+    // 0 -(1)- 1 -(1)- 2 and 0 -(1)- 3 -(5)- 2; node 4 has no edges.
+    Graph graph;
+    graph.node = {Vec2(0, 0), Vec2(1, 0), Vec2(1, 1), Vec2(0, 1), Vec2(5, 5)};
+    graph.row_start = {0, 2, 4, 6, 8, 8};
+    graph.target = {1, 3, 0, 2, 1, 3, 0, 2};
+    graph.cost = {1, 1, 1, 1, 1, 5, 1, 5};
+    PathQuery to_two;
+    to_two.entries = {{0, 0.0}};
+    to_two.exits = {{2, 0.0}};
+    to_two.goal = Vec2(1, 1);
+    PathQuery to_four;
+    to_four.entries = {{0, 0.0}};
+    to_four.exits = {{4, 0.0}};
+    to_four.goal = Vec2(5, 5);
+    const std::vector<PathResult> paths = shortest_paths(graph, {to_two, to_four});
+    REQUIRE(paths.size() == 2);
+    CHECK(paths[0].found);
+    CHECK(paths[0].nodes == std::vector<std::int32_t>{0, 1, 2});
+    CHECK_FALSE(paths[1].found);
+    CHECK(paths[1].nodes.empty());
+}
+
+TEST_CASE("funnel: a straight corridor is one leg, a bend turns at the inner corner") {
+    // Portals across a corridor along x: the path goes straight to the goal.
+    const Vec2 left[2] = {Vec2(1, 1), Vec2(2, 1)};
+    const Vec2 right[2] = {Vec2(1, -1), Vec2(2, -1)};
+    const std::vector<Vec2> straight = pull_string(Vec2(0, 0), Vec2(3, 0), left, right, 2);
+    REQUIRE(straight.size() == 1);
+    CHECK(same(straight[0], Vec2(3, 0)));
+    // A corridor turning left at x = 2: the path bends at the inner corner (2, 1).
+    const Vec2 bend_left[2] = {Vec2(2, 1), Vec2(2, 1)};
+    const Vec2 bend_right[2] = {Vec2(2, -1), Vec2(4, 1)};
+    const std::vector<Vec2> bent = pull_string(Vec2(0, 0), Vec2(3, 5), bend_left, bend_right, 2);
+    REQUIRE(bent.size() == 2);
+    CHECK(same(bent[0], Vec2(2, 1)));
+    CHECK(same(bent[1], Vec2(3, 5)));
+}
+
+TEST_CASE("edge grid against brute force: every point of every segment lies in a cell that lists it") {
+    std::vector<Segment> segments;
+    std::uint64_t state = 12345;
+    auto next = [&]() {  // a small LCG: reproducible points in [0, 100)
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<double>(state >> 11) / 9007199254740992.0 * 100.0;
+    };
+    for (int k = 0; k < 300; ++k) {
+        const Vec2 a(next(), next());
+        const Vec2 b = k % 3 == 0 ? Vec2(next(), next()) : a + Vec2(next() / 20.0 - 2.5, next() / 20.0 - 2.5);
+        segments.push_back({a, b});
+    }
+    EdgeGrid grid;
+    grid.build(segments);
+    REQUIRE_FALSE(grid.empty());
+    int missing = 0;
+    for (std::size_t k = 0; k < segments.size(); ++k) {
+        for (int t = 0; t <= 50; ++t) {
+            const Vec2 p = segments[k].a + (t / 50.0) * (segments[k].b - segments[k].a);
+            int c0, r0, c1, r1;
+            REQUIRE(grid.cells_of_box(p, p, c0, r0, c1, r1));
+            bool listed = false;
+            for (int c = c0; c <= c1; ++c) {
+                for (int r = r0; r <= r1; ++r) {
+                    listed = listed || std::find(grid.begin(c, r), grid.end(c, r), static_cast<std::int32_t>(k)) !=
+                                           grid.end(c, r);
+                }
+            }
+            missing += listed ? 0 : 1;
+        }
+    }
+    CHECK(missing == 0);
+}
