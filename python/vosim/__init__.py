@@ -5,10 +5,7 @@ neighbour search, one integrator, agent state shared with NumPy without
 copying, many steps and scenes run in C++ with the GIL released.
 """
 
-from importlib.metadata import PackageNotFoundError, version as _version
-
-from ._checkpoint import load_state
-from ._io import load
+from ._loading import load, load_state
 from ._threads import get_num_threads, have_openmp, set_num_threads, thread_limit
 from .batch import Batch
 from .comparison import compare
@@ -37,10 +34,7 @@ def __dir__():
     return sorted(set(globals()) | set(_LAZY_SUBMODULES))
 
 
-try:
-    __version__ = _version("vosim")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0+unknown"
+from ._version import __version__
 
 __all__ = [
     "AdaptiveSampling",

@@ -42,7 +42,7 @@ def _kind(sim) -> str:
 
 def payload(sim) -> dict:
     """What pickling and save_state carry for ``sim``: plain data only."""
-    from . import __version__
+    from ._version import __version__
 
     return {
         "format": FORMAT,
@@ -143,41 +143,6 @@ def read_state(path) -> dict:
     engine.update(arrays)
     metadata["engine"] = engine
     return metadata
-
-
-def load_state(path):
-    """Read a Simulator or Batch written by :meth:`Simulator.save_state`.
-
-    Parameters
-    ----------
-    path
-        The file (``.npz``).
-
-    Returns
-    -------
-    Simulator or Batch
-        In the state saved: stepping it gives bit-identical results to
-        stepping the original on.
-
-    Raises
-    ------
-    ValueError
-        Naming the file, when it is not a vosim state, is corrupt or
-        truncated, or was written in a newer format.
-    FileNotFoundError
-        When there is no such file.
-    """
-    from .batch import Batch
-    from .simulator import Simulator
-
-    state = read_state(path)
-    source = f"path: {str(path)!r}"
-    cls = {"Simulator": Simulator, "Batch": Batch}.get(state.get("kind"))
-    if cls is None:
-        raise ValueError(f"{source} is not a vosim simulator state (kind {state.get('kind')!r})")
-    sim = cls.__new__(cls)
-    restore_into(sim, state, source)
-    return sim
 
 
 class _CheckpointMethods:

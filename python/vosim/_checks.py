@@ -211,3 +211,9 @@ def ids_array(ids, name: str = "ids") -> np.ndarray:
             at = _first(too_big)
             raise ValueError(f"{_index_text(name, at)}: no agent with id {array[at].item()}")
     return array.astype(np.int64, copy=False)
+
+
+def is_instance_of(value, module: str, name: str) -> bool:
+    """``isinstance`` by the class's module and name, for a module that the class's module imports
+    (importing the class back would close an import circle)."""
+    return any(cls.__module__ == module and cls.__name__ == name for cls in type(value).__mro__)

@@ -66,7 +66,7 @@ def check_trajectory_path(path, argument: str = "path") -> Path:
 
 def save(traj, path, *, scenario=None, compress: bool = True) -> Path:
     """Write ``traj`` to ``path`` (``.npz`` is appended when it has no suffix); returns the path written."""
-    from . import __version__
+    from ._version import __version__
 
     path = check_trajectory_path(path)
     metadata = {
@@ -101,70 +101,6 @@ def save(traj, path, *, scenario=None, compress: bool = True) -> Path:
         Path(temporary).unlink(missing_ok=True)
         raise
     return path
-
-
-def load(path):
-    """Read a trajectory written by :meth:`Trajectory.save`.
-
-    Returns
-    -------
-    Trajectory
-        With ``metadata`` (a dict: vosim version, scenario, ...) attached.
-    """
-    from ._obstacles import Obstacle
-    from .trajectory import Trajectory
-
-    path = Path(path)
-    try:
-        archive = np.load(path, allow_pickle=False)
-    except FileNotFoundError:
-        raise FileNotFoundError(f"path: no file {str(path)!r}") from None
-    except _UNREADABLE as error:
-        raise ValueError(f"path: {str(path)!r} is not a vosim trajectory, or it is corrupt or truncated "
-                         f"({type(error).__name__}: {error})") from None
-    if not hasattr(archive, "files"):  # a plain .npy array
-        raise ValueError(f"path: {str(path)!r} is not a vosim trajectory (a single array, not an archive)")
-    with archive:
-        if "metadata" not in archive.files:
-            raise ValueError(f"path: {str(path)!r} is not a vosim trajectory (no metadata)")
-        try:
-            metadata = json.loads(str(archive["metadata"]))
-        except _UNREADABLE:
-            raise ValueError(f"path: {str(path)!r} is not a vosim trajectory (unreadable metadata)") from None
-        if not isinstance(metadata, dict) or metadata.get("format") != FORMAT:
-            raise ValueError(f"path: {str(path)!r} is not a vosim trajectory")
-        if metadata.get("format_version", 0) > FORMAT_VERSION:
-            raise ValueError(f"path: {str(path)!r} was written by a newer vosim "
-                             f"({metadata.get('vosim_version')}); upgrade to read it")
-        missing = [name for name in ARRAYS if name not in archive.files]
-        if missing:
-            raise ValueError(f"path: {str(path)!r} is not a complete vosim trajectory "
-                             f"(no {', '.join(missing)})")
-        try:
-            arrays = {name: archive[name] for name in ARRAYS + OPTIONAL_ARRAYS if name in archive.files}
-            metrics = {name[len(METRIC_PREFIX):]: archive[name] for name in archive.files
-                       if name.startswith(METRIC_PREFIX)}
-        except _UNREADABLE as error:
-            raise ValueError(f"path: {str(path)!r} is a corrupt vosim trajectory "
-                             f"({type(error).__name__}: {error})") from None
-    if "kinematics" in arrays:
-        from ._kinematics import KINEMATICS
-
-        names = arrays["kinematics"]
-        if names.dtype.kind != "U" or not np.isin(names, KINEMATICS).all():
-            raise ValueError(f"path: {str(path)!r} is a corrupt vosim trajectory (kinematics holds other than "
-                             f"{', '.join(KINEMATICS)})")
-    obstacles = tuple(Obstacle(o["kind"], np.array(o["vertices"], dtype=np.float64), o["scene"])
-                      for o in metadata["obstacles"])
-    for obstacle in obstacles:
-        obstacle.vertices.flags.writeable = False
-    traj = Trajectory(**arrays, time_step=metadata["time_step"], steps_run=metadata["steps_run"],
-                      all_arrived=metadata["all_arrived"], wall_time=metadata["wall_time"],
-                      method=metadata["method"], obstacles=obstacles)
-    if metrics:
-        traj.metrics = metrics
-    traj.metadata = metadata
-    return traj
 
 
 def to_dataframe(traj, *, frames=None, ids=None):

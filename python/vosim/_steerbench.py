@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._checks import integer
+from ._checks import integer, is_instance_of
 
 COLLISION_WEIGHT = 50.0
 
@@ -48,9 +48,8 @@ def steerbench(traj, *, scene: int | None = None) -> dict:
         ``acceleration``.
     """
     from . import _core
-    from .trajectory import Trajectory
 
-    if not isinstance(traj, Trajectory):
+    if not is_instance_of(traj, "vosim.trajectory", "Trajectory"):  # (trajectory imports this module)
         raise TypeError(f"traj: expected a vosim.Trajectory, got {type(traj).__name__}")
     positions, velocities, radius = traj.positions, traj.velocities, np.asarray(traj.radius, dtype=np.float64)
     arrived = traj.arrived()

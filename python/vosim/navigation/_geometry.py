@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import MAX_MAGNITUDE, check_values, real_array, scalar
+from .._checks import MAX_MAGNITUDE, check_values, is_instance_of, real_array, scalar
 
 
 def require_shapely():
@@ -36,9 +36,7 @@ def distance_argument(value, name: str) -> float:
 
 def simulator_radius(sim, radius) -> float:
     """``radius``, or by default the largest agent radius of ``sim`` (0 without agents), checked."""
-    from ..simulator import Simulator
-
-    if not isinstance(sim, Simulator):
+    if not is_instance_of(sim, "vosim.simulator", "Simulator"):  # (the simulator imports navigation)
         raise TypeError(f"sim: expected a vosim.Simulator, got {type(sim).__name__}")
     if radius is None:
         radius = float(sim.radius.max()) if sim.num_agents else 0.0

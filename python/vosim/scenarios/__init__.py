@@ -20,7 +20,6 @@ aisles of shelves). :data:`SCENARIOS` maps their names to them. In 3D:
 """
 
 from ._library import (
-    SCENARIOS,
     blocks,
     bottleneck,
     circle,
@@ -34,7 +33,7 @@ from ._library import (
 )
 from ._library3d import SCENARIOS_3D, layers_crossing, random3d, sphere, swarm_gate
 from ._warehouse import warehouse
-from ._catalogue import ALL_SCENARIOS, takes_seed
+from ._catalogue import ALL_SCENARIOS, SCENARIOS, takes_seed
 from ._scenario import AGENT_PARAMETERS, Scenario, batch, build_batch
 from ._steersuite import from_steersuite
 

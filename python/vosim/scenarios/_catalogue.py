@@ -5,9 +5,13 @@ from __future__ import annotations
 import inspect
 from typing import Callable
 
-from ._library import SCENARIOS
+from ._library import LIBRARY
 from ._library3d import SCENARIOS_3D
 from ._scenario import Scenario
+from ._warehouse import warehouse
+
+#: Every planar scenario function by name (the command line's ``--scenario``).
+SCENARIOS = {**LIBRARY, "warehouse": warehouse}
 
 #: Every ready-made scenario by name: :data:`SCENARIOS` (planar), then :data:`SCENARIOS_3D`.
 ALL_SCENARIOS = {**SCENARIOS, **SCENARIOS_3D}

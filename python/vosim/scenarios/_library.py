@@ -17,6 +17,7 @@ import numpy as np
 
 from .._checks import MAX_AGENTS, MAX_MAGNITUDE, integer, scalar
 from ..methods import AVO, ORCA
+from ._helpers import _seed, _steps_for
 from ._scenario import Scenario
 
 # Pedestrians: 0.3 m radius, 1.2 m/s preferred, 1.5 m/s at most, reacting to
@@ -33,21 +34,12 @@ JITTER = 0.15
 WIDE_SLOT = 1.6
 
 
-def _seed(seed) -> int:
-    return integer(seed, "seed", minimum=0, maximum=2**64 - 1)
-
-
 def _grid(count: int, columns: int, spacing: float = SLOT) -> np.ndarray:
     """``count`` offsets on a centred grid of ``columns`` columns (x) and as many rows (y) as needed."""
     rows = -(-count // columns)
     k = np.arange(count)
     return np.column_stack([(k % columns - (columns - 1) / 2) * spacing,
                             (k // columns - (rows - 1) / 2) * spacing])
-
-
-def _steps_for(distance: float, speed: float, time_step: float, factor: float = 3.0, extra: int = 300) -> int:
-    """A generous step limit: ``factor`` times the unobstructed travel time, plus ``extra`` steps."""
-    return int(math.ceil(factor * distance / speed / time_step)) + extra
 
 
 # ------------------------------------------------------------- RVO2 examples
@@ -564,11 +556,9 @@ def room_evacuation(n: int = 50, exits=1, *, exit_width: float = 1.2, room_size:
     )
 
 
-# The warehouse has its own module (robots and shelves); it builds on the helpers above.
-from ._warehouse import warehouse  # noqa: E402
-
-#: Every scenario function by name (the command line's ``--scenario``).
-SCENARIOS = {
+# Every scenario function of this module by name (the catalogue adds the
+# warehouse, which has a module of its own, to make SCENARIOS).
+LIBRARY = {
     "circle": circle,
     "blocks": blocks,
     "roadmap": roadmap,
@@ -579,5 +569,4 @@ SCENARIOS = {
     "corridor": corridor,
     "random_crowd": random_crowd,
     "room_evacuation": room_evacuation,
-    "warehouse": warehouse,
 }

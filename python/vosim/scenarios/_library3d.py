@@ -14,7 +14,7 @@ import numpy as np
 
 from .._checks import integer, scalar
 from ..shapes3d import Box, HalfSpace, ObstacleSet3D, Sphere
-from ._library import _seed, _steps_for
+from ._helpers import _seed, _steps_for
 from ._scenario import Scenario
 
 # Small drones: 0.25 m radius, 1.5 m/s preferred, 2 m/s at most, reacting to

@@ -9,7 +9,7 @@ import numpy as np
 from .._checks import integer, scalar
 from .._kinematics import KINEMATICS
 from ..methods import ORCA
-from ._library import _seed, _steps_for
+from ._helpers import _seed, _steps_for
 from ._scenario import Scenario
 
 # Mobile robots: 0.3 m radius, 1 m/s preferred, 1.2 m/s at most, reacting to
