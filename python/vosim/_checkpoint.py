@@ -121,7 +121,12 @@ def save_state(sim, path) -> Path:
     path = Path(path)
     if path.suffix != ".npz":
         path = path.with_name(path.name + ".npz")
-    state = payload(sim)
+    return write_state(payload(sim), path)
+
+
+def write_state(state: dict, path: Path) -> Path:
+    """Write a payload() to the state file ``path``, atomically."""
+    state = dict(state)
     engine = dict(state.pop("engine"))
     metadata = dict(state, engine={name: engine.pop(name) for name in _NUMBERS},
                     obstacle_kinds=list(engine.pop("obstacle_kinds")))
@@ -155,14 +160,23 @@ def read_state(path) -> dict:
         raise ValueError(f"{source} is not a vosim simulator state, or it is corrupt or truncated "
                          f"({error})") from None
     del arrays["metadata"]
+    state = assemble(arrays, metadata)
+    if state is None:
+        raise ValueError(f"{source} is not a vosim simulator state")
+    return state
+
+
+def assemble(arrays: dict, metadata: dict) -> dict | None:
+    """The payload a state file's arrays and metadata hold (the inverse of write_state); None if they cannot."""
+    metadata = dict(metadata)
     engine = metadata.pop("engine", None)
     kinds = metadata.pop("obstacle_kinds", None)
     if metadata.get("format") != FORMAT or not isinstance(engine, dict) or not isinstance(kinds, list):
-        raise ValueError(f"{source} is not a vosim simulator state")
-    engine["obstacle_kinds"] = kinds
-    engine["columns"] = {name[len(_COLUMN_PREFIX):]: arrays.pop(name) for name in list(arrays)
+        return None
+    engine = dict(engine, obstacle_kinds=kinds)
+    engine["columns"] = {name[len(_COLUMN_PREFIX):]: array for name, array in arrays.items()
                          if name.startswith(_COLUMN_PREFIX)}
-    engine.update(arrays)
+    engine.update({name: array for name, array in arrays.items() if not name.startswith(_COLUMN_PREFIX)})
     metadata["engine"] = engine
     return metadata
 
