@@ -165,7 +165,7 @@ def forge_state(arrays: dict, metadata: dict) -> None:
     state = _checkpoint.assemble(arrays, metadata)
     with contextlib.suppress(TypeError, ValueError, AttributeError):
         if state is not None:
-            metadata["checksum"] = _checkpoint._checksum(state)
+            metadata["checksum"] = _checkpoint.checksum(state)
 
 
 def forge_trajectory(arrays: dict, metadata: dict) -> None:
@@ -232,7 +232,8 @@ class Outcomes:
     def bad(self, mode: str, what: str) -> None:
         self.counts[f"{mode}:unexpected"] += 1
         if len(self.unexpected) < 10:
-            self.unexpected.append(f"{mode}: {what}")
+            where = traceback.extract_tb(sys.exc_info()[2])[-1:] if sys.exc_info()[2] else []
+            self.unexpected.append(f"{mode}: {what}" + "".join(f" (at {f.filename}:{f.lineno})" for f in where))
 
 
 def names_file(error: Exception, path: Path) -> bool:
@@ -313,7 +314,7 @@ def fuzz_pickles(cases: int, rng: random.Random, folder: Path, out: Outcomes) ->
             crafted = _checkpoint.assemble(arrays, metadata) or metadata
             if mode == "forged":
                 with contextlib.suppress(TypeError, ValueError, AttributeError):
-                    crafted["checksum"] = _checkpoint._checksum(crafted)
+                    crafted["checksum"] = _checkpoint.checksum(crafted)
             loaded = type(sim).__new__(type(sim))
             try:
                 loaded.__setstate__(crafted)

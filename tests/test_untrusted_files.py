@@ -293,3 +293,23 @@ def test_trajectories_of_the_first_format_load_without_a_checksum(tmp_path):
     without = _with_metadata(arrays, lambda m: m.pop("checksum"))  # the current format has one
     np.savez(tmp_path / "stripped.npz", **without)
     _load_refused(tmp_path / "stripped.npz", "format version 2 has a checksum, this file none")
+
+
+def test_a_forged_trajectory_without_some_metrics_still_summarises(tmp_path):
+    """A file with a recomputed checksum may lack metrics: summary() shows "?" for them (was a TypeError)."""
+    from vosim import _archive
+
+    _, _, arrays = _trajectory(tmp_path)
+    metadata = _metadata(arrays)
+    del arrays["metadata"], arrays["metrics.collision_pairs"], metadata["checksum"]
+    arrays["metrics.min_clearance"] = np.array(np.nan)
+    metadata["checksum"] = _archive.digest(arrays, metadata)
+    np.savez(tmp_path / "forged.npz", **arrays, metadata=np.array(json.dumps(metadata)))
+    text = vosim.load(tmp_path / "forged.npz").summary()
+    assert "collisions         ? pairs overlapped" in text and "min clearance      +nan m" in text
+
+
+def test_a_state_of_an_unknown_kind_is_refused(tmp_path):
+    arrays = _with_metadata(_state_arrays(tmp_path), lambda m: m.__setitem__("kind", {"a": 1}))
+    np.savez(tmp_path / "kind.npz", **arrays)
+    _refused(tmp_path / "kind.npz", "is not a vosim simulator state (kind {'a': 1})")

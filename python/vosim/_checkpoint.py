@@ -54,11 +54,11 @@ def payload(sim) -> dict:
         "engine": sim._engine.snapshot(),
         "shapes3d": sim._shape_payload(),
     }
-    state["checksum"] = _checksum(state)
+    state["checksum"] = checksum(state)
     return state
 
 
-def _checksum(state: dict) -> str:
+def checksum(state: dict) -> str:
     """The checksum of a payload: its arrays and everything else, as a state file stores them."""
     arrays = {}
 
@@ -91,8 +91,8 @@ def restore_into(sim, state: dict, source: str = "state") -> None:
         raise ValueError(f"{source} has state format version {version!r}, which this vosim "
                          f"({FORMAT_VERSION}) cannot read; it was written by vosim "
                          f"{state.get('vosim_version')}")
-    checksum = state.get("checksum")
-    if version >= 3 and not isinstance(checksum, str):
+    stored = state.get("checksum")
+    if version >= 3 and not isinstance(stored, str):
         raise ValueError(f"{source} is corrupt: a state of format version {version} has a checksum, this one none")
     try:
         engine_state = state["engine"]
@@ -102,7 +102,7 @@ def restore_into(sim, state: dict, source: str = "state") -> None:
         engine.restore(engine_state)
         engine.method = method._make_core()
         # After the checks above, which say what is wrong with a state made badly on purpose.
-        matches = checksum is None or _checksum(state) == checksum
+        matches = stored is None or checksum(state) == stored
     except (KeyError, TypeError, ValueError, RuntimeError, AttributeError, IndexError, OverflowError) as error:
         raise ValueError(f"{source} is not a usable vosim simulator state ({error})") from None
     if not matches:
@@ -208,7 +208,8 @@ def load_state(path):
 
     state = read_state(path)
     source = f"path: {str(path)!r}"
-    cls = {"Simulator": Simulator, "Batch": Batch}.get(state.get("kind"))
+    kind = state.get("kind")
+    cls = {"Simulator": Simulator, "Batch": Batch}.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise ValueError(f"{source} is not a vosim simulator state (kind {state.get('kind')!r})")
     sim = cls.__new__(cls)
