@@ -40,6 +40,10 @@ class Unreadable(ValueError):
     """The archive is damaged or not one of vosim's; the message says how (without the file's name)."""
 
 
+class Foreign(Unreadable):
+    """A readable file that is not one of vosim's archives (a single array, no metadata)."""
+
+
 def read_arrays(path) -> dict[str, np.ndarray]:
     """Every array of the ``.npz`` archive at ``path``, by name (``.npy`` dropped), checked.
 
@@ -60,7 +64,7 @@ def read_arrays(path) -> dict[str, np.ndarray]:
     with stream:
         size = path.stat().st_size
         if stream.read(6) == b"\x93NUMPY":
-            raise Unreadable("a single array, not an archive")
+            raise Foreign("a single array, not an archive")
         stream.seek(0)
         try:
             with zipfile.ZipFile(stream) as archive:
@@ -144,7 +148,7 @@ def _number(value):
 def parse_metadata(arrays: dict[str, np.ndarray]) -> dict:
     """The JSON ``metadata`` entry of a file's arrays (Unreadable when missing or not a JSON object)."""
     if "metadata" not in arrays:
-        raise Unreadable("no metadata")
+        raise Foreign("no metadata")
     entry = arrays["metadata"]
     if entry.shape != () or entry.dtype.kind != "U":
         raise Unreadable("its metadata is not text")

@@ -154,9 +154,9 @@ def read_state(path) -> dict:
         metadata = _archive.parse_metadata(arrays)
     except FileNotFoundError:
         raise FileNotFoundError(f"path: no file {str(path)!r}") from None
+    except _archive.Foreign as error:
+        raise ValueError(f"{source} is not a vosim simulator state ({error})") from None
     except _archive.Unreadable as error:
-        if str(error) in ("no metadata", "a single array, not an archive"):
-            raise ValueError(f"{source} is not a vosim simulator state ({error})") from None
         raise ValueError(f"{source} is not a vosim simulator state, or it is corrupt or truncated "
                          f"({error})") from None
     del arrays["metadata"]

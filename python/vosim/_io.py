@@ -131,9 +131,9 @@ def load(path):
         metadata = _archive.parse_metadata(arrays)
     except FileNotFoundError:
         raise FileNotFoundError(f"path: no file {str(path)!r}") from None
+    except _archive.Foreign as error:
+        raise ValueError(f"{source} is not a vosim trajectory ({error})") from None
     except _archive.Unreadable as error:
-        if str(error) in ("no metadata", "a single array, not an archive"):
-            raise ValueError(f"{source} is not a vosim trajectory ({error})") from None
         raise ValueError(f"{source} is not a vosim trajectory, or it is corrupt or truncated ({error})") from None
     del arrays["metadata"]
     if metadata.get("format") != FORMAT:
