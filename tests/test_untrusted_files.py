@@ -313,3 +313,14 @@ def test_a_state_of_an_unknown_kind_is_refused(tmp_path):
     arrays = _with_metadata(_state_arrays(tmp_path), lambda m: m.__setitem__("kind", {"a": 1}))
     np.savez(tmp_path / "kind.npz", **arrays)
     _refused(tmp_path / "kind.npz", "is not a vosim simulator state (kind {'a': 1})")
+
+
+@pytest.mark.parametrize("load", [vosim.load, vosim.load_state])
+def test_a_folder_or_a_pipe_is_refused_without_waiting(tmp_path, load):
+    import os
+
+    (tmp_path / "folder.npz").mkdir()
+    os.mkfifo(tmp_path / "pipe.npz")  # opening it to read would wait for a writer
+    for name in ("folder.npz", "pipe.npz"):
+        with pytest.raises(ValueError, match=rf"{name}' is not a vosim .*not a regular file"):
+            load(tmp_path / name)

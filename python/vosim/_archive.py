@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import struct
 import zipfile
 import zlib
@@ -55,14 +56,16 @@ def read_arrays(path) -> dict[str, np.ndarray]:
         Anything else that keeps it from being read in full.
     """
     path = Path(path)
+    if not path.is_file():  # a directory or a pipe (which opening would wait on)
+        if not path.exists():
+            raise FileNotFoundError(path)
+        raise Unreadable("not a regular file")
     try:
         stream = open(path, "rb")
-    except FileNotFoundError:
-        raise
-    except OSError as error:  # a directory, no permission
+    except OSError as error:  # no permission
         raise Unreadable(f"{type(error).__name__}: {error.strerror or error}") from None
     with stream:
-        size = path.stat().st_size
+        size = os.fstat(stream.fileno()).st_size
         if stream.read(6) == b"\x93NUMPY":
             raise Foreign("a single array, not an archive")
         stream.seek(0)
