@@ -7,7 +7,9 @@ seeded, and loads each damaged copy. Three ways of damage:
 - ``bytes``: flipped bytes, a cut, a run overwritten, bytes inserted or
   deleted. The file must load equal to the original or be refused with a
   ValueError naming it (a sweep part: be run again, with a warning naming
-  it, giving the same rows);
+  it, giving the same rows). A damaged pickle stream may also be refused by
+  the unpickler itself, before vosim's code runs, or decode to an object
+  that is no simulator at all: both are counted apart;
 - ``crafted``: one entry of the file (an array, a metadata value) replaced
   by a crafted one (huge counts, NaN, other types and shapes, dropped), the
   checksum left as it was: the same property;
@@ -327,7 +329,10 @@ def fuzz_pickles(cases: int, rng: random.Random, folder: Path, out: Outcomes) ->
             except Exception as error:  # noqa: BLE001
                 out.bad(mode, f"{type(error).__name__}: {error}")
                 continue
-        if isinstance(loaded, type(sim)) and same_state(loaded, sim):
+        if mode == "bytes" and not isinstance(loaded, (vosim.Simulator, vosim.Batch)):
+            # The damaged stream decoded to another object: vosim's code never ran.
+            out.counts[f"{mode}:not_a_simulator"] += 1
+        elif isinstance(loaded, type(sim)) and same_state(loaded, sim):
             out.counts[f"{mode}:equal"] += 1
         elif mode == "forged":
             try:
