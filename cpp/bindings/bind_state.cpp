@@ -214,7 +214,8 @@ void restore(Engine& e, const py::dict& d) {
     const auto ids = entry<std::int64_t>(d, "waypoint_ids");
     const auto next = entry<std::int64_t>(d, "waypoint_next");
     const auto radius = entry<double>(d, "waypoint_radius");
-    const auto tracks = split_at_offsets(entry<double>(d, "waypoint_points"), entry<std::int64_t>(d, "waypoint_offsets"),
+    const auto tracks = split_at_offsets(entry<double>(d, "waypoint_points"),
+                                         entry<std::int64_t>(d, "waypoint_offsets"),
                                          static_cast<std::size_t>(s.dimensions), "waypoint");
     if (next.size() != ids.size() || radius.size() != ids.size() || tracks.size() != ids.size()) {
         throw std::invalid_argument("saved state: waypoint entries differ in length");

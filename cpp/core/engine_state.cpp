@@ -331,7 +331,9 @@ void Engine::restore(const EngineSnapshot& saved) {
 std::vector<std::vector<double>> split_at_offsets(const std::vector<double>& flat,
                                                   const std::vector<std::int64_t>& offsets, std::size_t width,
                                                   const std::string& name) {
-    if (width == 0 || flat.size() % width != 0) refuse(name + " points do not have " + std::to_string(width) + " values each");
+    if (width == 0 || flat.size() % width != 0) {
+        refuse(name + " points do not have " + std::to_string(width) + " values each");
+    }
     const std::int64_t total = static_cast<std::int64_t>(flat.size() / width);
     if (offsets.empty() || offsets.front() != 0 || offsets.back() != total) {
         refuse(name + " offsets do not match the points");
