@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import vosim
+from vosim import _checkpoint
 
 METHODS = {
     "ORCA": lambda: vosim.ORCA(perturbation=0.01, seed=5),
@@ -210,7 +211,8 @@ def test_unpickling_something_else_says_what_is_wrong():
         sim.__setstate__({"format": "other"})
     state = sim.__getstate__()
     state["format_version"] = 99
-    with pytest.raises(ValueError, match="format version 99, which this vosim .2. cannot read"):
+    current = _checkpoint.FORMAT_VERSION
+    with pytest.raises(ValueError, match=rf"format version 99, which this vosim .{current}. cannot read"):
         sim.__setstate__(state)
 
 

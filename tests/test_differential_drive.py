@@ -255,13 +255,15 @@ def test_trajectory_files_and_tables_carry_headings(tmp_path):
 def test_files_saved_before_headings_still_load(tmp_path):
     import json
 
+    from _older_formats import as_older_file
+
     traj = vosim.Simulator(time_step=DT)
     traj.add_agents([[0, 0]], goals=[[1, 0]])
     recorded = traj.run(3)
     path = recorded.save(tmp_path / "run.npz")
     with np.load(path) as archive:
         arrays = {name: archive[name] for name in archive.files if name != "headings"}
-    np.savez(tmp_path / "old.npz", **arrays)
+    np.savez(tmp_path / "old.npz", **as_older_file(arrays))
     assert vosim.load(tmp_path / "old.npz").headings is None
     # A checkpoint without the kinematic columns: every agent holonomic.
     traj.save_state(tmp_path / "state.npz")
@@ -271,7 +273,7 @@ def test_files_saved_before_headings_still_load(tmp_path):
                            ("kinematics", "headings", "angular_velocities", "wheel_track", "max_wheel_speed",
                             "max_angular_speed", "effective_center_distance"))}
     assert len(kept) < len(np.load(tmp_path / "state.npz").files)
-    np.savez(tmp_path / "old_state.npz", **kept)
+    np.savez(tmp_path / "old_state.npz", **as_older_file(kept))
     old = vosim.load_state(tmp_path / "old_state.npz")
     assert list(old.kinematics) == ["holonomic"]
     old.step()

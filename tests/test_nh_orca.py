@@ -253,13 +253,15 @@ def test_checkpoints_and_pickles_resume_exactly(tmp_path):
 
 
 def test_checkpoints_saved_before_the_tracking_fields_load_with_their_defaults(tmp_path):
+    from _older_formats import as_older_file
+
     sim = circle(3)
     sim.save_state(tmp_path / "state.npz")
     with np.load(tmp_path / "state.npz") as archive:
         kept = {name: archive[name] for name in archive.files
                 if not name.endswith((".tracking_error", ".tracking_time"))}
     assert len(kept) == len(np.load(tmp_path / "state.npz").files) - 2
-    np.savez(tmp_path / "old.npz", **kept)
+    np.savez(tmp_path / "old.npz", **as_older_file(kept))
     old = vosim.load_state(tmp_path / "old.npz")
     defaults = vosim.Simulator.add_agents.__signature__.parameters
     np.testing.assert_array_equal(old.tracking_error, defaults["tracking_error"].default)

@@ -151,13 +151,87 @@ def test_a_sweep_survives_a_killed_worker(tmp_path):
     _same(table, whole.astype(table.dtypes.to_dict()))
 
 
-def test_a_corrupt_part_is_refused_naming_the_file(tmp_path):
+def test_a_corrupt_part_is_run_again_with_a_warning_naming_the_file(tmp_path):
     grid = dict(methods=[vosim.ORCA()], scenarios=["headon_pair"], seeds=[0], steps=50)
-    vosim.sweep(**grid, path=tmp_path, client=False)
+    whole = vosim.sweep(**grid, path=tmp_path, client=False)
     (part,) = tmp_path.glob("cell-*.parquet")
     part.write_bytes(part.read_bytes()[:40])
-    with pytest.raises(ValueError, match=rf"{part.name}: not a readable Parquet file"):
-        vosim.sweep(**grid, path=tmp_path, client=False)
+    with pytest.warns(RuntimeWarning, match=rf"{part.name}: not a readable Parquet file.*running that cell again"):
+        again = vosim.sweep(**grid, path=tmp_path, client=False)
+    assert again.attrs["cells_run"] == 1 and again.attrs["cells_reused"] == 0
+    _same(again, whole)
+    assert vosim.sweep(**grid, path=tmp_path, client=False).attrs["cells_reused"] == 1  # the part was rewritten
+
+
+def _resumable_sweep(tmp_path):
+    grid = dict(methods=[vosim.ORCA()], scenarios=["crossing"], seeds=[1, 2],
+                scenario_params={"n_per_group": [2, 4]}, steps=60, client=False)
+    whole = vosim.sweep(**grid, path=tmp_path)
+    parts = sorted(tmp_path.glob("cell-*.parquet"))
+    assert len(parts) == 2 and len(whole) == 4
+    return grid, whole, parts
+
+
+def _empty(part, table):
+    pd.DataFrame().to_parquet(part)
+
+
+def _wrong_columns(part, table):
+    table.rename(columns={"seed": "sead"}).to_parquet(part, index=False)
+
+
+def _dropped_row(part, table):
+    table.iloc[:1].to_parquet(part, index=False)
+
+
+def _edited_value(part, table):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    arrow = pq.read_table(part)  # its metadata kept: the cell key and the checksum
+    frame = arrow.to_pandas()
+    frame.loc[0, "arrival_rate"] = 0.123
+    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False).replace_schema_metadata(arrow.schema.metadata),
+                   part)
+
+
+@pytest.mark.parametrize("damage, reason", [
+    (_empty, "no cell key"),
+    (_wrong_columns, "no cell key"),
+    (_dropped_row, "no cell key"),
+    (_edited_value, "do not match its checksum"),
+])
+def test_a_resumed_sweep_runs_again_every_part_it_cannot_trust(tmp_path, damage, reason):
+    grid, whole, parts = _resumable_sweep(tmp_path)
+    damage(parts[0], pd.read_parquet(parts[0]))
+    with pytest.warns(RuntimeWarning, match=rf"{parts[0].name}: .*{reason}.*running that cell again"):
+        resumed = vosim.sweep(**grid, path=tmp_path)
+    assert resumed.attrs["cells_run"] == 1 and resumed.attrs["cells_reused"] == 1
+    _same(resumed, whole)
+
+
+def test_a_part_of_another_cell_or_with_a_dropped_row_and_its_stamp_is_run_again(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    grid, whole, parts = _resumable_sweep(tmp_path)
+    first, second = parts
+    first.write_bytes(second.read_bytes())  # the other cell's rows under this cell's name
+    with pytest.warns(RuntimeWarning, match=rf"{first.name}: it holds the rows of another cell"):
+        _same(vosim.sweep(**grid, path=tmp_path), whole)
+    arrow = pq.read_table(second)  # one row dropped, the metadata kept
+    pq.write_table(pa.Table.from_pandas(arrow.to_pandas().iloc[:1], preserve_index=False)
+                   .replace_schema_metadata(arrow.schema.metadata), second)
+    with pytest.warns(RuntimeWarning, match=rf"{second.name}: it has 1 rows; the cell has 2"):
+        _same(vosim.sweep(**grid, path=tmp_path), whole)
+
+
+def test_a_folder_named_like_a_part_is_refused_before_anything_runs(tmp_path):
+    grid, whole, parts = _resumable_sweep(tmp_path)
+    parts[0].unlink()
+    parts[0].mkdir()
+    with pytest.raises(ValueError, match=rf"{parts[0].name}: not a file"):
+        vosim.sweep(**grid, path=tmp_path)
 
 
 def test_fixed_scenarios_run_once_with_their_seed():

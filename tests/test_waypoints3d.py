@@ -112,6 +112,8 @@ def test_a_saved_3d_track_of_the_wrong_width_is_refused():
 
 
 def test_2d_states_keep_their_layout_and_load_without_a_dimension():
+    from _older_formats import as_older_payload
+
     sim = vosim.Simulator(time_step=0.1)
     sim.add_agents([[0.0, 0.0]], waypoints=[np.array([[4.0, 0.0], [4.0, 4.0], [0.0, 4.0]])], max_speed=1.0)
     sim.run(10)
@@ -120,7 +122,7 @@ def test_2d_states_keep_their_layout_and_load_without_a_dimension():
     assert state["engine"]["waypoint_offsets"].tolist() == [0, 3]
     del state["engine"]["dimensions"]  # as states saved before 3D engines
     resumed = vosim.Simulator()
-    resumed.__setstate__(state)
+    resumed.__setstate__(as_older_payload(state))
     np.testing.assert_array_equal(resumed.run(30).positions, sim.run(30).positions)
     assert resumed.waypoints_remaining.tolist() == sim.waypoints_remaining.tolist()
 

@@ -41,10 +41,23 @@ py::array_t<double> points_array(const std::vector<Vec2>& points) {
     return out;
 }
 
+// The values of a saved array, which must have T's type exactly: a saved
+// state holds only what snapshot() wrote, and a cast (floats to ids, wide
+// integers to flags) would hide a damaged one.
 template <typename T>
-std::vector<T> values_of(const py::handle& value) {
-    const Exact<T> array = py::cast<Exact<T>>(value);
-    return std::vector<T>(array.data(), array.data() + array.size());
+std::vector<T> values_of(const py::handle& value, const char* name) {
+    const auto expected = py::dtype::of<T>();
+    if (!py::isinstance<py::array>(value)) {
+        throw std::invalid_argument(std::string("saved state: '") + name + "' is not an array");
+    }
+    const auto array = py::reinterpret_borrow<py::array>(value);
+    if (array.dtype().kind() != expected.kind() || array.dtype().itemsize() != expected.itemsize()) {
+        throw std::invalid_argument(std::string("saved state: '") + name + "' holds " +
+                                    py::str(array.dtype()).cast<std::string>() + "; expected " +
+                                    py::str(expected).cast<std::string>());
+    }
+    const Exact<T> exact = py::cast<Exact<T>>(array);
+    return std::vector<T>(exact.data(), exact.data() + exact.size());
 }
 
 py::object item(const py::dict& d, const char* key) {
@@ -52,35 +65,18 @@ py::object item(const py::dict& d, const char* key) {
     return d[key];
 }
 
-std::vector<Vec2> points_of(const std::vector<double>& flat) {
+template <typename T>
+std::vector<T> entry(const py::dict& d, const char* key) {
+    return values_of<T>(item(d, key), key);
+}
+
+std::vector<Vec2> points_of(const std::vector<double>& flat, const char* name) {
+    if (flat.size() % 2 != 0) {
+        throw std::invalid_argument(std::string("saved state: '") + name + "' does not hold (x, y) points");
+    }
     std::vector<Vec2> points(flat.size() / 2);
     for (std::size_t k = 0; k < points.size(); ++k) points[k] = Vec2(flat[2 * k], flat[2 * k + 1]);
     return points;
-}
-
-// Splits flat points by offsets (k + 1 ascending values from 0 to the number of points).
-// Flat points of `width` values each, split into lists by `offsets` (in points).
-std::vector<std::vector<double>> split_flat(const std::vector<double>& flat, const std::vector<std::int64_t>& offsets,
-                                            std::size_t width, const char* name) {
-    const std::int64_t total = static_cast<std::int64_t>(flat.size() / width);
-    if (flat.size() % width != 0 || offsets.empty() || offsets.front() != 0 || offsets.back() != total) {
-        throw std::invalid_argument(std::string("saved state: ") + name + " offsets do not match the points");
-    }
-    std::vector<std::vector<double>> out;
-    for (std::size_t k = 0; k + 1 < offsets.size(); ++k) {
-        if (offsets[k + 1] < offsets[k]) {
-            throw std::invalid_argument(std::string("saved state: ") + name + " offsets must not decrease");
-        }
-        out.emplace_back(flat.begin() + width * offsets[k], flat.begin() + width * offsets[k + 1]);
-    }
-    return out;
-}
-
-std::vector<std::vector<Vec2>> split(const std::vector<double>& flat, const std::vector<std::int64_t>& offsets,
-                                     const char* name) {
-    std::vector<std::vector<Vec2>> out;
-    for (const std::vector<double>& list : split_flat(flat, offsets, 2, name)) out.push_back(points_of(list));
-    return out;
 }
 
 py::dict snapshot(const Engine& e) {
@@ -164,6 +160,10 @@ void restore(Engine& e, const py::dict& d) {
     s.time_step = py::cast<double>(item(d, "time_step"));
     s.time = py::cast<double>(item(d, "time"));
     s.step_count = py::cast<std::int64_t>(item(d, "step_count"));
+    if (s.scenes != e.state().scenes()) {  // (before the columns' shapes, which follow from it)
+        throw std::invalid_argument("saved state: it has " + std::to_string(s.scenes) + " scenes; this engine has " +
+                                    std::to_string(e.state().scenes()));
+    }
     // The columns an (empty) agent state has give each one's name, width and type.
     const py::dict columns = py::cast<py::dict>(item(d, "columns"));
     AgentState(1, s.dimensions).for_each_column([&](auto& column, int width, const char* name) {
@@ -172,19 +172,33 @@ void restore(Engine& e, const py::dict& d) {
             if (column_may_be_missing(name)) return;  // an older file: restore fills it
             throw std::invalid_argument(std::string("saved state: no column '") + name + "'");
         }
-        s.columns.push_back({name, width, values_of<Value>(columns[name])});
+        // Shaped as snapshot() writes it, (scenes, count) or (scenes, count, width).
+        const py::object given = columns[name];
+        bool shaped = false;
+        if (py::isinstance<py::array>(given)) {
+            const auto array = py::reinterpret_borrow<py::array>(given);
+            shaped = array.ndim() == (width > 1 ? 3 : 2) && array.shape(0) == s.scenes && array.shape(1) == s.count &&
+                     (width == 1 || array.shape(2) == width);
+        }
+        if (!shaped) {
+            throw std::invalid_argument(std::string("saved state: column '") + name +
+                                        "' has the wrong type or size (expected the shape (" +
+                                        std::to_string(s.scenes) + ", " + std::to_string(s.count) +
+                                        (width > 1 ? ", " + std::to_string(width) : std::string()) + "))");
+        }
+        s.columns.push_back({name, width, values_of<Value>(given, name)});
     });
     if (py::len(columns) != s.columns.size()) {
         throw std::invalid_argument("saved state: it has columns this engine does not know");
     }
-    const auto scenes = values_of<std::int32_t>(item(d, "obstacle_scenes"));
+    const auto scenes = entry<std::int32_t>(d, "obstacle_scenes");
     const auto kinds = py::cast<std::vector<std::string>>(item(d, "obstacle_kinds"));
-    const auto obstacles = split(values_of<double>(item(d, "obstacle_points")),
-                                 values_of<std::int64_t>(item(d, "obstacle_offsets")), "obstacle");
-    const auto removed = values_of<std::uint8_t>(item(d, "obstacle_removed"));
-    const auto moving = values_of<std::uint8_t>(item(d, "obstacle_moving"));
-    const auto velocities = points_of(values_of<double>(item(d, "obstacle_velocities")));
-    const auto displacements = points_of(values_of<double>(item(d, "obstacle_displacements")));
+    const auto obstacles = split_at_offsets(entry<double>(d, "obstacle_points"),
+                                            entry<std::int64_t>(d, "obstacle_offsets"), 2, "obstacle");
+    const auto removed = entry<std::uint8_t>(d, "obstacle_removed");
+    const auto moving = entry<std::uint8_t>(d, "obstacle_moving");
+    const auto velocities = points_of(entry<double>(d, "obstacle_velocities"), "obstacle_velocities");
+    const auto displacements = points_of(entry<double>(d, "obstacle_displacements"), "obstacle_displacements");
     const std::size_t n = obstacles.size();
     if (scenes.size() != n || kinds.size() != n || removed.size() != n || moving.size() != n ||
         velocities.size() != n || displacements.size() != n) {
@@ -194,20 +208,20 @@ void restore(Engine& e, const py::dict& d) {
         if (removed[k] > 1 || moving[k] > 1) {
             throw std::invalid_argument("saved state: obstacle " + std::to_string(k) + " has flags other than 0 or 1");
         }
-        s.obstacles.push_back({scenes[k], kind_of(kinds[k]), obstacles[k], removed[k] != 0, moving[k] != 0,
-                               velocities[k], displacements[k]});
+        s.obstacles.push_back({scenes[k], kind_of(kinds[k]), points_of(obstacles[k], "obstacle_points"),
+                               removed[k] != 0, moving[k] != 0, velocities[k], displacements[k]});
     }
-    const auto ids = values_of<std::int64_t>(item(d, "waypoint_ids"));
-    const auto next = values_of<std::int64_t>(item(d, "waypoint_next"));
-    const auto radius = values_of<double>(item(d, "waypoint_radius"));
-    const auto tracks = split_flat(values_of<double>(item(d, "waypoint_points")),
-                                   values_of<std::int64_t>(item(d, "waypoint_offsets")),
-                                   static_cast<std::size_t>(s.dimensions), "waypoint");
+    const auto ids = entry<std::int64_t>(d, "waypoint_ids");
+    const auto next = entry<std::int64_t>(d, "waypoint_next");
+    const auto radius = entry<double>(d, "waypoint_radius");
+    const auto tracks = split_at_offsets(entry<double>(d, "waypoint_points"),
+                                         entry<std::int64_t>(d, "waypoint_offsets"),
+                                         static_cast<std::size_t>(s.dimensions), "waypoint");
     if (next.size() != ids.size() || radius.size() != ids.size() || tracks.size() != ids.size()) {
         throw std::invalid_argument("saved state: waypoint entries differ in length");
     }
     for (std::size_t k = 0; k < ids.size(); ++k) s.waypoints.push_back({ids[k], tracks[k], next[k], radius[k]});
-    s.fallbacks = values_of<std::int64_t>(item(d, "fallbacks"));
+    s.fallbacks = entry<std::int64_t>(d, "fallbacks");
     e.restore(s);
 }
 

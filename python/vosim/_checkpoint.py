@@ -17,18 +17,19 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-import zipfile
-import zlib
 from pathlib import Path
 
 import numpy as np
 
-from . import _core
+from . import _archive, _core
 
 FORMAT = "vosim-state"
 # 2: obstacles keep their ids, removed ones stay removed, moving ones keep
 # their velocity and how far they have moved.
-FORMAT_VERSION = 2
+# 3: a checksum of everything else (_archive.digest), checked on load.
+FORMAT_VERSION = 3
+# Versions this vosim reads (2 without a checksum).
+READABLE_VERSIONS = (2, 3)
 
 # The engine's plain numbers (kept in the metadata JSON, exactly: JSON
 # floats round-trip through Python's shortest repr).
@@ -44,7 +45,7 @@ def payload(sim) -> dict:
     """What pickling and save_state carry for ``sim``: plain data only."""
     from ._version import __version__
 
-    return {
+    state = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "vosim_version": __version__,
@@ -53,6 +54,25 @@ def payload(sim) -> dict:
         "engine": sim._engine.snapshot(),
         "shapes3d": sim._shape_payload(),
     }
+    state["checksum"] = checksum(state)
+    return state
+
+
+def checksum(state: dict) -> str:
+    """The checksum of a payload: its arrays and everything else, as a state file stores them."""
+    arrays = {}
+
+    def plain(value, where: str):
+        if isinstance(value, np.ndarray):
+            arrays[where] = value
+            return None
+        if isinstance(value, dict):
+            return {str(key): plain(item, f"{where}.{key}") for key, item in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [plain(item, f"{where}.{k}") for k, item in enumerate(value)]
+        return value
+
+    return _archive.digest(arrays, plain({k: v for k, v in state.items() if k != "checksum"}, ""))
 
 
 def restore_into(sim, state: dict, source: str = "state") -> None:
@@ -66,11 +86,14 @@ def restore_into(sim, state: dict, source: str = "state") -> None:
     if not isinstance(state, dict) or state.get("format") != FORMAT:
         raise ValueError(f"{source} is not a vosim simulator state")
     version = state.get("format_version")
-    if not isinstance(version, int) or version != FORMAT_VERSION:
+    if type(version) is not int or version not in READABLE_VERSIONS:
         # Older formats lack state the engine now needs (see FORMAT_VERSION).
         raise ValueError(f"{source} has state format version {version!r}, which this vosim "
                          f"({FORMAT_VERSION}) cannot read; it was written by vosim "
                          f"{state.get('vosim_version')}")
+    stored = state.get("checksum")
+    if version >= 3 and not isinstance(stored, str):
+        raise ValueError(f"{source} is corrupt: a state of format version {version} has a checksum, this one none")
     try:
         engine_state = state["engine"]
         method = method_from_dict(state["method"])
@@ -78,14 +101,18 @@ def restore_into(sim, state: dict, source: str = "state") -> None:
                               int(engine_state.get("dimensions", 2)))
         engine.restore(engine_state)
         engine.method = method._make_core()
-    except (KeyError, TypeError, ValueError, RuntimeError) as error:
+        # After the checks above, which say what is wrong with a state made badly on purpose.
+        matches = stored is None or checksum(state) == stored
+    except (KeyError, TypeError, ValueError, RuntimeError, AttributeError, IndexError, OverflowError) as error:
         raise ValueError(f"{source} is not a usable vosim simulator state ({error})") from None
+    if not matches:
+        raise ValueError(f"{source} is corrupt: its contents do not match its checksum")
     # Set through object.__setattr__: the classes may refuse unknown attributes.
     object.__setattr__(sim, "_engine", engine)
     object.__setattr__(sim, "_method", method)
     try:
         sim._restore_shapes(state.get("shapes3d", []))
-    except (KeyError, TypeError, ValueError) as error:
+    except (KeyError, TypeError, ValueError, RuntimeError, AttributeError, IndexError, OverflowError) as error:
         raise ValueError(f"{source} is not a usable vosim simulator state (3D obstacles: {error})") from None
 
 
@@ -94,7 +121,12 @@ def save_state(sim, path) -> Path:
     path = Path(path)
     if path.suffix != ".npz":
         path = path.with_name(path.name + ".npz")
-    state = payload(sim)
+    return write_state(payload(sim), path)
+
+
+def write_state(state: dict, path: Path) -> Path:
+    """Write a payload() to the state file ``path``, atomically."""
+    state = dict(state)
     engine = dict(state.pop("engine"))
     metadata = dict(state, engine={name: engine.pop(name) for name in _NUMBERS},
                     obstacle_kinds=list(engine.pop("obstacle_kinds")))
@@ -118,29 +150,33 @@ def read_state(path) -> dict:
     path = Path(path)
     source = f"path: {str(path)!r}"
     try:
-        archive = np.load(path, allow_pickle=False)
-        if not isinstance(archive, np.lib.npyio.NpzFile):
-            raise ValueError("a single array, not an archive")
-        with archive:
-            arrays = {name: archive[name] for name in archive.files}
+        arrays = _archive.read_arrays(path)
+        metadata = _archive.parse_metadata(arrays)
     except FileNotFoundError:
         raise FileNotFoundError(f"path: no file {str(path)!r}") from None
-    except (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error) as error:
+    except _archive.Foreign as error:
+        raise ValueError(f"{source} is not a vosim simulator state ({error})") from None
+    except _archive.Unreadable as error:
         raise ValueError(f"{source} is not a vosim simulator state, or it is corrupt or truncated "
-                         f"({type(error).__name__}: {error})") from None
-    if "metadata" not in arrays:
-        raise ValueError(f"{source} is not a vosim simulator state (no metadata)")
-    try:
-        metadata = json.loads(str(arrays.pop("metadata")))
-        if not isinstance(metadata, dict) or metadata.get("format") != FORMAT:
-            raise ValueError("not a state")
-        engine = dict(metadata.pop("engine"))
-        engine["obstacle_kinds"] = metadata.pop("obstacle_kinds")
-    except (ValueError, TypeError, KeyError, AttributeError):
-        raise ValueError(f"{source} is not a vosim simulator state") from None
-    engine["columns"] = {name[len(_COLUMN_PREFIX):]: arrays.pop(name) for name in list(arrays)
+                         f"({error})") from None
+    del arrays["metadata"]
+    state = assemble(arrays, metadata)
+    if state is None:
+        raise ValueError(f"{source} is not a vosim simulator state")
+    return state
+
+
+def assemble(arrays: dict, metadata: dict) -> dict | None:
+    """The payload a state file's arrays and metadata hold (the inverse of write_state); None if they cannot."""
+    metadata = dict(metadata)
+    engine = metadata.pop("engine", None)
+    kinds = metadata.pop("obstacle_kinds", None)
+    if metadata.get("format") != FORMAT or not isinstance(engine, dict) or not isinstance(kinds, list):
+        return None
+    engine = dict(engine, obstacle_kinds=kinds)
+    engine["columns"] = {name[len(_COLUMN_PREFIX):]: array for name, array in arrays.items()
                          if name.startswith(_COLUMN_PREFIX)}
-    engine.update(arrays)
+    engine.update({name: array for name, array in arrays.items() if not name.startswith(_COLUMN_PREFIX)})
     metadata["engine"] = engine
     return metadata
 

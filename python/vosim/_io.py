@@ -10,16 +10,19 @@ crash never leaves a half-written file under the real name.
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
-import zipfile
-import zlib
 from pathlib import Path
 
 import numpy as np
 
+from . import _archive
+
 FORMAT = "vosim-trajectory"
-FORMAT_VERSION = 1
+# 2: a checksum of the arrays and the metadata (_archive.digest), checked on
+# load; files of version 1 have none and still load.
+FORMAT_VERSION = 2
 
 ARRAYS = ("positions", "velocities", "times", "steps", "ids", "radius", "goals", "has_goal")
 # Arrays a trajectory may lack (None): saved when present.
@@ -27,10 +30,6 @@ OPTIONAL_ARRAYS = ("active", "arrival_radius", "headings", "kinematics")
 # Metric arrays are stored under this prefix, next to the frames (exact, unlike JSON).
 METRIC_PREFIX = "metrics."
 
-
-# What reading a damaged archive raises: a truncated or overwritten zip, a
-# member whose checksum or compressed stream is wrong, bytes that are no array.
-_UNREADABLE = (ValueError, OSError, EOFError, zipfile.BadZipFile, zlib.error)
 
 
 def _jsonable(value):
@@ -90,7 +89,9 @@ def save(traj, path, *, scenario=None, compress: bool = True) -> Path:
     if isinstance(metrics, dict):
         for name, value in metrics.items():
             arrays[METRIC_PREFIX + str(name)] = np.asarray(value)
-    arrays["metadata"] = np.array(json.dumps(_jsonable(metadata)))
+    metadata = _jsonable(metadata)
+    metadata["checksum"] = _archive.digest(arrays, metadata)
+    arrays["metadata"] = np.array(json.dumps(metadata))
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

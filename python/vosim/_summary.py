@@ -14,6 +14,14 @@ def _scalar(metrics: dict, name: str, reduce) -> float | None:
         return float(reduce(value)) if value.size else None
 
 
+def _shown(metrics: dict, name: str, reduce, spec: str = "d") -> str:
+    """A metric as text; "?" when the trajectory lacks it (a file from elsewhere) or it is not a number."""
+    value = _scalar(metrics, name, reduce)
+    if value is None or (spec == "d" and not np.isfinite(value)):
+        return "?"
+    return format(int(value) if spec == "d" else value, spec)
+
+
 def _seeking(traj) -> np.ndarray:
     seeking = np.asarray(traj.has_goal, bool)
     if traj.active is not None:
@@ -64,17 +72,17 @@ def summary(traj) -> str:
     if not m:
         lines.append("  metrics            not measured (run(metrics=False))")
     else:
-        clearance = _scalar(m, "min_clearance", np.min)
-        lines.append(f"  collisions         {int(_scalar(m, 'collision_pairs', np.sum))} pairs overlapped in "
-                     f"{int(_scalar(m, 'collision_agent_steps', np.sum))} agent-steps, deepest "
-                     f"{_scalar(m, 'max_penetration', np.max):.3g} m")
-        lines.append(f"  min clearance      {clearance:+.4g} m between agents (negative: overlap)")
+        lines.append(f"  collisions         {_shown(m, 'collision_pairs', np.sum)} pairs overlapped in "
+                     f"{_shown(m, 'collision_agent_steps', np.sum)} agent-steps, deepest "
+                     f"{_shown(m, 'max_penetration', np.max, '.3g')} m")
+        lines.append(f"  min clearance      {_shown(m, 'min_clearance', np.min, '+.4g')} m between agents "
+                     "(negative: overlap)")
         if traj.obstacles:
-            lines.append(f"  obstacles          {int(_scalar(m, 'obstacle_agent_steps', np.sum))} agent-steps "
-                         f"touching, deepest {_scalar(m, 'max_obstacle_penetration', np.max):.3g} m")
-        lines.append(f"  stalled agents     {int(_scalar(m, 'stalled_agents', np.sum))} (slower than 0.05 m/s "
+            lines.append(f"  obstacles          {_shown(m, 'obstacle_agent_steps', np.sum)} agent-steps "
+                         f"touching, deepest {_shown(m, 'max_obstacle_penetration', np.max, '.3g')} m")
+        lines.append(f"  stalled agents     {_shown(m, 'stalled_agents', np.sum)} (slower than 0.05 m/s "
                      f"for 40 steps in a row without arriving)")
-        lines.append(f"  fallbacks          {int(_scalar(m, 'fallbacks', np.sum))} agent-steps")
+        lines.append(f"  fallbacks          {_shown(m, 'fallbacks', np.sum)} agent-steps")
     if seeking and arrived < seeking:
         lines.append(f"  warning            {seeking - arrived} goal-seeking agents did not arrive within "
                      f"{traj.steps_run} steps; makespan is undefined (NaN), not averaged over the others")

@@ -4,7 +4,9 @@ Each cell (one method variant on one scenario variant for a group of seeds)
 runs as one Batch through :func:`vosim.comparison.run_cell`, the same code
 as :func:`vosim.compare`. With ``path``, every finished cell is written to
 its own Parquet file at once, so an interrupted sweep resumes where it
-stopped.
+stopped. Each part carries its cell's key, row count and a checksum of its
+rows; a resumed sweep reuses only parts that match all three (and have the
+cell's columns), and runs the others again with a warning.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import hashlib
 import itertools
 import json
 import os
+import warnings
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
@@ -30,6 +33,9 @@ from .scenarios import Scenario
 KEY_COLUMNS = ("method", "scenario", "seed", "agents", "steps_run")
 
 PART_PREFIX = "cell-"
+# The key of a part's Parquet metadata holding what it must match: the cell's
+# key, its row count and the checksum of its rows (_rows_digest).
+PART_STAMP = b"vosim.sweep_cell"
 
 
 def _grid(values: Mapping | None, name: str) -> tuple[list[str], list[tuple]]:
@@ -118,19 +124,55 @@ def _frame(rows: list[dict], pd):
     return table
 
 
-def _read_part(file: Path, pd):
+def _rows_digest(arrow) -> str:
+    """The checksum of a part's rows: column names, types and every value."""
+    text = json.dumps({"columns": [[field.name, str(field.type)] for field in arrow.schema],
+                       "rows": arrow.to_pylist()}, sort_keys=True, default=repr)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _read_part(file: Path, cell: _Cell, pd):
+    """The rows of ``cell`` in ``file``, or None and why they cannot be trusted.
+
+    Everything is checked against the cell before it is reused: the key and
+    row count in the part's metadata (read first, from the file's footer),
+    the cell's columns, and the checksum of the rows.
+    """
+    import pyarrow.parquet as pq
+
     try:
-        return pd.read_parquet(file)
+        footer = pq.read_metadata(file)
+        stamp = json.loads((footer.metadata or {}).get(PART_STAMP, b"null"))
+        if not isinstance(stamp, dict):
+            return None, "it was not written by a sweep of this vosim (no cell key)"
+        if stamp.get("key") != cell.key:
+            return None, f"it holds the rows of another cell ({stamp.get('key')!r}, not {cell.key!r})"
+        rows = len(cell.seeds)
+        if footer.num_rows != rows or stamp.get("rows") != rows:
+            return None, f"it has {footer.num_rows} rows; the cell has {rows}"
+        columns = set(footer.schema.to_arrow_schema().names)
+        missing = [c for c in (*KEY_COLUMNS, *cell.columns) if c not in columns]
+        if missing:
+            return None, f"it lacks the columns {', '.join(missing)}"
+        if _rows_digest(pq.read_table(file)) != stamp.get("digest"):
+            return None, "its rows do not match its checksum"
+        table = pd.read_parquet(file)
     except Exception as error:  # pyarrow raises several kinds for damaged files
-        raise ValueError(f"{file}: not a readable Parquet file of a sweep cell ({error}); delete it to "
-                         "run that cell again") from None
+        return None, f"not a readable Parquet file of a sweep cell ({type(error).__name__}: {error})"
+    return table, None
 
 
-def _write_part(table, file: Path) -> None:
+def _write_part(table, file: Path, cell: _Cell) -> None:
     """Write atomically: a reader (or a resumed sweep) sees the whole file or none."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    arrow = pa.Table.from_pandas(table, preserve_index=False)
+    stamp = {"key": cell.key, "rows": len(table), "digest": _rows_digest(arrow)}
+    arrow = arrow.replace_schema_metadata({**(arrow.schema.metadata or {}), PART_STAMP: json.dumps(stamp).encode()})
     temporary = file.with_name(f".{file.name}.{os.getpid()}.tmp")  # dot files are not part of the dataset
     try:
-        table.to_parquet(temporary, index=False)
+        pq.write_table(arrow, temporary)
         os.replace(temporary, file)
     finally:
         if temporary.exists():
@@ -218,7 +260,12 @@ def sweep(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequence,
         one Parquet file in it (atomically). A sweep given the same folder
         again reads the cells it finds and runs only the others, so a sweep
         that was interrupted, or whose worker or client died, resumes where
-        it stopped. ``pandas.read_parquet(path)`` reads the folder.
+        it stopped. ``pandas.read_parquet(path)`` reads the folder. A part
+        is reused only when its cell's key, row count, columns and the
+        checksum of its rows match; any other (damaged, emptied, edited,
+        from another sweep or an older vosim) is run again, with a
+        RuntimeWarning naming it. A folder named like a part is refused
+        (ValueError naming it) before anything runs.
     client
         Where to run: None for a new ``distributed.LocalCluster`` on this
         machine (closed at the end), a ``distributed.Client``, or a
@@ -267,8 +314,14 @@ def sweep(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequence,
         folder.mkdir(parents=True, exist_ok=True)
         for cell in cells:
             file = folder / f"{PART_PREFIX}{cell.key}.parquet"
+            if file.is_dir():
+                raise ValueError(f"{file}: not a file; a sweep writes its cell there, so move it away")
             if file.exists():
-                parts[cell.key] = _read_part(file, pd)
+                table, reason = _read_part(file, cell, pd)
+                if table is None:
+                    warnings.warn(f"{file}: {reason}; running that cell again", RuntimeWarning, stacklevel=2)
+                else:
+                    parts[cell.key] = table
     reused = len(parts)
     todo = [cell for cell in cells if cell.key not in parts]
     reporter = make_progress(progress, len(cells))
@@ -280,8 +333,10 @@ def sweep(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequence,
         table = _frame(rows, pd)
         if folder is not None:
             file = folder / f"{PART_PREFIX}{cell.key}.parquet"
-            _write_part(table, file)
-            table = _read_part(file, pd)  # the table a resumed sweep would read
+            _write_part(table, file, cell)
+            table, reason = _read_part(file, cell, pd)  # the table a resumed sweep would read
+            if table is None:
+                raise ValueError(f"{file}: {reason}, just after it was written (another process writing there?)")
         parts[cell.key] = table
         done += 1
         if reporter is not None:

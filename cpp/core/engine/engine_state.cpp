@@ -2,13 +2,17 @@
 // state is taken apart and put back together (see engine_state.hpp).
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "engine/engine.hpp"
+#include "state/agent_fields.hpp"
 #include "limits.hpp"
 #include "state/state_check.hpp"
 
@@ -42,14 +46,22 @@ void restore_obstacle(ObstacleSet& set, const SavedObstacle& o, std::size_t k) {
         set.add_removed(o.kind, o.moving);
         return;
     }
-    for (const Vec2& v : {o.velocity, o.displacement}) {
-        if (!within(v.x, kCoordinateRange) || !within(v.y, kCoordinateRange)) {
-            refuse(name + " has a velocity or displacement out of range");
-        }
+    if (!within(o.velocity.x, kCoordinateRange) || !within(o.velocity.y, kCoordinateRange) ||
+        !std::isfinite(o.displacement.x) || !std::isfinite(o.displacement.y)) {
+        refuse(name + " has a velocity or displacement out of range");
     }
     if (!o.moving && (o.velocity.x != 0.0 || o.velocity.y != 0.0 || o.displacement.x != 0.0 ||
                       o.displacement.y != 0.0)) {
         refuse(name + " is static but has a velocity or displacement");
+    }
+    // The displacement may exceed the range (an obstacle crossing the whole
+    // working area); where it puts the vertices may not, as before every step
+    // (ObstacleSet::check_moving), which snapshot() also requires.
+    for (const Vec2& p : o.points) {
+        const Vec2 moved = p + o.displacement;
+        if (!within(moved.x, kCoordinateRange) || !within(moved.y, kCoordinateRange)) {
+            refuse(name + " has moved out of the working range: its vertices must be " + describe(kCoordinateRange));
+        }
     }
     try {
         const int id = set.add(o.points.data(), static_cast<int>(o.points.size()), o.kind, o.moving, o.velocity);
@@ -77,6 +89,34 @@ void check_ids(const AgentState& s) {
     }
 }
 
+// The engine's own columns that the per-step check does not cover (hidden
+// and read-only fields other than ids): within their ranges of the field
+// table for every agent that has an id (removed slots hold anything).
+template <typename Value>
+void check_engine_column(const Column<Value>& column, int width, const char* name, const AgentState& s) {
+    const FieldInfo* info = nullptr;
+    for (const FieldInfo& field : kAgentFields) {
+        if (std::string(field.name) == name) info = &field;
+    }
+    if (!info || info->check != FieldCheck::kNever || std::string(name) == "ids" ||
+        (info->role != FieldRole::kHidden && info->role != FieldRole::kReadOnly)) {
+        return;
+    }
+    for (int b = 0; b < s.scenes(); ++b) {
+        for (int slot = 0; slot < s.count(); ++slot) {
+            const std::size_t i = s.index(b, slot);
+            if (s.ids[i] == -1) continue;
+            for (int d = 0; d < width; ++d) {
+                const double value = static_cast<double>(column[i * width + d]);
+                if (!within(value, info->range)) {
+                    refuse(std::string(name) + "[" + std::to_string(b) + ", " + std::to_string(slot) + "] is " +
+                           format_number(value) + "; it must be " + describe(info->range));
+                }
+            }
+        }
+    }
+}
+
 void check_flags(const Column<std::uint8_t>& column, const AgentState& s, const char* name) {
     for (int b = 0; b < s.scenes(); ++b) {
         for (int slot = 0; slot < s.count(); ++slot) {
@@ -98,6 +138,17 @@ constexpr const char* kKinematicColumns[] = {"kinematics",  "headings",         
 }  // namespace
 
 EngineSnapshot Engine::snapshot() const {
+    // A moving obstacle out of the working range stops every step
+    // (validate()); restore() refuses it too, so such a state is not saved.
+    try {
+        shared_obstacles_.check_moving(-1);
+        for (std::size_t b = 0; b < scene_obstacles_.size(); ++b) {
+            if (scene_obstacles_[b]) scene_obstacles_[b]->check_moving(static_cast<int>(b));
+        }
+    } catch (const std::invalid_argument& error) {
+        throw std::invalid_argument(std::string("the state cannot be saved: ") + error.what() +
+                                    "; it could not be resumed (remove the obstacle first)");
+    }
     EngineSnapshot out;
     const AgentState& s = state_;
     out.scenes = s.scenes();
@@ -157,16 +208,40 @@ void Engine::restore(const EngineSnapshot& saved) {
                std::to_string(dimensions()));
     }
     AgentState state(saved.scenes, saved.dimensions);
+    auto find_column = [&saved](const char* name) -> const SavedColumn* {
+        const SavedColumn* found = nullptr;
+        for (const SavedColumn& c : saved.columns) {
+            if (c.name == name) {
+                if (found) refuse(std::string("column '") + name + "' appears twice");
+                found = &c;
+            }
+        }
+        return found;
+    };
+    // Every column's size is checked before the state is allocated: the
+    // counts come from the snapshot, and only the values it carries may
+    // decide how much memory restoring takes.
+    const std::size_t slots = static_cast<std::size_t>(saved.scenes) * static_cast<std::size_t>(saved.count);
+    state.for_each_column([&](auto& column, int width, const char* name) {
+        using Value = std::remove_reference_t<decltype(column[0])>;
+        const SavedColumn* found = find_column(name);
+        if (!found) {
+            if (!column_may_be_missing(name)) refuse(std::string("no column '") + name + "'");
+            return;
+        }
+        const auto* values = std::get_if<std::vector<Value>>(&found->values);
+        if (!values || found->width != width || values->size() / static_cast<std::size_t>(width) != slots ||
+            values->size() % static_cast<std::size_t>(width) != 0) {
+            refuse(std::string("column '") + name + "' has the wrong type or size (expected " +
+                   std::to_string(slots) + " x " + std::to_string(width) + " values of its type)");
+        }
+    });
     state.reset(saved.count, saved.next_id);
     std::size_t used = 0;
     state.for_each_column([&](auto& column, int width, const char* name) {
         using Value = std::remove_reference_t<decltype(column[0])>;
-        const SavedColumn* found = nullptr;
-        for (const SavedColumn& c : saved.columns) {
-            if (c.name == name) found = &c;
-        }
+        const SavedColumn* found = find_column(name);
         if (!found) {
-            if (!column_may_be_missing(name)) refuse(std::string("no column '") + name + "'");
             // Saved before agents had kinematics: all holonomic, headings 0.
             const double fill = missing_column_value(name);
             for (int b = 0; b < saved.scenes; ++b) {
@@ -176,17 +251,12 @@ void Engine::restore(const EngineSnapshot& saved) {
             }
             return;
         }
-        const auto* values = std::get_if<std::vector<Value>>(&found->values);
-        const std::size_t expected = static_cast<std::size_t>(saved.scenes) * saved.count * width;
-        if (!values || found->width != width || values->size() != expected) {
-            refuse(std::string("column '") + name + "' has the wrong type or size (expected " +
-                   std::to_string(expected) + " values of its type)");
-        }
+        const auto& values = std::get<std::vector<Value>>(found->values);  // checked above
         for (int b = 0; b < saved.scenes; ++b) {
             const std::size_t to = state.index(b, 0) * width;
             const std::size_t from = static_cast<std::size_t>(b) * saved.count * width;
             for (std::size_t k = 0; k < static_cast<std::size_t>(saved.count) * width; ++k) {
-                column[to + k] = (*values)[from + k];
+                column[to + k] = values[from + k];
             }
         }
         ++used;
@@ -195,6 +265,8 @@ void Engine::restore(const EngineSnapshot& saved) {
     check_ids(state);
     check_flags(state.active, state, "active");
     check_flags(state.has_goal, state, "has_goal");
+    state.for_each_column(
+        [&](auto& column, int width, const char* name) { check_engine_column(column, width, name, state); });
 
     ObstacleSet shared;
     std::vector<std::unique_ptr<ObstacleSet>> own;
@@ -216,9 +288,15 @@ void Engine::restore(const EngineSnapshot& saved) {
     }
 
     Waypoints waypoints;
+    std::int64_t last_track = -1;
     for (const SavedWaypoints& w : saved.waypoints) {
         WaypointTrack track;
         if (!state.locate(w.id, track.scene, track.slot)) refuse("waypoints of unknown agent " + std::to_string(w.id));
+        if (w.id <= last_track) {
+            refuse("waypoint tracks must be listed by ascending agent id, one per agent; agent " +
+                   std::to_string(w.id) + " comes after " + std::to_string(last_track));
+        }
+        last_track = w.id;
         const std::size_t d = static_cast<std::size_t>(saved.dimensions);
         if (w.points.empty() || w.points.size() % d != 0 || w.next < 0 ||
             w.next >= static_cast<std::int64_t>(w.points.size() / d) || !within(w.radius, kNonNegativeRange)) {
@@ -247,6 +325,33 @@ void Engine::restore(const EngineSnapshot& saved) {
     fallbacks_ = saved.fallbacks;
     // Derived every step from the state above.
     order_.clear();
+}
+
+std::vector<std::vector<double>> split_at_offsets(const std::vector<double>& flat,
+                                                  const std::vector<std::int64_t>& offsets, std::size_t width,
+                                                  const std::string& name) {
+    if (width == 0 || flat.size() % width != 0) {
+        refuse(name + " points do not have " + std::to_string(width) + " values each");
+    }
+    const std::int64_t total = static_cast<std::int64_t>(flat.size() / width);
+    if (offsets.empty() || offsets.front() != 0 || offsets.back() != total) {
+        refuse(name + " offsets do not match the points");
+    }
+    // All of them checked before any is used to read.
+    for (std::size_t k = 0; k + 1 < offsets.size(); ++k) {
+        if (offsets[k + 1] < offsets[k] || offsets[k + 1] > total) {
+            refuse(name + " offsets must ascend from 0 to the number of points, " + std::to_string(total) +
+                   "; offsets[" + std::to_string(k + 1) + "] is " + std::to_string(offsets[k + 1]) + " after " +
+                   std::to_string(offsets[k]));
+        }
+    }
+    std::vector<std::vector<double>> out;
+    out.reserve(offsets.size() - 1);
+    for (std::size_t k = 0; k + 1 < offsets.size(); ++k) {
+        out.emplace_back(flat.begin() + static_cast<std::ptrdiff_t>(width * static_cast<std::size_t>(offsets[k])),
+                         flat.begin() + static_cast<std::ptrdiff_t>(width * static_cast<std::size_t>(offsets[k + 1])));
+    }
+    return out;
 }
 
 bool column_may_be_missing(const std::string& name) {

@@ -64,6 +64,15 @@ struct EngineSnapshot {
     std::vector<std::int64_t> fallbacks;    // per scene (empty before the first step with agents)
 };
 
+// Splits `flat`, points of `width` values each, into the lists that `offsets`
+// (in points: ascending from 0 to the number of points, one more than the
+// lists) mark out. Every offset is checked before any is used, so crafted
+// ones are refused (std::invalid_argument naming `name`), never read past
+// the end.
+std::vector<std::vector<double>> split_at_offsets(const std::vector<double>& flat,
+                                                  const std::vector<std::int64_t>& offsets, std::size_t width,
+                                                  const std::string& name);
+
 // Whether a saved state may lack this column (one added after states were
 // first saved), and the value restore() then gives every agent.
 bool column_may_be_missing(const std::string& name);

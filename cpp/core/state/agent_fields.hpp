@@ -15,7 +15,8 @@
 //            for tests); kReadOnly: read-only view; kInternal: no view;
 //   check    when the per-step check applies: kAlways, kWithGoal (agents with a
 //            goal only), kWithoutGoal, kNever;
-//   range    accepted values (limits.hpp);
+//   range    accepted values (limits.hpp); for hidden and read-only fields
+//            checked kNever, what a restored state may hold (engine_state.cpp);
 //   default  add_agents' default: a number, or kRequired / kDerived (Python
 //            fills it from another argument; see python/vosim/_fields.py).
 #pragma once
@@ -82,7 +83,7 @@ inline constexpr double kDerived = std::numeric_limits<double>::lowest();
       "Headings (radians, counter-clockwise from +x, kept in (-pi, pi]); non-holonomic agents move "      \
       "along theirs, holonomic ones turn it to their velocity. Default: the direction of the initial "   \
       "velocity, else of the goal, else 0.")                                                              \
-    X(angular_velocities, double, 1, kReadOnly, kNever, kUnboundedRange, 0.0,                              \
+    X(angular_velocities, double, 1, kReadOnly, kNever, kCoordinateRange, 0.0,                              \
       "Turn rates (radians per second, counter-clockwise) of non-holonomic agents over the last step, "   \
       "as integration realised them (holonomic agents' are not kept: see peak_angular_speed).")          \
     X(wheel_track, double, 1, kInput, kAlways, kNonNegativeRange, kDerived,                                \
@@ -108,7 +109,7 @@ inline constexpr double kDerived = std::numeric_limits<double>::lowest();
       "Whether each agent takes part; inactive agents neither move nor are seen by others.")              \
     X(has_goal, std::uint8_t, 1, kInput, kNever, kUnboundedRange, kDerived,                                \
       "Whether each agent seeks its goal (set from goals by add_agents and by assigning goals).")          \
-    X(deadlock_timer, double, 1, kHidden, kNever, kUnboundedRange, 0.0,                                    \
+    X(deadlock_timer, double, 1, kHidden, kNever, kNonNegativeRange, 0.0,                                    \
       "Deadlock resolution (method.hpp), updated at integration: seconds stalled so far while "           \
       "detour_side is 0, else the seconds the detour has left.")                                          \
     X(detour_side, std::int8_t, 1, kHidden, kNever, kSideRange, 0.0,                                       \

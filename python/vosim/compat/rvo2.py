@@ -197,6 +197,7 @@ class PyRVOSimulator:
             seen = Simulator.__new__(Simulator)
             state = {"format": _checkpoint.FORMAT, "format_version": _checkpoint.FORMAT_VERSION,
                      "method": self._sim.method.to_dict(), "engine": self._before}
+            state["checksum"] = _checkpoint.checksum(state)
             _checkpoint.restore_into(seen, state)
             self._seen = seen
         return self._seen
