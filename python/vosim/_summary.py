@@ -65,7 +65,9 @@ def summary(traj) -> str:
         lines.append("  metrics            not measured (run(metrics=False))")
     else:
         clearance = _scalar(m, "min_clearance", np.min)
-        lines.append(f"  collisions         {int(_scalar(m, 'collision_pairs', np.sum))} pairs overlapped in "
+        capped = "collision_pairs_capped" in m and bool(np.any(m["collision_pairs_capped"]))
+        lines.append(f"  collisions         {'more than ' if capped else ''}"
+                     f"{int(_scalar(m, 'collision_pairs', np.sum)) - capped} pairs overlapped in "
                      f"{int(_scalar(m, 'collision_agent_steps', np.sum))} agent-steps, deepest "
                      f"{_scalar(m, 'max_penetration', np.max):.3g} m")
         lines.append(f"  min clearance      {clearance:+.4g} m between agents (negative: overlap)")
