@@ -15,6 +15,7 @@
 #include "integration.hpp"
 #include "kinematics.hpp"
 #include "methods/orca/orca.hpp"
+#include "nh_orca.hpp"
 #include "state_check.hpp"
 #include "threads.hpp"
 
@@ -107,6 +108,7 @@ void Engine::remove_agents(const std::int64_t* ids, std::size_t count) {
 void Engine::validate() const {
     check_state(state_);
     check_kinematics(state_);
+    if (method_->nonholonomic_model() == NonholonomicModel::kTrackingError) check_tracking_errors(state_, time_step_);
     shared_obstacles_.check_moving(-1);
     for (std::size_t b = 0; b < scene_obstacles_.size(); ++b) {
         if (scene_obstacles_[b]) scene_obstacles_[b]->check_moving(static_cast<int>(b));
