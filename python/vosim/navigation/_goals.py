@@ -94,7 +94,9 @@ class GoalMethods:
         else:
             if isinstance(plan, str):
                 radius = float(np.asarray(self.radius)[slots].max())
-                plan = builder_of(plan).from_simulator(self, radius=radius, clearance=clearance)
+                # A mesh without a boundary spans the box round what it knows: the new goals too.
+                extra = {"points": goals} if plan == "navmesh" else {}
+                plan = builder_of(plan).from_simulator(self, radius=radius, clearance=clearance, **extra)
             starts = np.ascontiguousarray(np.asarray(self.positions)[slots])
             offsets, points = plan.plan_flat(starts, goals, lambda i: f"agent {int(ids[i])}")
         self._engine.set_waypoints(ids, np.ascontiguousarray(offsets, dtype=np.int64),
