@@ -212,7 +212,8 @@ class CrowdCore:
         c = self.config
         actions = np.asarray(actions, dtype=np.float64)
         if c.kinematics == "holonomic":
-            speed = np.linalg.norm(actions, axis=-1)
+            with np.errstate(over="ignore"):  # an overflowing length is handled below
+                speed = np.linalg.norm(actions, axis=-1)
             scale = np.where(speed > c.robot_speed, c.robot_speed / np.where(speed > 0, speed, 1.0), 1.0)
             velocity = actions * scale[..., None]
             huge = ~np.isfinite(speed)  # |action| overflows (finite components near 1e308): its direction at full speed
