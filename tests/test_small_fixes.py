@@ -65,3 +65,22 @@ def test_an_overflowing_holonomic_action_moves_at_full_speed():
     observation, *_ = env.step(np.array([1e200, 0.0]))  # |action| overflows: stood still
     np.testing.assert_allclose(observation[2:4], [1.0, 0.0], rtol=1e-12)
     np.testing.assert_allclose(observation[:2], [0.25, -4.0], rtol=1e-12)
+
+
+@pytest.mark.parametrize("corner", [(0.0, 0.0, 0.0), (5.0, 5.0, 5.0)])
+def test_a_nanometre_tetrahedron_is_a_solid(corner):
+    pytest.importorskip("scipy")
+    tetra = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]) * 1e-9 + corner
+    shape = vosim.ConvexPolyhedron.from_vertices(tetra)  # was refused: tolerances of 1e-9 m
+    sim = vosim.Simulator(0.1, dimensions=3)
+    sim.add_obstacle(shape)
+    field = vosim.ObstacleSet3D([shape])
+    far = np.array([corner]) + [[0.0, 0.0, -1.0]]
+    assert field.nearest(far).distances[0] == pytest.approx(1.0, rel=1e-9)
+
+
+def test_a_nearly_flat_hull_is_not_called_unbounded():
+    pytest.importorskip("scipy")
+    with pytest.raises(ValueError, match="too thin") as error:
+        vosim.ConvexPolyhedron.from_vertices([[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 1e-9]])
+    assert "unbounded" not in str(error.value) and "bounded solid" not in str(error.value)
