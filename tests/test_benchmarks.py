@@ -30,10 +30,12 @@ CASES = [
      "| swarm_gate | ORCA-3D, limit in the linear program |"),
     ("bench_kinematics.py", ["--sizes", "64", "--steps", "2", "--warmup", "1", "--rounds", "1"], False,
      "NH-ORCA / ORCA-DD"),
+    ("bench_metrics_one_spot.py", ["--sizes", "300"], False, "peak memory (MiB)"),
 ]
 
 JSON_OPTION = {"bench_metrics.py": False, "deadlock_options.py": False, "acceleration_limits3d.py": False,
-               "bench_kinematics.py": False}
+               "bench_kinematics.py": False,
+               "bench_metrics_one_spot.py": False}
 
 
 def run_script(script: str, args: list[str], env: dict | None = None) -> str:

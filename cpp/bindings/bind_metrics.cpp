@@ -108,6 +108,7 @@ py::dict run_metrics_dict(const RunMetrics& m, const PhaseTimes& times) {
     py::dict out;
     out["collision_agent_steps"] = array(m.collision_agent_steps, per_scene);
     out["collision_pairs"] = array(m.collision_pairs, per_scene);
+    out["collision_pairs_capped"] = array(m.collision_pairs_capped, per_scene).attr("astype")("bool");
     out["max_penetration"] = array(m.max_penetration, per_scene);
     out["obstacle_agent_steps"] = array(m.obstacle_agent_steps, per_scene);
     out["max_obstacle_penetration"] = array(m.max_obstacle_penetration, per_scene);

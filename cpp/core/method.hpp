@@ -210,6 +210,11 @@ public:
         return effective_center_motion(u, s.headings[i], s.effective_center_distance[i]);
     }
 
+    // Checks the agents' values that only this method constrains (e.g.
+    // NH-ORCA's tracking_error floor), before a step; throws
+    // std::invalid_argument naming the agent and the value.
+    virtual void check_agents(const AgentState& /*state*/, double /*time_step*/) const {}
+
     // Prepares `data` (made or reused by the method) from the frozen state,
     // once per step before phase 3, on one thread; most methods need none.
     virtual void prepare_step(const AgentState& /*state*/, std::unique_ptr<StepData>& /*data*/) const {}

@@ -94,3 +94,47 @@ TEST_CASE("dense and hashed 3D grids agree with brute force for ranges finer and
         }
     }
 }
+
+TEST_CASE("crowded 3D cells (k-d trees) agree with brute force: agents on one spot, and a dense cluster") {
+    std::mt19937_64 rng(5);
+    std::uniform_real_distribution<double> spread(-30.0, 30.0);
+    std::uniform_real_distribution<double> jitter(-0.05, 0.05);
+    const int n = 1200;
+    std::vector<double> p(3 * n);
+    for (int k = 0; k < n; ++k) {
+        for (int d = 0; d < 3; ++d) {
+            double& x = p[3 * static_cast<std::size_t>(k) + d];
+            if (k % 3 == 0) {
+                x = 1.0;  // 400 agents on one point
+            } else if (k % 3 == 1) {
+                x = -4.0 + jitter(rng);  // 400 in a small cube
+            } else {
+                x = spread(rng);
+            }
+        }
+    }
+    const double sizes[][2] = {{10.0, 0.0}, {0.01, 0.0}};  // dense; hashed (the spread is too wide for 0.01 cells)
+    for (const auto& size : sizes) {
+        NeighborGrid3 grid;
+        grid.build(p.data(), nullptr, n, size[0], size[1]);
+        CHECK(grid.dense() == (size[0] == 10.0));
+        for (double range : {0.02, 0.5, 10.0, static_cast<double>(INFINITY)}) {
+            for (int k = 0; k < n; k += 11) {
+                const Vec3 q(p[3 * k], p[3 * k + 1] + (k % 2 ? 0.01 : 0.0), p[3 * k + 2]);
+                for (int max_k : {1, 10, 60}) {
+                    std::vector<Neighbor> found(static_cast<std::size_t>(max_k));
+                    const int got = grid.nearest(q, range, max_k, k, found.data());
+                    const std::vector<Neighbor> expected = brute_force(p, q, range, max_k, k);
+                    REQUIRE(got == static_cast<int>(expected.size()));
+                    for (int j = 0; j < got; ++j) {
+                        CHECK(found[j].slot == expected[j].slot);
+                        CHECK(found[j].dist_sq == expected[j].dist_sq);
+                    }
+                }
+                int within = 0;
+                grid.for_each_within(q, range, [&](std::int32_t, double) { ++within; });
+                CHECK(within == static_cast<int>(brute_force(p, q, range, n, -1).size()));
+            }
+        }
+    }
+}

@@ -681,7 +681,9 @@ for _name in VIEWS:
 
 
 def _kinematics_get(self) -> np.ndarray:
-    return kinematics_names(self._view("kinematics"))
+    names = kinematics_names(self._view("kinematics"))
+    names.flags.writeable = False  # a copy: writing into it would change nothing, so it refuses
+    return names
 
 
 def _kinematics_set(self, value) -> None:
@@ -690,7 +692,7 @@ def _kinematics_set(self, value) -> None:
 
 # The kinematic models by name (the engine stores small integers).
 _Simulation.kinematics = property(_kinematics_get, _kinematics_set, doc=(
-    FIELDS["kinematics"].doc + " str ``(..., N)`` of names: a copy; assign to the attribute (a name for all, "
+    FIELDS["kinematics"].doc + " str ``(..., N)`` of names: a read-only copy; assign to the attribute (a name for all, "
     "or one per agent) to change it."))
 
 

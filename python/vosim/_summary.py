@@ -72,7 +72,10 @@ def summary(traj) -> str:
     if not m:
         lines.append("  metrics            not measured (run(metrics=False))")
     else:
-        lines.append(f"  collisions         {_shown(m, 'collision_pairs', np.sum)} pairs overlapped in "
+        capped = "collision_pairs_capped" in m and bool(np.any(m["collision_pairs_capped"]))
+        pairs = _scalar(m, "collision_pairs", np.sum)
+        pairs = "?" if pairs is None or not np.isfinite(pairs) else str(int(pairs) - capped)
+        lines.append(f"  collisions         {'more than ' if capped else ''}{pairs} pairs overlapped in "
                      f"{_shown(m, 'collision_agent_steps', np.sum)} agent-steps, deepest "
                      f"{_shown(m, 'max_penetration', np.max, '.3g')} m")
         lines.append(f"  min clearance      {_shown(m, 'min_clearance', np.min, '+.4g')} m between agents "

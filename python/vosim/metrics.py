@@ -11,7 +11,13 @@ Per scene
     another's intersect: ``dist < r_i + r_j``), counted over the start and the
     state after each step.
 ``collision_pairs``
-    Distinct pairs of agents that overlapped at some point.
+    Distinct pairs of agents that overlapped at some point. At most
+    ``16 × N`` pairs are told apart (``N`` agents per scene), so that memory
+    stays linear in the agents however many overlap: past that,
+    ``collision_pairs_capped`` is True and ``collision_pairs`` reads
+    ``16 × N + 1``, a lower bound.
+``collision_pairs_capped``
+    Whether ``collision_pairs`` passed its cap (a bool).
 ``max_penetration``
     Largest ``r_i + r_j - dist`` over all overlaps (0 without any).
 ``obstacle_agent_steps``, ``max_obstacle_penetration``
@@ -72,7 +78,8 @@ agents' headings follow their velocities).
 Per frame (``(T, ...)``, aligned with the trajectory's frames)
 -------------------------------------------------------------
 ``min_clearance_series`` (as ``min_clearance``, for that state) and
-``collisions_series`` (overlapping pairs in that state).
+``collisions_series`` (overlapping pairs in that state, counted up to the
+same cap: ``16 × N + 1`` means more).
 
 A run stopped by Ctrl-C (or by an error) does not observe its last state:
 its last frame's series values are NaN (clearance) and -1 (collisions).
@@ -91,7 +98,7 @@ from __future__ import annotations
 import numpy as np
 
 PER_SCENE = (
-    "collision_agent_steps", "collision_pairs", "max_penetration", "obstacle_agent_steps",
+    "collision_agent_steps", "collision_pairs", "collision_pairs_capped", "max_penetration", "obstacle_agent_steps",
     "max_obstacle_penetration", "min_clearance", "arrival_rate", "makespan", "mean_travel_time",
     "mean_path_length", "path_efficiency", "mean_speed", "sum_abs_dv", "sum_abs_da", "stalled_agents",
     "fallbacks",

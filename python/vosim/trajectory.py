@@ -175,6 +175,7 @@ class Trajectory:
 
         every = integer(every, "every", minimum=1)
         count = len(self.times)
+        every = min(every, max(count, 1))  # beyond the frames: the first and the last (and no huge range)
         keep = np.unique(np.r_[np.arange(0, count, every), count - 1]) if count else np.arange(0)
         metrics = {name: (np.asarray(value)[keep] if name in SERIES else value)
                    for name, value in (self.metrics or {}).items()}
@@ -217,8 +218,11 @@ class Trajectory:
         pathlib.Path
             The path written.
         """
+        from ._checks import boolean, integer
         from ._io import save
 
+        compress = boolean(compress, "compress")
+        every = integer(every, "every", minimum=1)
         traj = self if every == 1 else self.subsample(every)
         return save(traj, path, scenario=scenario, compress=compress)
 

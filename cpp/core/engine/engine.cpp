@@ -71,6 +71,7 @@ void Engine::remove_agents(const std::int64_t* ids, std::size_t count) {
 void Engine::validate() const {
     check_state(state_);
     check_kinematics(state_);
+    method_->check_agents(state_, time_step_);
     shared_obstacles_.check_moving(-1);
     for (std::size_t b = 0; b < scene_obstacles_.size(); ++b) {
         if (scene_obstacles_[b]) scene_obstacles_[b]->check_moving(static_cast<int>(b));

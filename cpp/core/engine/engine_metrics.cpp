@@ -23,37 +23,65 @@ void Engine::observe_agent(int scene, int slot, std::size_t i, Span<Neighbor> ag
     double clearance = std::numeric_limits<double>::infinity();
     double penetration = 0.0;
     bool overlapping = false;
-    auto consider = [&](int other, double dist_sq) {
-        const std::size_t j = s.index(scene, other);
-        const double gap = std::sqrt(dist_sq) - radius - s.radius[j];
-        clearance = std::fmin(clearance, gap);
-        if (gap < 0.0) {
-            overlapping = true;
-            penetration = std::fmax(penetration, -gap);
-            // Each overlapping pair is seen by both agents; the lower slot reports it.
-            if (slot < other) tally.pairs.push_back({scene, std::min(s.ids[i], s.ids[j]), std::max(s.ids[i], s.ids[j])});
-        }
-    };
     // The neighbour list holds every overlapping agent when it reaches
     // beyond any possible overlap; otherwise a search of that reach does.
     const bool complete = s.neighbor_dist[i] >= reach && wanted > 0 &&
                           (agents.size() < wanted || agents[agents.size() - 1].dist_sq >= reach * reach);
-    // Neighbours come nearest first, and neighbour k's clearance is at least
-    // sqrt(d_k) - reach: once that cannot beat the best so far (nor overlap),
-    // the rest cannot either. Usually one or two square roots per agent.
-    for (const Neighbor& n : agents) {
-        const double bound = clearance + reach;
-        if (n.dist_sq >= reach * reach && bound >= 0.0 && n.dist_sq >= bound * bound) break;
-        if (complete) {
-            consider(n.slot, n.dist_sq);
-        } else {
-            clearance = std::fmin(clearance, std::sqrt(n.dist_sq) - radius - s.radius[s.index(scene, n.slot)]);
+    auto gap_to = [&](int other, double dist_sq) {
+        return std::sqrt(dist_sq) - radius - s.radius[s.index(scene, other)];
+    };
+    if (tally.counting_pairs(scene)) {
+        // Every overlapping pair, while the scene's state has few enough.
+        auto consider = [&](int other, double dist_sq) {
+            const double gap = gap_to(other, dist_sq);
+            clearance = std::fmin(clearance, gap);
+            if (gap < 0.0) {
+                overlapping = true;
+                penetration = std::fmax(penetration, -gap);
+                // Each overlapping pair is seen by both agents; the lower slot reports it.
+                const std::int64_t a = s.ids[i], b = s.ids[s.index(scene, other)];
+                if (slot < other) tally.add_pair(scene, std::min(a, b), std::max(a, b));
+            }
+        };
+        // Neighbours come nearest first, and neighbour k's clearance is at least
+        // sqrt(d_k) - reach: once that cannot beat the best so far (nor overlap),
+        // the rest cannot either. Usually one or two square roots per agent.
+        for (const Neighbor& n : agents) {
+            const double bound = clearance + reach;
+            if (n.dist_sq >= reach * reach && bound >= 0.0 && n.dist_sq >= bound * bound) break;
+            if (complete) {
+                consider(n.slot, n.dist_sq);
+            } else {
+                clearance = std::fmin(clearance, gap_to(n.slot, n.dist_sq));
+            }
         }
-    }
-    if (!complete && reach > 0.0) {
-        order_.grid<V>(scene).for_each_within(s.position<V>(i), reach, [&](std::int32_t other, double dist_sq) {
-            if (other != slot) consider(other, dist_sq);
-        });
+        if (!complete && reach > 0.0) {
+            order_.grid<V>(scene).for_each_within(s.position<V>(i), reach, [&](std::int32_t other, double dist_sq) {
+                if (other != slot) consider(other, dist_sq);
+            });
+        }
+    } else {
+        // Too many pairs to count: only the agent's own smallest gap, which
+        // decides whether it overlaps and how deep. The neighbour list bounds
+        // the agents it does not hold (none nearer than its last, or than
+        // its range), so a crowd on one spot needs no search beyond it.
+        for (const Neighbor& n : agents) {
+            const double bound = clearance + reach;
+            if (bound >= 0.0 && n.dist_sq >= bound * bound) break;
+            clearance = std::fmin(clearance, gap_to(n.slot, n.dist_sq));
+        }
+        const bool full = wanted > 0 && agents.size() >= wanted;
+        const double unseen = full ? std::sqrt(agents[agents.size() - 1].dist_sq)
+                                   : (wanted > 0 ? s.neighbor_dist[i] : 0.0);
+        if (!complete && reach > 0.0 && !(clearance <= unseen - reach)) {
+            order_.grid<V>(scene).for_each_within(s.position<V>(i), reach, [&](std::int32_t other, double dist_sq) {
+                if (other != slot) clearance = std::fmin(clearance, gap_to(other, dist_sq));
+            });
+        }
+        if (clearance < 0.0) {
+            overlapping = true;
+            penetration = -clearance;
+        }
     }
     tally.min_clearance[scene] = std::fmin(tally.min_clearance[scene], clearance);
     if (overlapping) {

@@ -26,6 +26,7 @@ void StateTally::reset(int scenes) {
     obstacle_hits.assign(scenes, 0);
     max_obstacle_penetration.assign(scenes, 0.0);
     pairs.clear();
+    pairs_seen.assign(scenes, 0);
 }
 
 RunMetrics::RunMetrics(const AgentState& state, int threads, std::int64_t record_every, MetricsSettings settings)
@@ -52,6 +53,7 @@ RunMetrics::RunMetrics(const AgentState& state, int threads, std::int64_t record
     longest_stall_.assign(total, 0);
     goal_seeking_.assign(total, 0);
     distinct_pairs_.resize(scenes_);
+    pairs_capped_.assign(scenes_, 0);
     overlap_steps_.assign(scenes_, 0);
     obstacle_steps_.assign(scenes_, 0);
     penetration_.assign(scenes_, 0.0);
@@ -62,12 +64,20 @@ RunMetrics::RunMetrics(const AgentState& state, int threads, std::int64_t record
 void RunMetrics::begin_state(std::int64_t step, int threads) {
     state_step_ = step;
     if (static_cast<int>(tallies_.size()) < threads) tallies_.resize(threads);
-    for (StateTally& t : tallies_) t.reset(scenes_);
+    for (StateTally& t : tallies_) {
+        t.reset(scenes_);
+        t.pair_cap = pair_cap();
+        t.keep_pairs.assign(scenes_, 1);
+        for (int b = 0; b < scenes_; ++b) t.keep_pairs[b] = pairs_capped_[b] ? 0 : 1;
+    }
 }
 
 void RunMetrics::end_state() {
     // Merge in thread order for counts and exact min/max (order-independent),
-    // pairs in one set per scene (a set: independent of order too).
+    // pairs in one set per scene (a set: independent of order too). A state
+    // with more overlapping pairs than the cap, or a run with more distinct
+    // ones, is capped whatever the threads saw: the same for any thread count.
+    const std::int64_t cap = pair_cap();
     std::vector<double> clearance(scenes_, kInf);
     std::vector<std::int64_t> pairs_now(scenes_, 0);
     for (const StateTally& t : tallies_) {
@@ -77,10 +87,21 @@ void RunMetrics::end_state() {
             penetration_[b] = std::fmax(penetration_[b], t.max_penetration[b]);
             obstacle_steps_[b] += t.obstacle_hits[b];
             obstacle_penetration_[b] = std::fmax(obstacle_penetration_[b], t.max_obstacle_penetration[b]);
+            pairs_now[b] = std::min(cap + 1, pairs_now[b] + t.pairs_seen[b]);
         }
+    }
+    auto release = [&](int b) {
+        pairs_capped_[b] = 1;
+        std::unordered_set<std::uint64_t>().swap(distinct_pairs_[b]);
+    };
+    for (int b = 0; b < scenes_; ++b) {
+        if (pairs_now[b] > cap) release(b);
+    }
+    for (const StateTally& t : tallies_) {
         for (const StateTally::Pair& p : t.pairs) {
-            ++pairs_now[p.scene];
+            if (pairs_capped_[p.scene]) continue;
             distinct_pairs_[p.scene].insert(pair_key(p.a, p.b));
+            if (static_cast<std::int64_t>(distinct_pairs_[p.scene].size()) > cap) release(p.scene);
         }
     }
     for (int b = 0; b < scenes_; ++b) clearance_[b] = std::fmin(clearance_[b], clearance[b]);
@@ -120,6 +141,7 @@ void RunMetrics::finish(const AgentState& state, std::int64_t steps_done, double
     fallbacks = scene_fallbacks;
     fallbacks.resize(scenes_, 0);
     collision_pairs.assign(scenes_, 0);
+    collision_pairs_capped = pairs_capped_;
     stalled_agents.assign(scenes_, 0);
     arrival_rate.assign(scenes_, kNaN);
     makespan.assign(scenes_, kNaN);
@@ -132,7 +154,8 @@ void RunMetrics::finish(const AgentState& state, std::int64_t steps_done, double
 
     const double duration = static_cast<double>(steps_done) * time_step;
     for (int b = 0; b < scenes_; ++b) {
-        collision_pairs[b] = static_cast<std::int64_t>(distinct_pairs_[b].size());
+        collision_pairs[b] =
+            pairs_capped_[b] ? pair_cap() + 1 : static_cast<std::int64_t>(distinct_pairs_[b].size());
         std::int64_t live = 0, seeking = 0, arrived = 0, efficient = 0, timed = 0;
         std::int64_t last_arrival = 0;
         double path_sum = 0.0, travel_sum = 0.0, efficiency_sum = 0.0, speed_sum = 0.0;

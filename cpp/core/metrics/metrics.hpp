@@ -35,9 +35,24 @@ struct StateTally {
         int scene;
         std::int64_t a, b;  // ids, a < b
     };
+    // Overlapping pairs, reported until a scene's count passes pair_cap (then
+    // that state has too many to count; past the cap nothing is enumerated,
+    // so memory and time stay linear in the agents however many overlap).
     std::vector<Pair> pairs;
+    std::vector<std::int64_t> pairs_seen;   // per scene, at most pair_cap + 1
+    std::vector<std::uint8_t> keep_pairs;   // per scene: the run still collects distinct pairs
+    std::int64_t pair_cap = 0;
+    bool counting_pairs(int scene) const { return pairs_seen[scene] <= pair_cap; }
+    void add_pair(int scene, std::int64_t a, std::int64_t b) {
+        if (++pairs_seen[scene] > pair_cap) return;
+        if (keep_pairs[scene]) pairs.push_back({scene, a, b});
+    }
     void reset(int scenes);
 };
+
+// Distinct overlapping pairs kept per agent slot of a scene (above: counted
+// as "more than the cap").
+constexpr std::int64_t kPairsPerAgent = 16;
 
 class RunMetrics {
 public:
@@ -67,6 +82,9 @@ public:
     // Per scene (after finish).
     std::vector<std::int64_t> collision_agent_steps, collision_pairs, obstacle_agent_steps, stalled_agents,
         fallbacks;
+    std::vector<std::uint8_t> collision_pairs_capped;  // more distinct pairs than pair_cap(): a lower bound
+    // Pairs a scene keeps track of (distinct over the run, or in one state).
+    std::int64_t pair_cap() const { return kPairsPerAgent * std::max(count_, 1); }
     std::vector<double> max_penetration, max_obstacle_penetration, min_clearance, arrival_rate, makespan,
         mean_travel_time, mean_path_length, path_efficiency, mean_speed, sum_abs_dv, sum_abs_da;
     // Per agent, scene-major (scenes x count).
@@ -78,7 +96,7 @@ public:
     // record_every-th step, and the last): step, then scenes values.
     std::vector<std::int64_t> series_steps;
     std::vector<double> min_clearance_series;       // frames x scenes
-    std::vector<std::int64_t> collisions_series;    // frames x scenes (overlapping pairs)
+    std::vector<std::int64_t> collisions_series;    // frames x scenes (overlapping pairs, at most pair_cap() + 1)
 
 private:
     std::size_t slot_index(std::size_t storage_index) const;
@@ -89,6 +107,7 @@ private:
     std::int64_t state_step_ = -1;
     std::vector<StateTally> tallies_;
     std::vector<std::unordered_set<std::uint64_t>> distinct_pairs_;  // per scene, made on first pair
+    std::vector<std::uint8_t> pairs_capped_;  // per scene: distinct pairs passed the cap (set released)
 
     // Per agent, by storage index (slots do not move during a run).
     // Vectors of the engine's dimension, components side by side.

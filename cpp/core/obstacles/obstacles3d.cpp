@@ -245,10 +245,17 @@ Shape3 make_polyhedron(const std::vector<Vec3>& normals, const std::vector<doubl
         fail(name, "has " + std::to_string(normals.size()) + " half-spaces; at most " +
                        std::to_string(kMaxPolyhedronPlanes) + " (model rounder solids as spheres or several shapes)");
     }
+    // Tolerances relative to the planes' largest distance from the origin
+    // (not to 1 m): a solid a nanometre wide is as valid as one a metre wide.
+    double scale = 0.0;
+    for (std::size_t k = 0; k < normals.size(); ++k) {
+        const double len = length(normals[k]);
+        if (len > 0.0 && std::isfinite(len)) scale = std::max(scale, std::abs(offsets[k] / len));
+    }
+    if (!(scale > 0.0) || !std::isfinite(scale)) scale = 1.0;
     // Unit normals, then drop repeated planes.
     std::vector<Vec3> n;
     std::vector<double> d;
-    double scale = 1.0;
     for (std::size_t k = 0; k < normals.size(); ++k) {
         check_point(normals[k], name, ("normals[" + std::to_string(k) + "]").c_str());
         if (!within(offsets[k], kCoordinateRange)) {
@@ -258,20 +265,22 @@ Shape3 make_polyhedron(const std::vector<Vec3>& normals, const std::vector<doubl
         if (!(len > 0.0)) fail(name, "normals[" + std::to_string(k) + "] is " + fmt(normals[k]) + "; must be non-zero");
         const Vec3 unit_normal = normals[k] / len;
         const double offset = offsets[k] / len;
-        scale = std::max(scale, std::abs(offset));
         bool repeated = false;
         for (std::size_t j = 0; j < n.size() && !repeated; ++j) {
-            repeated = abs_sq(n[j] - unit_normal) < 1e-18 && std::abs(d[j] - offset) <= 1e-9 * std::max(1.0, std::abs(offset));
+            repeated = abs_sq(n[j] - unit_normal) < 1e-18 && std::abs(d[j] - offset) <= 1e-12 * scale;
         }
         if (!repeated) {
             n.push_back(unit_normal);
             d.push_back(offset);
         }
     }
-    const double tol = 1e-9 * scale;
+    // Rounding in a vertex grows with its distance from the origin too.
+    auto tol_at = [scale](Vec3 v) {
+        return 1e-12 * std::max(scale, std::max(std::abs(v.x), std::max(std::abs(v.y), std::abs(v.z))));
+    };
     // A box far beyond the planes finds unboundedness: any vertex on it means
     // the half-spaces leave a direction open.
-    const double far = 1e6 * scale;
+    const double far = 1e6 * std::max(1.0, scale);
     const std::size_t m = n.size();
     std::vector<Vec3> all_n = n;
     std::vector<double> all_d = d;
@@ -292,6 +301,7 @@ Shape3 make_polyhedron(const std::vector<Vec3>& normals, const std::vector<doubl
                 if (std::abs(det) < 1e-12) continue;
                 const Vec3 v = (cross(all_n[j], all_n[k]) * all_d[i] + cross(all_n[k], all_n[i]) * all_d[j] + nij * all_d[k]) / det;
                 bool feasible = true;
+                const double tol = tol_at(v);
                 for (std::size_t q = 0; q < total && feasible; ++q) feasible = dot(all_n[q], v) - all_d[q] <= tol * (q < m ? 1.0 : 1e6);
                 if (!feasible) continue;
                 if (k >= m) {
@@ -308,10 +318,14 @@ Shape3 make_polyhedron(const std::vector<Vec3>& normals, const std::vector<doubl
         fail(name, "the half-spaces do not enclose a bounded solid (or it reaches more than 1e6 times the planes' "
                    "largest distance from the origin, " + fmt(far) + ")");
     }
-    if (vertices.size() < 4) fail(name, "the half-spaces enclose no solid (empty or zero volume)");
+    if (vertices.size() < 4) {
+        fail(name, "the half-spaces enclose no solid (empty, or too thin for its width to tell from flat)");
+    }
     Vec3 centroid;
     for (const Vec3& v : vertices) centroid += v;
     centroid = centroid / static_cast<double>(vertices.size());
+    double size = 0.0;  // the solid's reach from its centroid
+    for (const Vec3& v : vertices) size = std::max(size, length(v - centroid));
     Shape3 s;
     s.kind = Shape3Kind::polyhedron;
     double volume = 0.0;
@@ -320,7 +334,7 @@ Shape3 make_polyhedron(const std::vector<Vec3>& normals, const std::vector<doubl
         face.normal = n[f];
         face.offset = d[f];
         for (const Vec3& v : vertices) {
-            if (std::abs(dot(n[f], v) - d[f]) <= tol) face.vertices.push_back(v);
+            if (std::abs(dot(n[f], v) - d[f]) <= tol_at(v)) face.vertices.push_back(v);
         }
         if (face.vertices.size() < 3) continue;  // a redundant plane: it only touches the solid
         Vec3 face_centre;
@@ -338,7 +352,7 @@ Shape3 make_polyhedron(const std::vector<Vec3>& normals, const std::vector<doubl
             const Vec3 b = face.vertices[(k + 1) % face.vertices.size()] - face_centre;
             area += 0.5 * dot(cross(a, b), n[f]);
         }
-        if (!(area > tol * tol)) continue;  // touches along an edge only
+        if (!(area > sqr(1e-9 * size))) continue;  // touches along an edge only
         volume += area * (d[f] - dot(n[f], centroid)) / 3.0;
         s.faces.push_back(std::move(face));
     }

@@ -15,6 +15,12 @@
 // memory linear in N): cells hashed into about 2N buckets; a query visits
 // the cube of cells around the sphere, or scans all agents when that cube
 // has more cells than there are agents.
+//
+// A crowded bucket (many agents on one spot) gets a small k-d tree over its
+// agents, as in NeighborGrid: nodes know their bounding box and lowest slot,
+// and a k-nearest query skips every node that cannot hold an agent nearer
+// (or as near with a lower slot) than the k-th found so far, so one query
+// costs about O(k log n) rather than O(n) however many share the spot.
 #pragma once
 
 #include <algorithm>
@@ -67,11 +73,38 @@ private:
     // sphere of `range` around p can touch, row by row.
     template <class F>
     void visit_runs(Vec3 p, double range, F&& run) const;
+    // Dense: calls row_cells(first bucket, last bucket) for the cells of
+    // each row that a sphere of `range` around p can touch.
+    template <class F>
+    void visit_row_cells(Vec3 p, double range, F&& row_cells) const;
     // Hashed: calls f(index into points_) for every point of a cell within
     // the cube of cells around p that a sphere of `range` can touch (or
     // every point).
     template <class F>
     void visit_hashed(Vec3 p, double range, F&& f) const;
+    // Hashed, with trees: calls bucket(b, x, y, z) for every cell of that
+    // cube (or bucket(b, 0, 0, 0) with whole = true for every bucket).
+    template <class F>
+    void visit_hashed_buckets(Vec3 p, double range, F&& bucket) const;
+    // nearest() when some buckets have trees.
+    int nearest_with_trees(Vec3 p, double range_sq, double range, int max_k, std::int32_t self_slot,
+                           Neighbor* out) const;
+
+    // A node of a crowded bucket's k-d tree over points_[begin, end).
+    struct TreeNode {
+        Vec3 lo, hi;  // bounding box of its points
+        std::uint32_t begin, end;
+        std::int32_t min_slot;  // lowest slot among its points
+        std::int32_t left;      // first child (the second is left + 1); -1 for a leaf
+    };
+    struct Entry {
+        Vec3 point;
+        std::int32_t slot;
+        std::int64_t cell[3];  // hashed grids only
+    };
+    void build_trees();
+    void build_tree(Entry* entries, std::uint32_t offset, std::uint32_t begin, std::uint32_t end,
+                    std::int32_t at);
 
     bool dense_ = true;
     double cell_size_ = 1.0;
@@ -83,10 +116,12 @@ private:
     std::vector<std::int32_t> slots_;          // points_' slots
     std::vector<std::int64_t> point_cells_;    // hashed: points_' cells (x, y, z)
     std::vector<std::uint32_t> bucket_start_;  // cells (dense) or buckets + 1 offsets into points_
+    std::vector<TreeNode> nodes_;              // the trees of all crowded buckets
+    std::vector<std::int32_t> bucket_root_;    // per bucket: its tree's root or -1 (empty: no trees)
 };
 
 template <class F>
-void NeighborGrid3::visit_runs(Vec3 p, double range, F&& run) const {
+void NeighborGrid3::visit_row_cells(Vec3 p, double range, F&& row_cells) const {
     const double range_sq = range * range;
     std::int64_t lo[3], hi[3];
     const double at[3] = {p.x, p.y, p.z};
@@ -112,14 +147,20 @@ void NeighborGrid3::visit_runs(Vec3 p, double range, F&& run) const {
             const std::int64_t x_hi = std::min(hi[0], cell_coord(p.x + half, 0));
             if (x_lo > x_hi) continue;
             const std::size_t row = static_cast<std::size_t>((z * cells_[1] + y) * cells_[0]);
-            run(bucket_start_[row + static_cast<std::size_t>(x_lo)],
-                bucket_start_[row + static_cast<std::size_t>(x_hi) + 1]);
+            row_cells(row + static_cast<std::size_t>(x_lo), row + static_cast<std::size_t>(x_hi));
         }
     }
 }
 
 template <class F>
-void NeighborGrid3::visit_hashed(Vec3 p, double range, F&& f) const {
+void NeighborGrid3::visit_runs(Vec3 p, double range, F&& run) const {
+    visit_row_cells(p, range, [&](std::size_t first, std::size_t last) {
+        run(bucket_start_[first], bucket_start_[last + 1]);
+    });
+}
+
+template <class F>
+void NeighborGrid3::visit_hashed_buckets(Vec3 p, double range, F&& bucket) const {
     std::int64_t lo[3], hi[3];
     const double at[3] = {p.x, p.y, p.z};
     for (int d = 0; d < 3; ++d) {
@@ -128,23 +169,27 @@ void NeighborGrid3::visit_hashed(Vec3 p, double range, F&& f) const {
     }
     const double cells = static_cast<double>(hi[0] - lo[0] + 1) * static_cast<double>(hi[1] - lo[1] + 1) *
                          static_cast<double>(hi[2] - lo[2] + 1);
-    const std::size_t n = points_.size();
-    if (cells >= static_cast<double>(n)) {
-        for (std::size_t k = 0; k < n; ++k) f(k);
+    const std::size_t buckets = bucket_start_.size() - 1;
+    if (cells >= static_cast<double>(points_.size())) {
+        for (std::size_t b = 0; b < buckets; ++b) bucket(b, 0, 0, 0, true);
         return;
     }
     for (std::int64_t z = lo[2]; z <= hi[2]; ++z) {
         for (std::int64_t y = lo[1]; y <= hi[1]; ++y) {
-            for (std::int64_t x = lo[0]; x <= hi[0]; ++x) {
-                const std::size_t b = bucket_of(x, y, z);
-                for (std::uint32_t k = bucket_start_[b]; k < bucket_start_[b + 1]; ++k) {
-                    const std::int64_t* c = &point_cells_[3 * static_cast<std::size_t>(k)];
-                    // Other cells hashed to the same bucket are theirs to visit.
-                    if (c[0] == x && c[1] == y && c[2] == z) f(k);
-                }
-            }
+            for (std::int64_t x = lo[0]; x <= hi[0]; ++x) bucket(bucket_of(x, y, z), x, y, z, false);
         }
     }
+}
+
+template <class F>
+void NeighborGrid3::visit_hashed(Vec3 p, double range, F&& f) const {
+    visit_hashed_buckets(p, range, [&](std::size_t b, std::int64_t x, std::int64_t y, std::int64_t z, bool whole) {
+        for (std::uint32_t k = bucket_start_[b]; k < bucket_start_[b + 1]; ++k) {
+            const std::int64_t* c = &point_cells_[3 * static_cast<std::size_t>(k)];
+            // Other cells hashed to the same bucket are theirs to visit.
+            if (whole || (c[0] == x && c[1] == y && c[2] == z)) f(k);
+        }
+    });
 }
 
 template <class F>

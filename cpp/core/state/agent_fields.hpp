@@ -99,7 +99,8 @@ inline constexpr double kDerived = std::numeric_limits<double>::lowest();
       "(ORCA-DD's effective centre, seen with radius + D; default: wheel_track / 2); > 0 for such agents.") \
     X(tracking_error, double, 1, kInput, kAlways, kPositiveRange, 0.1,                                    \
       "ORCA(nonholonomic='nh_orca'): largest distance eps (m) a non-holonomic agent may stray from the "  \
-      "holonomic path ORCA plans; it is seen with radius + eps (nh_orca.hpp).")                            \
+      "holonomic path ORCA plans; it is seen with radius + eps. At least 1e-4 x its top speed x its "    \
+      "turn time (kMinTrackingErrorShare, nh_orca.hpp), checked when it steps.")                            \
     X(tracking_time, double, 1, kInput, kAlways, kTimeRange, 0.5,                                         \
       "ORCA(nonholonomic='nh_orca'): time T (s) in which a non-holonomic agent turns to the holonomic "   \
       "velocity's direction (longer where its limits turn it slower; at least one time step).")         \

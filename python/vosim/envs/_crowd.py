@@ -15,7 +15,7 @@ import numpy as np
 
 from .._checks import boolean, integer, real_array, scalar
 from ..batch import Batch
-from ..methods import ORCA, Method
+from ..methods import ORCA, Method, method_from_name
 from ._layout import HumanGenerator, obstacle_edges, point_segment_distance, robot_layout, segment_segment_distance
 
 SCENARIOS = ("circle_crossing", "square_crossing")
@@ -51,7 +51,8 @@ class CrowdConfig:
         in ``[0, robot_speed]`` after turning by ``rotation`` radians (within
         ``±max_rotation``).
     method
-        How the humans avoid each other (and visible robots); CrowdNav's ORCA by default.
+        How the humans avoid each other (and visible robots): a method or its name
+        (``"hrvo"``, ...); CrowdNav's ORCA by default.
     obstacles
         Polygons (counter-clockwise ``(m, 2)`` vertices; two vertices: a
         segment) the humans avoid and the robot must not touch.
@@ -100,8 +101,14 @@ class CrowdConfig:
         for name, choices in (("scenario", SCENARIOS), ("kinematics", KINEMATICS)):
             if getattr(self, name) not in choices:
                 raise ValueError(f"{name} is {getattr(self, name)!r}; must be one of {', '.join(choices)}")
+        if isinstance(self.method, str):
+            try:
+                self.method = method_from_name(self.method)  # "orca", "hrvo", ...: as Simulator takes them
+            except ValueError as error:
+                raise ValueError(f"method: {error}") from None
         if not isinstance(self.method, Method):
-            raise TypeError(f"method: expected a vosim method such as vosim.ORCA(), got {type(self.method).__name__}")
+            raise TypeError(f"method: expected a vosim method such as vosim.ORCA() or a name such as 'orca', "
+                            f"got {type(self.method).__name__}")
         polygons = []
         for k, vertices in enumerate(self.obstacles):
             array = real_array(vertices, f"obstacles[{k}]")
@@ -205,9 +212,15 @@ class CrowdCore:
         c = self.config
         actions = np.asarray(actions, dtype=np.float64)
         if c.kinematics == "holonomic":
-            speed = np.linalg.norm(actions, axis=-1)
+            with np.errstate(over="ignore"):  # an overflowing length is handled below
+                speed = np.linalg.norm(actions, axis=-1)
             scale = np.where(speed > c.robot_speed, c.robot_speed / np.where(speed > 0, speed, 1.0), 1.0)
-            return actions * scale[..., None], self.heading
+            velocity = actions * scale[..., None]
+            huge = ~np.isfinite(speed)  # |action| overflows (finite components near 1e308): its direction at full speed
+            if huge.any():
+                unit = actions[huge] / np.max(np.abs(actions[huge]), axis=-1, keepdims=True)
+                velocity[huge] = unit / np.linalg.norm(unit, axis=-1, keepdims=True) * c.robot_speed
+            return velocity, self.heading
         heading = np.mod(self.heading + np.clip(actions[..., 1], -c.max_rotation, c.max_rotation), 2 * np.pi)
         speed = np.clip(actions[..., 0], 0.0, c.robot_speed)
         return speed[..., None] * np.stack([np.cos(heading), np.sin(heading)], axis=-1), heading

@@ -65,7 +65,7 @@ class GoalMethods:
         Raises
         ------
         ValueError
-            Unknown ids, bad goals, or a goal that cannot be reached (naming
+            Unknown or repeated ids, bad goals, or a goal that cannot be reached (naming
             the agent); no agent is changed then.
         """
         from ._navmesh import NavMesh
@@ -78,6 +78,10 @@ class GoalMethods:
             raise TypeError(f"plan: expected None, 'roadmap', 'navmesh', a Roadmap or a NavMesh, "
                             f"got {type(plan).__name__}")
         ids = ids_array(ids)
+        unique, first = np.unique(ids, return_index=True)
+        if len(unique) < len(ids):  # one goal per agent: a repeated id would leave one of its goals unused
+            k = int(np.setdiff1d(np.arange(len(ids)), first)[0])
+            raise ValueError(f"ids[{k}]: id {int(ids[k])} is given twice (also ids[{int(np.argmax(ids == ids[k]))}])")
         goals = points_array(goals, "goals")
         if len(goals) != len(ids):
             raise ValueError(f"goals: expected {len(ids)} goals (one per id), got {len(goals)}")
@@ -94,7 +98,9 @@ class GoalMethods:
         else:
             if isinstance(plan, str):
                 radius = float(np.asarray(self.radius)[slots].max())
-                plan = builder_of(plan).from_simulator(self, radius=radius, clearance=clearance)
+                # A mesh without a boundary spans the box round what it knows: the new goals too.
+                extra = {"points": goals} if plan == "navmesh" else {}
+                plan = builder_of(plan).from_simulator(self, radius=radius, clearance=clearance, **extra)
             starts = np.ascontiguousarray(np.asarray(self.positions)[slots])
             offsets, points = plan.plan_flat(starts, goals, lambda i: f"agent {int(ids[i])}")
         self._engine.set_waypoints(ids, np.ascontiguousarray(offsets, dtype=np.int64),

@@ -97,7 +97,7 @@ class NavMesh:
 
     @classmethod
     def from_simulator(cls, sim, *, radius: float | None = None, clearance: float = 0.0,
-                       margin: float = 5.0) -> "NavMesh":
+                       margin: float = 5.0, points=None) -> "NavMesh":
         """The mesh of a simulator's free space: inside its boundaries, outside its obstacles and walls.
 
         Only the static obstacles not removed count: moving obstacles are
@@ -115,6 +115,9 @@ class NavMesh:
         margin
             Without a boundary, the free space is the box around the
             obstacles, agents and goals grown by this much.
+        points
+            Further points, ``(m, 2)``, that box must hold: the goals about to
+            be set (``set_goals(plan="navmesh")`` passes them).
         """
         shapely = require_shapely()
         inflation = simulator_radius(sim, radius) + distance_argument(clearance, "clearance")
@@ -133,6 +136,8 @@ class NavMesh:
             walkable = shapely.union_all(boundaries)
         else:
             known = [v for _, v, _ in sim.obstacles] + [sim.positions, sim.goals[sim.has_goal]]
+            if points is not None:
+                known.append(points_array(points, "points"))
             known = np.concatenate([np.asarray(k).reshape(-1, 2) for k in known])
             if not len(known):
                 raise ValueError("sim: without a boundary, obstacles or agents the free space has no extent")

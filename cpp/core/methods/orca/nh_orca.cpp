@@ -1,7 +1,11 @@
 #include "methods/orca/nh_orca.hpp"
 
 #include <cmath>
+#include <stdexcept>
+#include <string>
 #include <utility>
+
+#include "state_check.hpp"
 
 namespace vosim {
 
@@ -218,6 +222,28 @@ TrackingLimits tracking_limits(const AgentState& s, std::size_t i, double time_s
     limits.tracking_error = s.tracking_error[i];
     limits.tracking_time = std::fmax(s.tracking_time[i], time_step);
     return limits;
+}
+
+double min_tracking_error(const TrackingLimits& limits) {
+    const double speed = std::fmin(limits.max_speed, limits.max_wheel_speed);
+    return kMinTrackingErrorShare * speed * turn_time(limits, 2.0 * kPi / kTrackingDirections);
+}
+
+void check_tracking_errors(const AgentState& s, double time_step) {
+    for (int b = 0; b < s.scenes(); ++b) {
+        for (int slot = 0; slot < s.count(); ++slot) {
+            const std::size_t i = s.index(b, slot);
+            if (!s.active[i] || s.kinematics[i] == static_cast<std::int8_t>(Kinematics::kHolonomic)) continue;
+            const double floor = min_tracking_error(tracking_limits(s, i, time_step));
+            if (s.tracking_error[i] < floor) {
+                throw std::invalid_argument(
+                    describe_agent(s, b, slot) + ": tracking_error is " + format_number(s.tracking_error[i]) +
+                    "; NH-ORCA needs at least " + format_number(floor) + " (1e-4 x its top speed x its turn time, "
+                    "here " + format_number(turn_time(tracking_limits(s, i, time_step), 2.0 * kPi / kTrackingDirections)) +
+                    " s): below it the robot drifts. Nothing was advanced.");
+            }
+        }
+    }
 }
 
 Presented present_tracking_robot(const AgentState& s, std::size_t i) {

@@ -84,6 +84,21 @@ constexpr int kTrackingDirections = 32;
 constexpr int kMaxTrackingVertices = kTrackingDirections + 8;
 int tracking_polygon(const TrackingLimits& limits, Vec2 (&vertices)[kMaxTrackingVertices]);
 
+// The smallest tracking error NH-ORCA works with, as a share of the robot's
+// top speed times the time it takes to turn to the polygon's first direction
+// off its heading. As eps shrinks, the polygon narrows to a needle along the
+// heading whose two long edges meet at an angle of about
+// 4 eps / (time x speed); below about 2.5e-6 (kParallelEpsilon / 4) the
+// linear program takes them for parallel and the robot drifts or stops
+// without a word (measured: 10 m covered as 8.6 m with 1 m sideways drift).
+// The floor keeps a margin of 40 above that.
+constexpr double kMinTrackingErrorShare = 1e-4;
+double min_tracking_error(const TrackingLimits& limits);
+
+// Throws std::invalid_argument naming the first active non-holonomic agent
+// whose tracking_error lies below min_tracking_error (NH-ORCA only).
+void check_tracking_errors(const AgentState& s, double time_step);
+
 // Agent i's limits: its drive's (a unicycle's turn rate and speed are
 // independent), its tracking_error, and its tracking_time, at least
 // `time_step` (the controls are held for a step).

@@ -151,6 +151,10 @@ Motion Orca::motion_from_method(Vec2 u, const AgentState& s, std::size_t i, doub
     return Method::motion_from_method(u, s, i, time_step);
 }
 
+void Orca::check_agents(const AgentState& s, double time_step) const {
+    if (config_.nonholonomic == NonholonomicModel::kTrackingError) check_tracking_errors(s, time_step);
+}
+
 Vec2 Orca::new_velocity(const SceneView& scene, int slot, Workspace& ws) const {
     return decide(scene, slot, ws).velocity;
 }

@@ -58,6 +58,7 @@ public:
     bool models_acceleration(int) const override { return config_.acceleration_in_program; }
     Presented present_agent(const AgentState& s, std::size_t i) const override;
     Motion motion_from_method(Vec2 u, const AgentState& s, std::size_t i, double time_step) const override;
+    void check_agents(const AgentState& s, double time_step) const override;
     std::unique_ptr<MethodScratch> make_scratch() const override { return std::make_unique<OrcaScratch>(); }
     Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const override;
     void inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const override;

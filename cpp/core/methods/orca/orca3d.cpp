@@ -2,6 +2,7 @@
 // by the 3D linear programs (linear_program3d.hpp); a finite max_acceleration
 // adds the reachable polyhedron (reachable_velocities3d.hpp) as hard planes.
 #include <cmath>
+#include <cstddef>
 #include <limits>
 
 #include "methods/orca/linear_program3d.hpp"
@@ -10,22 +11,47 @@
 
 namespace vosim {
 
+namespace {
+
+// An agent overlapping a shape leaves along its normal within one step, but
+// at most at this share of its max speed: the plane then still cuts the
+// ball of admissible speeds, leaving room (a full share would leave one point).
+constexpr double kLeaveShare = 0.9;
+
+}  // namespace
+
 void append_obstacle_planes(const SceneView& scene, int slot, const Workspace& ws, std::vector<Plane>& planes) {
     const AgentState& s = scene.state;
     const std::size_t self = scene.index(slot);
     const double radius = s.radius[self];
+    const double max_speed = s.max_speed[self];
     // Obeying a plane for one step keeps the agent's centre at least `radius`
     // from the obstacle's supporting plane at its closest point, hence out of
     // the (convex) obstacle: the horizon is at least one step.
     const double horizon = std::fmax(s.time_horizon_obst[self], scene.time_step);
+    const std::size_t first = planes.size();
+    bool overlapping = false;
     for (const ObstacleContact3& contact : ws.obstacle_contacts) {
         const double gap = contact.distance - radius;
         Plane plane;
         plane.normal = contact.normal;
         // Velocities along the normal of at least -gap / horizon; an agent
-        // already touching it leaves within one step.
-        plane.point = (gap >= 0.0 ? -gap / horizon : -gap / scene.time_step) * contact.normal;
+        // already touching it leaves within one step where its speed allows.
+        plane.point = (gap >= 0.0 ? -gap / horizon : std::fmin(-gap / scene.time_step, kLeaveShare * max_speed)) *
+                      contact.normal;
+        overlapping = overlapping || gap < 0.0;
         planes.push_back(plane);
+    }
+    if (!overlapping) return;
+    // Overlapping several faces at once (a corner, a wall thinner than the
+    // agent) can ask for more than its speed allows together: then each of
+    // them only forbids going deeper, which a standstill always satisfies.
+    const std::vector<Plane> own(planes.begin() + static_cast<std::ptrdiff_t>(first), planes.end());
+    Vec3 unused;
+    if (solve_nearest_3d(own, max_speed, Vec3(), false, unused) < own.size()) {
+        for (std::size_t k = 0; k < own.size(); ++k) {
+            if (ws.obstacle_contacts[k].distance < radius) planes[first + k].point = Vec3();
+        }
     }
 }
 
