@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import _pyplot
+from ._common import _pyplot, count
 from ._style import legend_below
 
 # Colours of what is drawn.
@@ -120,7 +120,9 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
 
     Returns
     -------
-    matplotlib.axes.Axes
+    matplotlib.figure.Figure
+        The figure drawn on (``ax``'s when given; ``fig.axes[0]`` is the
+        drawing when not).
     """
     info = sim.inspect(agent_id)
     plt = _pyplot()
@@ -166,7 +168,9 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
             proxies.append(Patch(facecolor="0.3", alpha=0.4, edgecolor="0.15",
                                label="forbidden by an obstacle, or out of reach (hard half-plane)"))
         n_agent = int((~lines["obstacle"]).sum())
-        notes.append(f"{n_agent} agent, {len(lines['point']) - n_agent} hard half-planes")
+        n_hard = len(lines["point"]) - n_agent
+        notes.append(", ".join(part for part in (count(n_agent, "agent half-plane") if n_agent else "",
+                                                 count(n_hard, "hard half-plane") if n_hard else "") if part))
         if info["used_fallback"]:
             notes.append("infeasible: linear program 3 chose the least violation")
 
@@ -193,7 +197,7 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
             proxies.append(Patch(facecolor=OBSTACLE_CONE, alpha=0.35, edgecolor=OBSTACLE_CONE,
                                label="velocity obstacle of an obstacle edge"))
         truncated = np.isfinite(cones["horizon"]).any()
-        notes.append(f"{len(cones['apex'])} velocity obstacles" + (" (truncated)" if truncated else ""))
+        notes.append(count(len(cones["apex"]), "velocity obstacle") + (" (truncated)" if truncated else ""))
         if info["used_fallback"]:
             notes.append("nothing admissible")
 
@@ -211,7 +215,7 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
             chosen = candidates[info["chosen"]]
             ax.plot(*chosen, marker="o", markersize=11, markerfacecolor="none", markeredgecolor="black",
                     zorder=5, label="chosen candidate")
-        notes.append(f"{len(candidates)} candidates")
+        notes.append(count(len(candidates), "candidate"))
 
     forces = {k: v for k, v in info["forces"].items() if k != "total" and np.any(v)}
     if info["forces"]:
@@ -230,7 +234,6 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
 
     ax.add_patch(Circle((0, 0), max_speed, fill=False, linestyle="--", color="0.3", zorder=3,
                         label=f"max speed {max_speed:g} m/s"))
-    ax.plot(*velocity, marker="o", color="#0072B2", markersize=7, zorder=6, linestyle="none", label="current velocity")
     ax.plot(*pref, marker="*", color="#009E73", markersize=13, markeredgecolor="black", zorder=6, linestyle="none",
             label="preferred velocity")
     ax.plot(*new, marker="D", color="#CC79A7", markersize=7, markeredgecolor="black", zorder=7, linestyle="none",
@@ -239,6 +242,9 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
     if not np.allclose(target, new):  # AVO: the controller approaches the target gradually
         ax.plot(*target, marker="X", color="#D55E00", markersize=9, markeredgecolor="black", zorder=7,
                 linestyle="none", label="target velocity (AVO's controller)")
+    # The current velocity a wide ring over the others: the new one is often on the same spot, inside it.
+    ax.plot(*velocity, marker="o", markersize=15, markerfacecolor="none", markeredgecolor="#0072B2",
+            markeredgewidth=1.6, zorder=8, linestyle="none", label="current velocity")
     ax.axhline(0, color="0.7", linewidth=0.5, zorder=0)
     ax.axvline(0, color="0.7", linewidth=0.5, zorder=0)
     ax.set_xlim(-extent, extent)
@@ -253,4 +259,4 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
         handles += proxies
         labels += [proxy.get_label() for proxy in proxies]
         legend_below(ax, handles, labels, columns=2)
-    return ax
+    return ax.figure
