@@ -133,7 +133,10 @@ def _metrics(plt, table, metrics, methods, scenario_names, colors, figsize_per_p
                                         + (f" ({scenario})" if len(scenario_names) > 1 else ""))
         ax.set_xticks(range(len(scenario_names)))
         ax.set_xticklabels(scenario_names, fontsize="small")
-        ax.set_title(METRICS.get(name, name), fontsize="medium")
+        logarithmic = _wide_range(table[name].to_numpy(float))
+        if logarithmic:  # one huge value would flatten every other bar to nothing
+            ax.set_yscale("symlog", linthresh=logarithmic)
+        ax.set_title(METRICS.get(name, name) + (" (log scale)" if logarithmic else ""), fontsize="medium")
         if missing_runs:
             # Runs without a value (makespan when not everyone arrived) are said, never drawn as 0.
             ax.set_xlabel("no value: " + ", ".join(missing_runs), fontsize="x-small", color="0.3")
@@ -152,6 +155,20 @@ def _metrics(plt, table, metrics, methods, scenario_names, colors, figsize_per_p
     fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.955), ncol=min(len(labels), 7),
                frameon=False, fontsize="small")
     return fig
+
+
+#: A metric panel turns logarithmic when its largest value exceeds its median positive value this many times.
+LOG_SPREAD = 100.0
+
+
+def _wide_range(values: np.ndarray) -> float:
+    """0 when the non-negative ``values`` fit a linear axis; else the linear threshold of a symlog axis (the
+    smallest positive value: zeros stay visible as zeros)."""
+    values = values[np.isfinite(values)]
+    positive = values[values > 0]
+    if not len(positive) or (values < 0).any() or positive.max() <= LOG_SPREAD * np.median(positive):
+        return 0.0
+    return float(positive.min())
 
 
 def _curve(run: dict, what: str) -> tuple[np.ndarray, np.ndarray] | None:

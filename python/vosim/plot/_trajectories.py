@@ -48,7 +48,8 @@ def collisions(positions: np.ndarray, radius: np.ndarray, active=None, *, min_fr
 
 def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "agent", title: str | None = None,
                  show_collisions: bool = True, max_frames: int | None = 1000, colorbar: bool = True,
-                 linewidth: float = 0.7, headings: bool | None = None, heading_marks: int = 4):
+                 linewidth: float = 0.7, headings: bool | None = None, heading_marks: int = 4, legend: bool = True,
+                 clim: tuple[float, float] | None = None):
     """Draw the obstacles, then every agent's path, its start (dot) and its goal (ring).
 
     Agents that did not arrive are marked where they ended (squares), and
@@ -92,6 +93,13 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
         last: it turns on its goal).
     heading_marks
         How many frames of each path carry a heading arrow.
+    legend
+        Draw the legend under the axes (False: leave it out, e.g. in all
+        but one of several panels that show the same marks).
+    clim
+        ``(low, high)``: the colour limits of ``"speed"`` or ``"time"``, so
+        that several panels can share one scale (and one colour bar); by
+        default the drawn values' range.
 
     Returns
     -------
@@ -143,6 +151,8 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
             values = np.repeat(np.asarray(traj.times)[frames[1:]], int(live.sum()))
             label, cmap = "time [s]", style.TIME_CMAP
         lines = LineCollection(segments, array=values, cmap=cmap, linewidths=linewidth, zorder=2)
+        if clim is not None:
+            lines.set_clim(*clim)
         ax.add_collection(lines)
         if colorbar:
             ax.figure.colorbar(lines, ax=ax, label=label, shrink=0.8)
@@ -190,7 +200,8 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
             handles.append(Line2D([], [], linestyle="", marker="x", color=style.OVERLAP_COLOR, markersize=5))
             labels.append(f"overlap ({len(marks)}" + (f"; the {len(shown)} deepest shown)" if len(shown) < len(marks)
                                                      else ")"))
-    legend_below(ax, handles, labels)
+    if legend:
+        legend_below(ax, handles, labels)
     # Limits that fit the paths, goals and obstacles; the axes box takes their shape (not the limits the box's).
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])

@@ -62,6 +62,24 @@ def _half_plane(box: np.ndarray, point, normal) -> np.ndarray:
     return _clip(box, np.asarray(point, dtype=np.float64), np.asarray(normal, dtype=np.float64))
 
 
+def _shade_outside(ax, box: np.ndarray, region: np.ndarray, **style) -> None:
+    """Shade ``box`` outside the convex ``region`` (all of it when the region is empty), outlining the region."""
+    from matplotlib.patches import PathPatch, Polygon
+    from matplotlib.path import Path
+
+    edge = style.pop("edgecolor")
+    if len(region) < 3:
+        ax.add_patch(Polygon(box, closed=True, edgecolor="none", zorder=1, **style))
+        return
+    ring = region[::-1] if _cross(region[1] - region[0], region[2] - region[0]) > 0 else region  # a hole: clockwise
+    codes = [Path.MOVETO] + [Path.LINETO] * (len(box) - 1) + [Path.CLOSEPOLY]
+    hole = [Path.MOVETO] + [Path.LINETO] * (len(ring) - 1) + [Path.CLOSEPOLY]
+    outer = box if _cross(box[1] - box[0], box[2] - box[0]) > 0 else box[::-1]
+    path = Path(np.vstack([outer, outer[:1], ring, ring[:1]]), codes + hole)
+    ax.add_patch(PathPatch(path, edgecolor="none", zorder=1, **style))
+    ax.add_patch(Polygon(region, closed=True, fill=False, edgecolor=edge, linewidth=1.0, zorder=2))
+
+
 def cone_polygon(apex, obstacle_a, obstacle_b, radius: float, scale: float, horizon: float, far: float) -> np.ndarray:
     """A velocity obstacle as a polygon reaching ``far`` from the apex.
 
@@ -145,16 +163,23 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
         disc = max_speed * np.column_stack([np.cos(np.linspace(0, 2 * np.pi, 180, endpoint=False)),
                                             np.sin(np.linspace(0, 2 * np.pi, 180, endpoint=False))])
         feasible = disc
+        hard_region = box  # velocities every hard half-plane allows
         for k, (point, direction) in enumerate(zip(lines["point"], lines["direction"])):
-            hard = bool(lines["obstacle"][k])
             right = np.array([direction[1], -direction[0]])  # the forbidden side
-            ax.add_patch(Polygon(_half_plane(box, point, right), closed=True, facecolor=FORBIDDEN if not hard else "0.3",
-                                 alpha=0.07 if not hard else 0.25, edgecolor="none", zorder=1))
-            ends = np.array([point - far * direction, point + far * direction])
-            ax.plot(ends[:, 0], ends[:, 1], color="0.15" if hard else FORBIDDEN, linewidth=1.0, zorder=2)
-            ax.annotate("", xy=point + 0.25 * extent * direction, xytext=point,
-                        arrowprops=dict(arrowstyle="->", color="0.15" if hard else FORBIDDEN, lw=0.8), zorder=2)
             feasible = _clip(feasible, point, -right)
+            if lines["obstacle"][k]:
+                hard_region = _clip(hard_region, point, -right)
+                continue
+            ax.add_patch(Polygon(_half_plane(box, point, right), closed=True, facecolor=FORBIDDEN, alpha=0.07,
+                                 edgecolor="none", zorder=1))
+            ends = np.array([point - far * direction, point + far * direction])
+            ax.plot(ends[:, 0], ends[:, 1], color=FORBIDDEN, linewidth=1.0, zorder=2)
+            ax.annotate("", xy=point + 0.25 * extent * direction, xytext=point,
+                        arrowprops=dict(arrowstyle="->", color=FORBIDDEN, lw=0.8), zorder=2)
+        if lines["obstacle"].any():
+            # Hard half-planes shaded once, as the outside of the region they all allow, with that region's
+            # outline: one shade per half-plane piles up to near black where a reachable polygon has many edges.
+            _shade_outside(ax, box, hard_region, facecolor="0.3", alpha=0.25, edgecolor="0.15")
         if len(feasible) >= 3:
             ax.add_patch(Polygon(feasible, closed=True, facecolor=FEASIBLE, alpha=0.35, edgecolor=FEASIBLE,
                                  zorder=2, label="admissible velocities"))
