@@ -132,7 +132,8 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
     if color_by == "agent":
         segments = [positions[:, k] for k in range(n) if live[k]]
         ax.add_collection(LineCollection(segments, colors=colors[live], linewidths=linewidth, alpha=0.8, zorder=2))
-        handles.append(Line2D([], [], color=colors[live][len(colors[live]) // 2], linewidth=1.5))
+        shown = colors[live] if live.any() else colors
+        handles.append(Line2D([], [], color=shown[len(shown) // 2], linewidth=1.5))
         labels.append(f"path ({style.agent_label(n)})")
         if colorbar and style.agents_by_index(n):
             from matplotlib.cm import ScalarMappable
@@ -202,7 +203,7 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
                                                      else ")"))
     if legend:
         legend_below(ax, handles, labels)
-    # Limits that fit the paths, goals and obstacles; the axes box takes their shape (not the limits the box's).
+    # Limits that fit the paths, goals and obstacles; the box takes their shape (the limits do not take the box's).
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
     ax.set_aspect("equal", adjustable="box")
