@@ -245,7 +245,7 @@ def test_plot_draws_planners_and_paths(tmp_path):
     sim = maze()
     ids, starts, goals = maze_agents(sim)
     for planner in (Roadmap.from_simulator(sim), NavMesh.from_simulator(sim)):
-        ax = plot.navigation(planner, paths=planner.plan(starts, goals), starts=starts, sim=sim)
+        ax = plot.navigation(planner, paths=planner.plan(starts, goals), starts=starts, sim=sim).axes[0]
         labels = ax.get_legend_handles_labels()[1]
         assert "planned path" in labels and "start" in labels
         ax.figure.savefig(tmp_path / "nav.png", dpi=50)

@@ -54,5 +54,14 @@ def test_notebooks_are_stored_with_their_outputs(path):
     assert any("image/png" in o.get("data", {}) for c in code for o in c.get("outputs", []))
 
 
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_stored_notebooks_show_no_warnings(path):
+    """A warning in a stored output is either a problem to fix or noise a reader must learn to ignore."""
+    notebook = nbformat.read(path, as_version=4)
+    warned = [o.get("text", "") for c in notebook.cells if c.cell_type == "code" for o in c.get("outputs", [])
+              if o.get("name") == "stderr" and "Warning" in o.get("text", "")]
+    assert not warned, f"{path.name}: {warned[0][:200]}"
+
+
 def test_stored_notebooks_stay_small():
     assert sum(path.stat().st_size for path in NOTEBOOKS) < 2 * 1024**2

@@ -36,7 +36,7 @@ def _saved(fig, path):
 
 @pytest.mark.parametrize("color_by", ["agent", "speed", "time"])
 def test_trajectories_render(tmp_path, bottleneck_run, color_by):
-    ax = plot.trajectories(bottleneck_run, color_by=color_by, title=color_by)
+    ax = plot.trajectories(bottleneck_run, color_by=color_by, title=color_by).axes[0]
     _saved(ax.figure, tmp_path / f"traj_{color_by}.png")
     lines = ax.collections[1] if color_by == "agent" else next(
         c for c in ax.collections if c.get_array() is not None)
@@ -49,7 +49,7 @@ def test_trajectories_render(tmp_path, bottleneck_run, color_by):
 
 def test_trajectories_of_a_batch_scene_and_bad_arguments(tmp_path):
     traj = scenarios.batch(scenarios.random_crowd, [0, 1]).run(50)
-    _saved(plot.trajectories(traj, scene=1, color_by="speed").figure, tmp_path / "scene1.png")
+    _saved(plot.trajectories(traj, scene=1, color_by="speed"), tmp_path / "scene1.png")
     with pytest.raises(ValueError, match="scene is 2; must be <= 1"):
         plot.trajectories(traj, scene=2)
     with pytest.raises(ValueError, match="color_by is 'colour'; must be one of 'agent', 'speed', 'time'"):
@@ -79,7 +79,7 @@ def test_trajectories_mark_the_collisions_of_a_force_based_crowd(tmp_path):
     scenario = scenarios.headon_pair(seed=0)
     sim = scenario.build(vosim.ForceBased(avoidance_stiffness=0.0, separation_stiffness=0.0))
     traj = sim.run(150)
-    ax = plot.trajectories(traj)
+    ax = plot.trajectories(traj).axes[0]
     assert "overlap (1)" in [t.get_text() for t in ax.get_legend().get_texts()]
     _saved(ax.figure, tmp_path / "collision.png")
 
@@ -90,7 +90,7 @@ def test_velocity_space_renders_for_every_method(tmp_path, method):
     sim.add_wall([[-4.0, 3.0], [4.0, 3.0]])
     sim.run(40)
     agent = int(sim.ids[4])
-    ax = plot.velocity_space(sim, agent)
+    ax = plot.velocity_space(sim, agent).axes[0]
     _saved(ax.figure, tmp_path / f"vs_{method.name}.png")
     info = sim.inspect(agent)
     # the new velocity drawn is the one the method chooses
@@ -104,7 +104,7 @@ def test_velocity_space_shows_orca_infeasibility_and_the_admissible_region(tmp_p
     sim = vosim.Simulator(time_step=0.1)
     sim.add_agents([[-3.0, 0.0], [3.0, 0.0]], goals=[[3.0, 0.0], [-3.0, 0.0]], radius=0.5, max_speed=1.0,
                    velocities=[[1.0, 0.0], [-1.0, 0.0]], time_horizon=5.0)
-    ax = plot.velocity_space(sim, 0)
+    ax = plot.velocity_space(sim, 0).axes[0]
     assert "linear program 3" not in ax.get_title()
     assert "admissible velocities" in [p.get_label() for p in ax.patches]
     _saved(ax.figure, tmp_path / "orca_feasible.png")
@@ -114,7 +114,7 @@ def test_velocity_space_shows_orca_infeasibility_and_the_admissible_region(tmp_p
                     velocities=np.vstack([[0.0, 0.0], -0.9 * np.column_stack([np.cos(angles), np.sin(angles)])]),
                     radius=0.5, max_speed=1.0, pref_velocities=[0.0, 0.0])
     assert ring.inspect(0)["used_fallback"]
-    ax = plot.velocity_space(ring, 0)
+    ax = plot.velocity_space(ring, 0).axes[0]
     assert "linear program 3" in ax.get_title()
     _saved(ax.figure, tmp_path / "orca_lp3.png")
 

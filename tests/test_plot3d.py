@@ -39,10 +39,10 @@ def teardown_function():
 
 
 def test_trajectories3d_draws_paths_and_every_shape():
-    ax = vosim.plot.trajectories3d(straight_run(), obstacles=SHAPES, title="demo")
+    ax = vosim.plot.trajectories3d(straight_run(), obstacles=SHAPES, title="demo").axes[0]
     assert ax.name == "3d" and ax.get_title() == "demo"
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert labels == ["path (colour: agent)", "goal", "start (agent's colour)", "obstacle (4)"]
+    assert labels == ["path (colour: agent index, 0 to 5)", "goal", "start (agent's colour)", "obstacle (4)"]
     assert [ax.get_xlabel(), ax.get_ylabel(), ax.get_zlabel()] == ["x [m]", "y [m]", "z [m]"]
     lo, hi = ax.get_zlim()
     assert lo < 0 and hi > 8  # the ground and the highest path are in view
@@ -51,12 +51,12 @@ def test_trajectories3d_draws_paths_and_every_shape():
 def test_agents_that_did_not_arrive_are_marked():
     run = straight_run()
     run.goals = run.goals + (0, 0, 5)  # nobody reached these
-    ax = vosim.plot.trajectories3d(run)
+    ax = vosim.plot.trajectories3d(run).axes[0]
     assert any("did not arrive (6)" in t.get_text() for t in ax.get_legend().get_texts())
 
 
 def test_projections_show_the_ground_edge_on_only():
-    axes = vosim.plot.projections(straight_run(), obstacles=SHAPES, planes=("xy", "xz"))
+    axes = vosim.plot.projections(straight_run(), obstacles=SHAPES, planes=("xy", "xz")).axes
     top, side = axes
     assert top.get_title() == "top view (x-y)" and side.get_title() == "side view (x-z)"
     assert (top.get_xlabel(), top.get_ylabel(), side.get_ylabel()) == ("x [m]", "y [m]", "z [m]")
@@ -114,7 +114,7 @@ def test_velocity_space3d_slices_through_the_new_velocity():
     from matplotlib.patches import Polygon
 
     info = orca_inspection([[0.6, -0.4, 0.3], [0.2, 0, 0.3]], [[-0.6, -0.6, 0.52], [0, 0, -1.0]], [False, True])
-    axs = vosim.plot.velocity_space3d(info, agent_id=3)
+    axs = vosim.plot.velocity_space3d(info, agent_id=3).axes
     assert [ax.get_title() for ax in axs] == ["slice vz = 0.3 m/s", "slice vy = -0.4 m/s", "slice vx = 0.6 m/s"]
     assert [(ax.get_xlabel(), ax.get_ylabel()) for ax in axs] == [
         ("vx [m/s]", "vy [m/s]"), ("vx [m/s]", "vz [m/s]"), ("vy [m/s]", "vz [m/s]")]
@@ -148,9 +148,9 @@ def test_pictures_take_the_shapes_of_the_simulator_a_run_came_from():
     scene = vosim.scenarios.swarm_gate(3)
     sim = scene.build()
     traj = sim.run(30)
-    ax = vosim.plot.trajectories3d(traj, obstacles=sim)
+    ax = vosim.plot.trajectories3d(traj, obstacles=sim).axes[0]
     assert "obstacle (5)" in [t.get_text() for t in ax.get_legend().get_texts()]
-    top, side = vosim.plot.projections(traj, obstacles=sim.obstacle_shapes)
+    top, side = vosim.plot.projections(traj, obstacles=sim.obstacle_shapes, planes=("xy", "xz")).axes
     assert len(top.patches) == 4 and len(side.patches) == 5   # the ground only edge-on
-    axs = vosim.plot.velocity_space3d(sim, agent_id=0)
+    axs = vosim.plot.velocity_space3d(sim, agent_id=0).axes
     assert len(axs) == 3

@@ -28,13 +28,14 @@ def robots():
     return scene.build().run(120)
 
 
-def _quivers(ax):
-    return [c for c in ax.collections if isinstance(c, Quiver)]
+def _quivers(figure):
+    return [c for c in figure.axes[0].collections if isinstance(c, Quiver)]
 
 
 def test_trajectories_draw_heading_arrows_along_each_path(robots, tmp_path):
-    ax = plot.trajectories(robots, heading_marks=4)
-    (arrows,) = _quivers(ax)
+    figure = plot.trajectories(robots, heading_marks=4)
+    ax = figure.axes[0]
+    (arrows,) = _quivers(figure)
     frames = heading_frames(np.arange(len(robots.times)), 4)
     assert frames[-1] == len(robots.times) - 1 and len(frames) == 4
     points = robots.positions[frames].reshape(-1, 2)
@@ -89,7 +90,7 @@ def test_trajectories_keep_the_agents_kinematics_in_files(robots, tmp_path):
 def test_a_large_crowd_gets_fewer_arrows_the_last_frame_always():
     traj = scenarios.circle(400, radius=300.0).build().run(5)
     (arrows,) = _quivers(plot.trajectories(traj, show_collisions=False, headings=True))
-    assert len(arrows.get_offsets()) == 400                         # 600 at most: one mark each, at the end
+    assert len(arrows.get_offsets()) == 400                         # 200 at most: one mark each, at the end
     np.testing.assert_allclose(arrows.get_offsets(), traj.positions[-1])
 
 
@@ -111,14 +112,18 @@ def test_animation_discs_carry_heading_ticks(robots, tmp_path):
     np.testing.assert_allclose(direction, np.column_stack([np.cos(robots.headings[-1]), np.sin(robots.headings[-1])]),
                                atol=1e-12)
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert "heading (tick from the centre)" in labels and "agent (disc of its radius)" in labels
+    assert "heading (tick from the centre)" in labels
+    assert "agent (disc of its radius; colour: agent index, 0 to 7)" in labels
     assert (tmp_path / "robots.gif").stat().st_size > 10_000
 
 
 def test_animation_without_headings_has_no_ticks(robots):
     animation = plot.animate(dataclasses.replace(robots, headings=None), max_frames=4)
     animation._draw_next_frame(0, blit=False)
-    assert animation._fig.axes[0].get_legend() is None
+    labels = [t.get_text() for t in animation._fig.axes[0].get_legend().get_texts()]
+    assert labels[0].startswith("agent (disc of its radius") and not any("heading" in t for t in labels)
+    lines = [c.get_zorder() for c in animation._fig.axes[0].collections if isinstance(c, LineCollection)]
+    assert lines == [2]  # the trails only
     with pytest.raises(ValueError, match="recorded no headings"):
         plot.animate(dataclasses.replace(robots, headings=None), headings=True)
 

@@ -34,9 +34,9 @@ def _demo(args: argparse.Namespace) -> int:
     out = args.out or f"{args.scenario}.png"
     from . import plot
 
-    ax = plot.trajectories(traj, title=f"{scenario.name}: {sim.method.name}, {scenario.num_agents} agents, "
-                                       f"{traj.steps_run} steps ({sim.time:.4g} s)")
-    ax.figure.savefig(out, dpi=args.dpi, bbox_inches="tight")
+    figure = plot.trajectories(traj, title=f"{scenario.name}: {sim.method.name}, {scenario.num_agents} agents, "
+                                           f"{traj.steps_run} steps ({sim.time:.4g} s)")
+    figure.savefig(out, dpi=args.dpi, bbox_inches="tight")
     print(f"plot written to {out}")
     return 0 if traj.all_arrived else 1
 
@@ -161,10 +161,10 @@ def _run(args: argparse.Namespace) -> int:
         title = f"{scenes[0].name}: {method.name}, " + (f"seed {seeds[0]}" if scenes[0].seed is not None
                                                            else "fixed layout")
         if args.plot:
-            if three_d:  # a top and a side view, with the obstacle shapes
-                figure = plot.projections(traj, obstacles=sim, scene=0, title=title)[0].figure
+            if three_d:  # the top view and both side views, with the obstacle shapes
+                figure = plot.projections(traj, obstacles=sim, scene=0, title=title)
             else:
-                figure = plot.trajectories(traj, scene=0, color_by=args.color_by or "speed", title=title).figure
+                figure = plot.trajectories(traj, scene=0, color_by=args.color_by or "speed", title=title)
             figure.savefig(args.plot, dpi=args.dpi, bbox_inches="tight")
             print(f"plot written to {args.plot}")
         if args.animate:
@@ -205,9 +205,11 @@ def _compare(args: argparse.Namespace) -> int:
           "makespan (s) only where all seeds finished")
     if args.plot:
         from . import plot
+        from .plot._compare import FIGURES
 
         stem = args.plot.rsplit(".", 1)
-        for name, figure in plot.compare(table).items():
+        for name in FIGURES if table.attrs.get("series") else FIGURES[:1]:  # over time: with per-step data only
+            figure = plot.compare(table, figure=name)
             path = f"{stem[0]}_{name}.{stem[1]}" if len(stem) == 2 else f"{args.plot}_{name}.png"
             figure.savefig(path, dpi=args.dpi, bbox_inches="tight")
             print(f"figure written to {path}")
@@ -262,7 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="run seeds 0 to K-1 together as the scenes of one batch (default: %(default)s)")
     run.add_argument("--out", default=None, metavar="PATH", help="write the trajectory to this .npz file")
     run.add_argument("--plot", default=None, metavar="PATH",
-                     help="write the paths of seed 0 to this image (3D: a top and a side view)")
+                     help="write the paths of seed 0 to this image (3D: the top and both side views)")
     run.add_argument("--color-by", choices=["agent", "speed", "time"], default=None,
                      help="colour of the paths in --plot (default: speed; a 3D scenario's top and side views "
                           "colour them by agent)")

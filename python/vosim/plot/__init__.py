@@ -3,12 +3,17 @@
 - :func:`trajectories`: paths coloured by agent, speed or time, with obstacles, collisions and headings;
 - :func:`animate`: an animation (discs with heading ticks), saved as GIF (pillow) or MP4 (ffmpeg);
 - :func:`velocity_space`: one agent's velocity space for the active method (from ``sim.inspect``);
-- :func:`compare`: the standard figures of a :func:`vosim.compare` table;
+- :func:`compare`: the standard figures of a :func:`vosim.compare` table (``figure=``: metrics, collisions, arrivals);
 - :func:`obstacles`: obstacles into existing axes;
 - :func:`navigation`: a roadmap or navigation mesh and paths planned on it;
 - :func:`trajectories3d`, :func:`projections`, :func:`animate3d`: 3D runs in 3D axes, as top and
   side views, and animated, with their obstacle shapes;
 - :func:`velocity_space3d`: one agent's 3D velocity space, as three slices through its new velocity.
+
+Every function that draws a picture returns its ``matplotlib.figure.Figure``
+(``fig.axes`` are its panels; a function given ``ax=`` draws there and
+returns ``ax.figure``); the animations return their
+``matplotlib.animation.FuncAnimation``.
 
 matplotlib is imported only when a function draws.
 """

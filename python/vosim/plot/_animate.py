@@ -40,9 +40,9 @@ def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, m
             trail: int = 10, dpi: int = 100, figsize=None, title: str | None = None, headings: bool | None = None):
     """Animate a run: agents as discs of their radius, with short trails, over the obstacles.
 
-    Where the scene has differential-drive or unicycle agents, each disc
-    carries a tick from its centre to its rim along its heading, and a
-    legend explains the marks.
+    Each disc carries a tick from its centre to its rim along its heading
+    (where the trajectory recorded headings), and a legend under the axes
+    explains the marks.
 
     Parameters
     ----------
@@ -67,8 +67,9 @@ def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, m
         Title; the simulated time is shown below it.
     headings
         Draw each agent's heading as a tick on its disc. None: when the
-        trajectory recorded headings (``traj.headings``) and the scene has a
-        non-holonomic agent; True: always (an error when it recorded none).
+        trajectory recorded headings (``traj.headings``; a holonomic
+        agent's is its direction of travel); True: always (an error when
+        it recorded none); False: never.
 
     Returns
     -------
@@ -107,7 +108,8 @@ def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, m
     if figsize is None:
         # The canvas takes the scene's shape (within limits), so that a long corridor is not a thin strip.
         aspect = float(np.clip((hi[1] - lo[1]) / max(hi[0] - lo[0], 1e-9), 0.3, 2.0))
-        figsize = (7.0, 7.0 * aspect + 0.8) if aspect <= 1 else (7.0 / aspect, 7.8)
+        # At least 6 inches wide, so that the legend under a tall scene fits; 1.2 inches for title and legend.
+        figsize = (7.0, 7.0 * aspect + 1.2) if aspect <= 1 else (max(7.0 / aspect, 6.0), 8.2)
     fig, ax = plt.subplots(figsize=figsize, dpi=dpi, layout="constrained")
     obstacles(traj.obstacles, ax=ax, scene=data["scene"])
     ax.set_xlim(lo[0], hi[0])
@@ -126,12 +128,15 @@ def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, m
     ax.add_collection(discs)
     trails = LineCollection([], colors=colors, linewidths=0.8, alpha=0.6, zorder=2)
     ax.add_collection(trails)
-    angles = data["headings"][:, live] if use_headings(headings, data) else None
+    # Unlike a still picture, an animation shows no path to read a direction from: every recorded heading
+    # is drawn by default (a holonomic agent's is its direction of travel).
+    draw_ticks = data["headings"] is not None if headings is None else use_headings(headings, data)
+    angles = data["headings"][:, live] if draw_ticks else None
     ticks = None
     if angles is not None:
         ticks = LineCollection([], colors=HEADING_COLOR, linewidths=1.2, zorder=4)
         ax.add_collection(ticks)
-        _legend(ax, colors, trail, len(goals) > 0)
+    _legend(ax, colors, trail, len(goals) > 0, ticks is not None)
     label = ax.set_title("")
     heading = f"{title}\n" if title else ""
 
@@ -152,21 +157,24 @@ def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, m
     return result
 
 
-def _legend(ax, colors, trail: int, goals: bool) -> None:
-    """The legend of an animation with headings: a disc, its heading tick, the trail and the goals."""
+def _legend(ax, colors, trail: int, goals: bool, ticks: bool) -> None:
+    """The legend of an animation: a disc (what its colour means), its heading tick, the trail and the goals."""
     from matplotlib.lines import Line2D
 
     from ._style import legend_below
 
-    handles = [Line2D([], [], linestyle="", marker="o", markerfacecolor=colors[0], markeredgecolor="black",
-                      markersize=9),
-               Line2D([], [], color=HEADING_COLOR, linewidth=1.2)]
-    labels = ["agent (disc of its radius)", "heading (tick from the centre)"]
+    middle = colors[len(colors) // 2]
+    handles = [Line2D([], [], linestyle="", marker="o", markerfacecolor=middle, markeredgecolor="black",
+                      markersize=9)]
+    labels = [f"agent (disc of its radius; {style.agent_label(len(colors))})"]
+    if ticks:
+        handles.append(Line2D([], [], color=HEADING_COLOR, linewidth=1.2))
+        labels.append("heading (tick from the centre)")
     if trail:
-        handles.append(Line2D([], [], color=colors[0], linewidth=0.8, alpha=0.6))
+        handles.append(Line2D([], [], color=middle, linewidth=0.8, alpha=0.6))
         labels.append(f"trail ({trail} frames)")
     if goals:
         handles.append(Line2D([], [], linestyle="", marker="o", markerfacecolor="none",
                               markeredgecolor=style.GOAL_COLOR, markersize=5))
         labels.append("goal")
-    legend_below(ax, handles, labels)
+    legend_below(ax, handles, labels, columns=2)

@@ -71,9 +71,10 @@ def animate3d(traj: Trajectory, *, obstacles=None, scene: int = 0, path=None, fp
     drawn = draw_shapes_3d(ax, data["shapes"], bounds=(lo, hi), alpha=0.25)
     frame_box(ax, lo, hi)
     colors = style.agent_colors(n)
-    handles = [Line2D([], [], linestyle="", marker="o", color=style.SERIES_COLORS[0], markersize=5),
-               Line2D([], [], color=style.SERIES_COLORS[0], linewidth=1.0)]
-    labels = ["agent (colour: agent)", f"trail ({trail} frames)"]
+    middle = colors[len(colors) // 2]
+    handles = [Line2D([], [], linestyle="", marker="o", color=middle, markersize=5),
+               Line2D([], [], color=middle, linewidth=1.0)]
+    labels = [f"agent ({style.agent_label(n)})", f"trail ({trail} frames)"]
     goals = data["goals"][live][data["has_goal"][live]]
     if len(goals):
         ax.scatter(*goals.T, s=14, marker="o", facecolors="none", edgecolors=style.GOAL_COLOR, linewidths=0.5)
@@ -85,8 +86,8 @@ def animate3d(traj: Trajectory, *, obstacles=None, scene: int = 0, path=None, fp
 
         handles.append(Patch(facecolor="0.6", edgecolor="0.25", alpha=0.6))
         labels.append(f"obstacle ({drawn})")
-    ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.02), ncol=len(labels), fontsize="small",
-              frameon=False)
+    ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.02), ncol=min(len(labels), 3),
+              fontsize="small", frameon=False)
     dots = ax.scatter(*positions[0].T, s=18, color=colors, edgecolors="black", linewidths=0.3, depthshade=False)
     trails = Line3DCollection([positions[:1, a] for a in range(n)], colors=colors, linewidths=0.8, alpha=0.6)
     ax.add_collection3d(trails, autolim=False)

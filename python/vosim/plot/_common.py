@@ -23,6 +23,11 @@ def _pyplot():
     return plt
 
 
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """``1 plane``, ``2 planes``: a number with its noun in the right number."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def obstacles(items, *, ax, scene: int | None = None):
     """Draw obstacles: polygons filled grey, walls as thick lines, boundaries
     as thick outlines with the outside shaded; below anything drawn at the
@@ -36,6 +41,11 @@ def obstacles(items, *, ax, scene: int | None = None):
         Matplotlib axes.
     scene
         Draw the obstacles every scene sees plus this scene's own; None: all.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        ``ax``'s figure.
     """
     from matplotlib.patches import PathPatch, Polygon
     from matplotlib.path import Path
@@ -57,7 +67,7 @@ def obstacles(items, *, ax, scene: int | None = None):
             ax.add_patch(PathPatch(path, facecolor="0.85", edgecolor="0.2", linewidth=1.2, zorder=1))
         else:
             ax.plot(vertices[:, 0], vertices[:, 1], color="0.2", linewidth=2.0, solid_capstyle="round", zorder=1.5)
-    return ax
+    return ax.figure
 
 
 def scene_of(traj: Trajectory, scene: int) -> dict:

@@ -19,7 +19,7 @@ METRICS = {
     "mean_travel_time": "mean travel time [s]",
     "path_efficiency": "path efficiency",
     "mean_speed": "mean speed [m/s]",
-    "sum_abs_da": "sum |Δa| (jerkiness)",
+    "sum_abs_da": "sum |Δa| (jerkiness) [m/s²]",
 }
 
 
@@ -31,35 +31,53 @@ def _order(values) -> list:
     return seen
 
 
-def compare(table, *, metrics=None, figsize_per_panel=(3.4, 3.0)) -> dict:
-    """Draw the standard figures of a comparison.
+#: The figures :func:`compare` draws.
+FIGURES = ("metrics", "collisions", "arrivals")
+
+
+def compare(table, *, figure: str = "metrics", metrics=None, figsize_per_panel=(3.4, 3.0)):
+    """Draw one of the standard figures of a comparison.
 
     Parameters
     ----------
     table
         The DataFrame of :func:`vosim.compare` (one row per method, scenario
         and seed).
+    figure
+        ``"metrics"``: each metric per method, one dot per seed and the
+        mean over the seeds as a bar (the means of
+        :func:`vosim.comparison.summarize`), grouped by scenario. Where that
+        mean is undefined (the makespan where some seed did not finish: a
+        mean of the finished seeds alone would flatter the method) there
+        is no bar: the slot says "not finished", the finished seeds' dots
+        are hollow, and the panel lists the runs without a value.
+        ``"collisions"``: colliding pairs over time (mean over seeds, the
+        range shaded); ``"arrivals"``: the fraction of agents arrived over
+        time; one panel per scenario, both from the per-step data of
+        ``table.attrs["series"]``.
     metrics
-        Columns to draw in the first figure; by default those of
+        Columns drawn in ``"metrics"``; by default those of
         :data:`METRICS` that the table has.
     figsize_per_panel
         Size of one panel (inches).
 
     Returns
     -------
-    dict of matplotlib.figure.Figure
-        Three figures (save each with ``figure.savefig``). ``"metrics"``:
-        each metric per method, one dot per seed and the mean as a bar,
-        grouped by scenario; runs without a value (the makespan of a run in
-        which some agent did not arrive) are listed under the panel. With the per-step data of
-        ``table.attrs["series"]``: ``"collisions"``, colliding pairs over
-        time (mean over seeds, the range shaded), and ``"arrivals"``, the
-        fraction of agents arrived over time, one panel per scenario.
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        A table that is not from :func:`vosim.compare`, an unknown
+        ``figure`` or metric, or ``"collisions"``/``"arrivals"`` for a
+        table without per-step data.
     """
     plt = _pyplot()
     for column in ("method", "scenario", "seed"):
         if column not in getattr(table, "columns", ()):
             raise ValueError(f"table: expected a table from vosim.compare (no column {column!r})")
+    if figure not in FIGURES:
+        raise ValueError(f"figure is {figure!r}; must be one of {', '.join(map(repr, FIGURES))}")
     if metrics is None:
         metrics = [m for m in METRICS if m in table.columns]
     else:
@@ -69,14 +87,27 @@ def compare(table, *, metrics=None, figsize_per_panel=(3.4, 3.0)) -> dict:
     methods = _order(table["method"])
     scenario_names = _order(table["scenario"])
     colors = {m: series_color(k) for k, m in enumerate(methods)}
-    figures = {}
+    if figure != "metrics":
+        series = table.attrs.get("series") if hasattr(table, "attrs") else None
+        if not series:
+            raise ValueError(f"figure is {figure!r}, but the table has no per-step data (table.attrs['series'])")
+        return _over_time(plt, table, series, methods, scenario_names, colors, figure)
+    return _metrics(plt, table, metrics, methods, scenario_names, colors, figsize_per_panel)
 
+
+def _metrics(plt, table, metrics, methods, scenario_names, colors, figsize_per_panel):
+    from matplotlib.transforms import blended_transform_factory
+
+    from ..comparison import summarize
+
+    means = summarize(table, columns=list(metrics)) if metrics else None  # the bars: one rule for table and figure
     columns = min(4, max(len(metrics), 1))
     rows = -(-len(metrics) // columns)
     fig, axes = plt.subplots(rows, columns, figsize=(figsize_per_panel[0] * columns, figsize_per_panel[1] * rows),
                              squeeze=False)
     width = 0.8 / len(methods)
     rng = np.random.default_rng(0)  # horizontal jitter of the dots only
+    unfinished_any = False
     for ax, name in zip(axes.flat, metrics):
         missing_runs = []
         for s, scenario in enumerate(scenario_names):
@@ -84,17 +115,28 @@ def compare(table, *, metrics=None, figsize_per_panel=(3.4, 3.0)) -> dict:
                 values = table[(table["scenario"] == scenario) & (table["method"] == method)][name].to_numpy(float)
                 x = s + (k - (len(methods) - 1) / 2) * width
                 finite = values[np.isfinite(values)]
-                if len(finite):
-                    ax.bar(x, finite.mean(), width=width * 0.9, color=colors[method], alpha=0.35)
-                ax.scatter(np.full(len(finite), x) + rng.uniform(-0.2, 0.2, len(finite)) * width, finite, s=10,
-                           color=colors[method], zorder=3)
+                mean = float(means.loc[(scenario, method), name])
+                if np.isfinite(mean):
+                    ax.bar(x, mean, width=width * 0.9, color=colors[method], alpha=0.35)
+                jitter = np.full(len(finite), x) + rng.uniform(-0.2, 0.2, len(finite)) * width
+                if np.isfinite(mean) or not len(finite):
+                    ax.scatter(jitter, finite, s=10, color=colors[method], zorder=3)
+                else:  # some seeds have a value, but no mean is defined: no bar, hollow dots
+                    unfinished_any = True
+                    ax.scatter(jitter, finite, s=14, facecolors="none", edgecolors=colors[method], linewidths=1.0,
+                               zorder=3)
+                    ax.text(x, 0.02, "not finished", transform=blended_transform_factory(ax.transData, ax.transAxes),
+                            rotation=90, ha="center", va="bottom", fontsize="x-small", color="0.3")
                 missing = len(values) - len(finite)
                 if missing:  # NaN: e.g. no makespan where not everyone arrived
                     missing_runs.append(f"{method} {missing}/{len(values)}"
                                         + (f" ({scenario})" if len(scenario_names) > 1 else ""))
         ax.set_xticks(range(len(scenario_names)))
         ax.set_xticklabels(scenario_names, fontsize="small")
-        ax.set_title(METRICS.get(name, name), fontsize="medium")
+        logarithmic = _wide_range(table[name].to_numpy(float))
+        if logarithmic:  # one huge value would flatten every other bar to nothing
+            ax.set_yscale("symlog", linthresh=logarithmic)
+        ax.set_title(METRICS.get(name, name) + (" (log scale)" if logarithmic else ""), fontsize="medium")
         if missing_runs:
             # Runs without a value (makespan when not everyone arrived) are said, never drawn as 0.
             ax.set_xlabel("no value: " + ", ".join(missing_runs), fontsize="x-small", color="0.3")
@@ -103,18 +145,30 @@ def compare(table, *, metrics=None, figsize_per_panel=(3.4, 3.0)) -> dict:
     handles = [plt.Rectangle((0, 0), 1, 1, color=colors[m]) for m in methods]
     handles.append(plt.Line2D([], [], linestyle="", marker="o", color="0.4", markersize=4))
     labels = methods + ["one seed (bar: mean)"]
+    if unfinished_any:
+        handles.append(plt.Line2D([], [], linestyle="", marker="o", markerfacecolor="none", markeredgecolor="0.4",
+                                  markersize=4))
+        labels.append("finished seed; others did not (no bar)")
     fig.suptitle(f"metrics per method over {table['seed'].nunique()} seeds", fontsize="medium")
     fig.tight_layout(rect=(0, 0, 1, 0.92))
     # The legend between the title and the panels, where it covers nothing.
     fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.955), ncol=min(len(labels), 7),
                frameon=False, fontsize="small")
-    figures["metrics"] = fig
+    return fig
 
-    series = table.attrs.get("series") if hasattr(table, "attrs") else None
-    if series:
-        figures["collisions"] = _over_time(plt, table, series, methods, scenario_names, colors, "collisions")
-        figures["arrivals"] = _over_time(plt, table, series, methods, scenario_names, colors, "arrivals")
-    return figures
+
+#: A metric panel turns logarithmic when its largest value exceeds its median positive value this many times.
+LOG_SPREAD = 100.0
+
+
+def _wide_range(values: np.ndarray) -> float:
+    """0 when the non-negative ``values`` fit a linear axis; else the linear threshold of a symlog axis (the
+    smallest positive value: zeros stay visible as zeros)."""
+    values = values[np.isfinite(values)]
+    positive = values[values > 0]
+    if not len(positive) or (values < 0).any() or positive.max() <= LOG_SPREAD * np.median(positive):
+        return 0.0
+    return float(positive.min())
 
 
 def _curve(run: dict, what: str) -> tuple[np.ndarray, np.ndarray] | None:

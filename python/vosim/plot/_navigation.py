@@ -30,7 +30,9 @@ def navigation(planner, *, paths=None, starts=None, sim=None, ax=None, title: st
 
     Returns
     -------
-    matplotlib.axes.Axes
+    matplotlib.figure.Figure
+        The figure drawn on (``ax``'s when given; ``fig.axes[0]`` is the
+        drawing when not).
     """
     from ..navigation import NavMesh, Roadmap
 
@@ -85,4 +87,4 @@ def navigation(planner, *, paths=None, starts=None, sim=None, ax=None, title: st
               fontsize="small", frameon=False)
     ax.set_title(title if title is not None else
                  ("Visibility roadmap" if isinstance(planner, Roadmap) else "Navigation mesh") + " and planned paths")
-    return ax
+    return ax.figure

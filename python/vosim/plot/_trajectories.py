@@ -12,7 +12,7 @@ from ._style import legend_below
 
 COLOR_BY = ("agent", "speed", "time")
 #: Most heading arrows drawn in one picture: a large crowd gets fewer per path.
-MAX_HEADING_ARROWS = 600
+MAX_HEADING_ARROWS = 200
 
 
 def collisions(positions: np.ndarray, radius: np.ndarray, active=None, *, min_fraction: float = 0.01,
@@ -48,7 +48,8 @@ def collisions(positions: np.ndarray, radius: np.ndarray, active=None, *, min_fr
 
 def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "agent", title: str | None = None,
                  show_collisions: bool = True, max_frames: int | None = 1000, colorbar: bool = True,
-                 linewidth: float = 0.7, headings: bool | None = None, heading_marks: int = 6):
+                 linewidth: float = 0.7, headings: bool | None = None, heading_marks: int = 4, legend: bool = True,
+                 clim: tuple[float, float] | None = None):
     """Draw the obstacles, then every agent's path, its start (dot) and its goal (ring).
 
     Agents that did not arrive are marked where they ended (squares), and
@@ -87,14 +88,24 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
         (``traj.headings``) and the scene has a non-holonomic agent (a
         holonomic agent heads where its path goes); True: always (an error
         when it recorded none).
-        Large crowds get fewer marks per agent (at most 600 arrows; the
-        last frame's always).
+        Large crowds get fewer marks per agent (at most 200 arrows; the
+        last frame's always), and an agent none after it arrived (but the
+        last: it turns on its goal).
     heading_marks
         How many frames of each path carry a heading arrow.
+    legend
+        Draw the legend under the axes (False: leave it out, e.g. in all
+        but one of several panels that show the same marks).
+    clim
+        ``(low, high)``: the colour limits of ``"speed"`` or ``"time"``, so
+        that several panels can share one scale (and one colour bar); by
+        default the drawn values' range.
 
     Returns
     -------
-    matplotlib.axes.Axes
+    matplotlib.figure.Figure
+        The figure drawn on (``ax``'s when given; ``fig.axes[0]`` is the
+        drawing when not).
     """
     if color_by not in COLOR_BY:
         raise ValueError(f"color_by is {color_by!r}; must be one of {', '.join(map(repr, COLOR_BY))}")
@@ -103,8 +114,6 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
     from matplotlib.collections import LineCollection
     from matplotlib.lines import Line2D
 
-    if ax is None:
-        _, ax = plt.subplots(figsize=(7, 7.6))
     stride = frame_stride(len(traj.times), max_frames)
     frames = np.unique(np.r_[np.arange(0, len(traj.times), stride), len(traj.times) - 1])
     positions = data["positions"][frames]
@@ -112,14 +121,26 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
     if data["active"] is not None:
         live &= data["active"]
     n = positions.shape[1]
+    lo, hi = scene_limits(traj, data, live)
+    if ax is None:
+        # As tall as the scene needs (within limits), with room for the legend below.
+        aspect = float(np.clip((hi[1] - lo[1]) / (hi[0] - lo[0]), MIN_ASPECT, 1.6))
+        _, ax = plt.subplots(figsize=(7, 7 * aspect + 1.8))
     obstacles(traj.obstacles, ax=ax, scene=data["scene"])  # first: everything else is drawn over them
     colors = style.agent_colors(n)
     handles, labels = [], []
     if color_by == "agent":
         segments = [positions[:, k] for k in range(n) if live[k]]
         ax.add_collection(LineCollection(segments, colors=colors[live], linewidths=linewidth, alpha=0.8, zorder=2))
-        handles.append(Line2D([], [], color=style.SERIES_COLORS[0], linewidth=1.5))
-        labels.append("path (colour: agent)")
+        shown = colors[live] if live.any() else colors
+        handles.append(Line2D([], [], color=shown[len(shown) // 2], linewidth=1.5))
+        labels.append(f"path ({style.agent_label(n)})")
+        if colorbar and style.agents_by_index(n):
+            from matplotlib.cm import ScalarMappable
+            from matplotlib.colors import Normalize
+
+            ax.figure.colorbar(ScalarMappable(Normalize(0, n - 1), style.agent_cmap()), ax=ax, label="agent index",
+                               shrink=0.8)
     else:
         # one segment per agent and pair of drawn frames, coloured at its end
         starts, ends = positions[:-1, live], positions[1:, live]
@@ -131,6 +152,8 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
             values = np.repeat(np.asarray(traj.times)[frames[1:]], int(live.sum()))
             label, cmap = "time [s]", style.TIME_CMAP
         lines = LineCollection(segments, array=values, cmap=cmap, linewidths=linewidth, zorder=2)
+        if clim is not None:
+            lines.set_clim(*clim)
         ax.add_collection(lines)
         if colorbar:
             ax.figure.colorbar(lines, ax=ax, label=label, shrink=0.8)
@@ -159,10 +182,12 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
         labels.append(f"did not arrive ({int(missed.sum())}), at its end")
     if use_headings(headings, data):
         arrows = heading_frames(frames, min(heading_marks, max(1, MAX_HEADING_ARROWS // max(int(live.sum()), 1))))
-        points = data["positions"][arrows][:, live].reshape(-1, 2)
-        angles = data["headings"][arrows][:, live].reshape(-1)
-        length = np.tile(2 * np.asarray(data["radius"], dtype=np.float64)[live], len(arrows))
-        arrow_colors = np.tile(colors[live], (len(arrows), 1)) if color_by == "agent" else HEADING_COLOR
+        # An agent that arrived turns on its goal: its marks after arriving (but the last) would pile up there.
+        keep = _moving(traj, data, arrows)[:, live].reshape(-1)
+        points = data["positions"][arrows][:, live].reshape(-1, 2)[keep]
+        angles = data["headings"][arrows][:, live].reshape(-1)[keep]
+        length = np.tile(2 * np.asarray(data["radius"], dtype=np.float64)[live], len(arrows))[keep]
+        arrow_colors = np.tile(colors[live], (len(arrows), 1))[keep] if color_by == "agent" else HEADING_COLOR
         draw_heading_arrows(ax, points, angles, length, arrow_colors)
         handles.append(Line2D([], [], linestyle="", marker=r"$\rightarrow$", color=HEADING_COLOR, markersize=9))
         every = traj.times[arrows[1]] - traj.times[arrows[0]] if len(arrows) > 1 else None
@@ -176,13 +201,59 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
             handles.append(Line2D([], [], linestyle="", marker="x", color=style.OVERLAP_COLOR, markersize=5))
             labels.append(f"overlap ({len(marks)}" + (f"; the {len(shown)} deepest shown)" if len(shown) < len(marks)
                                                      else ")"))
-    legend_below(ax, handles, labels)
-    ax.autoscale_view()
-    ax.set_aspect("equal", adjustable="datalim")  # a narrow run (two agents on a line) keeps a visible height
+    if legend:
+        legend_below(ax, handles, labels)
+    # Limits that fit the paths, goals and obstacles; the box takes their shape (the limits do not take the box's).
+    ax.set_xlim(lo[0], hi[0])
+    ax.set_ylim(lo[1], hi[1])
+    ax.set_aspect("equal", adjustable="box")
     ax.set_xlabel("x [m]")
     ax.set_ylabel("y [m]")
     ax.set_title(default_title(traj, data) if title is None else title)
-    return ax
+    return ax.figure
+
+
+#: The least height of a drawn scene as a share of its width: a run along a line keeps a visible height.
+MIN_ASPECT = 0.25
+
+
+def scene_limits(traj: Trajectory, data: dict, live: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Lower and upper corners of what a picture of the scene shows: every recorded position of the live agents,
+    their goals and the scene's obstacles, padded by the largest radius and 4 % of the larger side, and
+    widened (about the middle) so that neither side is under MIN_ASPECT of the other."""
+    points = [data["positions"][:, live].reshape(-1, 2)]
+    goals = data["has_goal"] & live
+    if goals.any():
+        points.append(np.asarray(data["goals"])[goals])
+    for _, vertices, owner in traj.obstacles:
+        if data["scene"] is None or owner is None or owner == data["scene"]:
+            points.append(np.asarray(vertices, dtype=np.float64).reshape(-1, 2))
+    every = np.concatenate(points)
+    every = every[np.isfinite(every).all(axis=1)]
+    if not len(every):
+        return np.array([-1.0, -1.0]), np.array([1.0, 1.0])
+    lo, hi = every.min(axis=0), every.max(axis=0)
+    radius = float(np.max(np.asarray(data["radius"], dtype=np.float64)[live], initial=0.0))
+    pad = radius + 0.04 * float(np.max(hi - lo)) + 1e-3
+    lo, hi = lo - pad, hi + pad
+    span = hi - lo
+    least = MIN_ASPECT * span.max()
+    grow = np.maximum(least - span, 0.0) / 2
+    return lo - grow, hi + grow
+
+
+def _moving(traj: Trajectory, data: dict, frames: np.ndarray) -> np.ndarray:
+    """``(len(frames), N)``: whether each agent had not yet arrived at each frame (the last frame: always)."""
+    steps = (traj.metrics or {}).get("arrival_step")
+    count = np.asarray(data["ids"]).shape[0]
+    if steps is None or getattr(traj, "steps", None) is None:
+        return np.ones((len(frames), count), dtype=bool)
+    steps = np.asarray(steps)
+    steps = steps[data["scene"]] if data["scene"] is not None else steps
+    ran = np.asarray(traj.steps)[frames] - np.asarray(traj.steps)[0]  # steps of the run at each frame
+    moving = (steps < 0)[None, :] | (ran[:, None] <= steps[None, :])
+    moving[np.asarray(frames) == len(traj.times) - 1] = True
+    return moving
 
 
 def _arrived(traj: Trajectory, data: dict) -> np.ndarray:
@@ -198,9 +269,24 @@ def _arrived(traj: Trajectory, data: dict) -> np.ndarray:
 
 
 def default_title(traj: Trajectory, data: dict) -> str:
-    """``ORCA, 250 agents, 3137 steps (784 s)`` (and the scene of a batch)."""
+    """``ORCA, 250 agents, 3137 steps (784 s)`` (and the scene of a batch); agents that are not holonomic are
+    named by their kinematics: ``ORCA, 40 differential-drive agents, ...``."""
     method = traj.method.get("method", "") if isinstance(traj.method, dict) else ""
-    live = int(np.sum(data["ids"] >= 0))
+    slots = np.asarray(data["ids"]) >= 0
+    live = int(np.sum(slots))
     where = f", scene {data['scene']}" if data["scene"] is not None else ""
-    return (f"{method}{', ' if method else ''}{live} agents, {traj.steps_run} steps "
+    return (f"{method}{', ' if method else ''}{_agents(data['kinematics'], slots, live)}, {traj.steps_run} steps "
             f"({traj.steps_run * traj.time_step:.4g} s){where}")
+
+
+def _agents(kinematics, slots: np.ndarray, live: int) -> str:
+    """``250 agents``, ``40 differential-drive agents`` or ``40 agents (30 differential-drive, 10 holonomic)``."""
+    noun = "agent" if live == 1 else "agents"
+    if kinematics is None:
+        return f"{live} {noun}"
+    names, counts = np.unique(np.asarray(kinematics)[slots].astype(str), return_counts=True)
+    names = [name.replace("_", "-") for name in names]  # differential_drive -> differential-drive
+    if len(names) == 1:
+        return f"{live} {noun}" if names[0] == "holonomic" else f"{live} {names[0]} {noun}"
+    order = np.argsort(-counts, kind="stable")
+    return f"{live} {noun} (" + ", ".join(f"{counts[k]} {names[k]}" for k in order) + ")"

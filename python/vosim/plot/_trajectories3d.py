@@ -44,7 +44,9 @@ def frame_box(ax, lo, hi) -> None:
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
     ax.set_zlim(lo[2], hi[2])
-    ax.set_box_aspect(hi - lo)
+    # Zoomed out a little: a flat box's z label otherwise falls outside the figure.
+    ax.set_box_aspect(hi - lo, zoom=0.85)
+    ax.zaxis.labelpad = 6
     ax.set_xlabel(AXIS_LABELS[0])
     ax.set_ylabel(AXIS_LABELS[1])
     ax.set_zlabel(AXIS_LABELS[2])
@@ -73,8 +75,8 @@ def _draw(ax, traj, data, frames, axes, linewidth):
 
         ax.add_collection(LineCollection([positions[:, k] for k in range(positions.shape[1])], colors=colors,
                                          linewidths=linewidth, alpha=0.85, zorder=2))
-    handles.append(Line2D([], [], color=style.SERIES_COLORS[0], linewidth=1.5))
-    labels.append("path (colour: agent)")
+    handles.append(Line2D([], [], color=colors[len(colors) // 2], linewidth=1.5))
+    labels.append(f"path ({style.agent_label(len(colors))})")
     has_goal = (data["has_goal"] & live)
     if has_goal.any():
         goals = data["goals"][has_goal][:, axes]
@@ -136,7 +138,9 @@ def trajectories3d(traj: Trajectory, *, obstacles=None, ax=None, scene: int = 0,
 
     Returns
     -------
-    mpl_toolkits.mplot3d.axes3d.Axes3D
+    matplotlib.figure.Figure
+        The figure drawn on (``ax``'s when given; ``fig.axes[0]`` is the
+        3D axes when not).
     """
     data = scene3d(traj, scene, obstacles)
     plt = _pyplot()
@@ -157,12 +161,16 @@ def trajectories3d(traj: Trajectory, *, obstacles=None, ax=None, scene: int = 0,
     ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.02), ncol=min(3, len(labels)),
               fontsize="small", frameon=False)
     ax.set_title(default_title(traj, data) if title is None else title)
-    return ax
+    return ax.figure
 
 
-def projections(traj: Trajectory, *, obstacles=None, planes=("xy", "xz"), scene: int = 0, title: str | None = None,
+def projections(traj: Trajectory, *, obstacles=None, planes=("xy", "xz", "yz"), scene: int = 0,
+                title: str | None = None,
                 max_frames: int | None = 1000, linewidth: float = 0.7):
     """Top and side views of a 3D run: the paths and obstacles projected on coordinate planes.
+
+    By default the top view and both side views: a wall seen edge-on in two
+    views (an opening in it invisible) shows its face in the third.
 
     Parameters
     ----------
@@ -173,14 +181,15 @@ def projections(traj: Trajectory, *, obstacles=None, planes=("xy", "xz"), scene:
         show as their shadows; a half-space only where its plane is seen
         edge-on (the ground in a side view, hatched).
     planes
-        The views, among ``"xy"`` (top), ``"xz"`` and ``"yz"`` (sides).
+        The views, among ``"xy"`` (top), ``"xz"`` and ``"yz"`` (sides); all
+        three by default.
     scene, title, max_frames, linewidth
         As for :func:`trajectories3d`.
 
     Returns
     -------
-    list of matplotlib.axes.Axes
-        One per plane.
+    matplotlib.figure.Figure
+        Its ``axes`` are the views, one per plane in the order given.
     """
     planes = tuple(planes)
     unknown = [p for p in planes if p not in PLANES]
@@ -214,4 +223,4 @@ def projections(traj: Trajectory, *, obstacles=None, planes=("xy", "xz"), scene:
     fig.legend(handles, labels, loc="outside lower center", ncol=min(len(labels), 3), fontsize="small",
                frameon=False)
     fig.suptitle(default_title(traj, data) if title is None else title)
-    return list(axs[0])
+    return fig

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import _pyplot
+from ._common import _pyplot, count
 from ._style import legend_below
 
 # Colours of what is drawn.
@@ -60,6 +60,24 @@ def _capsule(a: np.ndarray, b: np.ndarray, radius: float, samples: int = 48) -> 
 
 def _half_plane(box: np.ndarray, point, normal) -> np.ndarray:
     return _clip(box, np.asarray(point, dtype=np.float64), np.asarray(normal, dtype=np.float64))
+
+
+def _shade_outside(ax, box: np.ndarray, region: np.ndarray, **style) -> None:
+    """Shade ``box`` outside the convex ``region`` (all of it when the region is empty), outlining the region."""
+    from matplotlib.patches import PathPatch, Polygon
+    from matplotlib.path import Path
+
+    edge = style.pop("edgecolor")
+    if len(region) < 3:
+        ax.add_patch(Polygon(box, closed=True, edgecolor="none", zorder=1, **style))
+        return
+    ring = region[::-1] if _cross(region[1] - region[0], region[2] - region[0]) > 0 else region  # a hole: clockwise
+    codes = [Path.MOVETO] + [Path.LINETO] * (len(box) - 1) + [Path.CLOSEPOLY]
+    hole = [Path.MOVETO] + [Path.LINETO] * (len(ring) - 1) + [Path.CLOSEPOLY]
+    outer = box if _cross(box[1] - box[0], box[2] - box[0]) > 0 else box[::-1]
+    path = Path(np.vstack([outer, outer[:1], ring, ring[:1]]), codes + hole)
+    ax.add_patch(PathPatch(path, edgecolor="none", zorder=1, **style))
+    ax.add_patch(Polygon(region, closed=True, fill=False, edgecolor=edge, linewidth=1.0, zorder=2))
 
 
 def cone_polygon(apex, obstacle_a, obstacle_b, radius: float, scale: float, horizon: float, far: float) -> np.ndarray:
@@ -120,7 +138,9 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
 
     Returns
     -------
-    matplotlib.axes.Axes
+    matplotlib.figure.Figure
+        The figure drawn on (``ax``'s when given; ``fig.axes[0]`` is the
+        drawing when not).
     """
     info = sim.inspect(agent_id)
     plt = _pyplot()
@@ -143,16 +163,23 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
         disc = max_speed * np.column_stack([np.cos(np.linspace(0, 2 * np.pi, 180, endpoint=False)),
                                             np.sin(np.linspace(0, 2 * np.pi, 180, endpoint=False))])
         feasible = disc
+        hard_region = box  # velocities every hard half-plane allows
         for k, (point, direction) in enumerate(zip(lines["point"], lines["direction"])):
-            hard = bool(lines["obstacle"][k])
             right = np.array([direction[1], -direction[0]])  # the forbidden side
-            ax.add_patch(Polygon(_half_plane(box, point, right), closed=True, facecolor=FORBIDDEN if not hard else "0.3",
-                                 alpha=0.07 if not hard else 0.25, edgecolor="none", zorder=1))
-            ends = np.array([point - far * direction, point + far * direction])
-            ax.plot(ends[:, 0], ends[:, 1], color="0.15" if hard else FORBIDDEN, linewidth=1.0, zorder=2)
-            ax.annotate("", xy=point + 0.25 * extent * direction, xytext=point,
-                        arrowprops=dict(arrowstyle="->", color="0.15" if hard else FORBIDDEN, lw=0.8), zorder=2)
             feasible = _clip(feasible, point, -right)
+            if lines["obstacle"][k]:
+                hard_region = _clip(hard_region, point, -right)
+                continue
+            ax.add_patch(Polygon(_half_plane(box, point, right), closed=True, facecolor=FORBIDDEN, alpha=0.07,
+                                 edgecolor="none", zorder=1))
+            ends = np.array([point - far * direction, point + far * direction])
+            ax.plot(ends[:, 0], ends[:, 1], color=FORBIDDEN, linewidth=1.0, zorder=2)
+            ax.annotate("", xy=point + 0.25 * extent * direction, xytext=point,
+                        arrowprops=dict(arrowstyle="->", color=FORBIDDEN, lw=0.8), zorder=2)
+        if lines["obstacle"].any():
+            # Hard half-planes shaded once, as the outside of the region they all allow, with that region's
+            # outline: one shade per half-plane piles up to near black where a reachable polygon has many edges.
+            _shade_outside(ax, box, hard_region, facecolor="0.3", alpha=0.25, edgecolor="0.15")
         if len(feasible) >= 3:
             ax.add_patch(Polygon(feasible, closed=True, facecolor=FEASIBLE, alpha=0.35, edgecolor=FEASIBLE,
                                  zorder=2, label="admissible velocities"))
@@ -166,7 +193,9 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
             proxies.append(Patch(facecolor="0.3", alpha=0.4, edgecolor="0.15",
                                label="forbidden by an obstacle, or out of reach (hard half-plane)"))
         n_agent = int((~lines["obstacle"]).sum())
-        notes.append(f"{n_agent} agent, {len(lines['point']) - n_agent} hard half-planes")
+        n_hard = len(lines["point"]) - n_agent
+        notes.append(", ".join(part for part in (count(n_agent, "agent half-plane") if n_agent else "",
+                                                 count(n_hard, "hard half-plane") if n_hard else "") if part))
         if info["used_fallback"]:
             notes.append("infeasible: linear program 3 chose the least violation")
 
@@ -193,7 +222,7 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
             proxies.append(Patch(facecolor=OBSTACLE_CONE, alpha=0.35, edgecolor=OBSTACLE_CONE,
                                label="velocity obstacle of an obstacle edge"))
         truncated = np.isfinite(cones["horizon"]).any()
-        notes.append(f"{len(cones['apex'])} velocity obstacles" + (" (truncated)" if truncated else ""))
+        notes.append(count(len(cones["apex"]), "velocity obstacle") + (" (truncated)" if truncated else ""))
         if info["used_fallback"]:
             notes.append("nothing admissible")
 
@@ -211,7 +240,7 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
             chosen = candidates[info["chosen"]]
             ax.plot(*chosen, marker="o", markersize=11, markerfacecolor="none", markeredgecolor="black",
                     zorder=5, label="chosen candidate")
-        notes.append(f"{len(candidates)} candidates")
+        notes.append(count(len(candidates), "candidate"))
 
     forces = {k: v for k, v in info["forces"].items() if k != "total" and np.any(v)}
     if info["forces"]:
@@ -230,7 +259,6 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
 
     ax.add_patch(Circle((0, 0), max_speed, fill=False, linestyle="--", color="0.3", zorder=3,
                         label=f"max speed {max_speed:g} m/s"))
-    ax.plot(*velocity, marker="o", color="#0072B2", markersize=7, zorder=6, linestyle="none", label="current velocity")
     ax.plot(*pref, marker="*", color="#009E73", markersize=13, markeredgecolor="black", zorder=6, linestyle="none",
             label="preferred velocity")
     ax.plot(*new, marker="D", color="#CC79A7", markersize=7, markeredgecolor="black", zorder=7, linestyle="none",
@@ -239,6 +267,9 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
     if not np.allclose(target, new):  # AVO: the controller approaches the target gradually
         ax.plot(*target, marker="X", color="#D55E00", markersize=9, markeredgecolor="black", zorder=7,
                 linestyle="none", label="target velocity (AVO's controller)")
+    # The current velocity a wide ring over the others: the new one is often on the same spot, inside it.
+    ax.plot(*velocity, marker="o", markersize=15, markerfacecolor="none", markeredgecolor="#0072B2",
+            markeredgewidth=1.6, zorder=8, linestyle="none", label="current velocity")
     ax.axhline(0, color="0.7", linewidth=0.5, zorder=0)
     ax.axvline(0, color="0.7", linewidth=0.5, zorder=0)
     ax.set_xlim(-extent, extent)
@@ -253,4 +284,4 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
         handles += proxies
         labels += [proxy.get_label() for proxy in proxies]
         legend_below(ax, handles, labels, columns=2)
-    return ax
+    return ax.figure

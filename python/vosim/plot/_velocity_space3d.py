@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import _pyplot
+from ._common import _pyplot, count
 from ._velocity_space import FEASIBLE, FORBIDDEN, _clip
 
 #: The slices: which velocity components span them, and which one is held at the new velocity's value.
@@ -62,8 +62,8 @@ def velocity_space3d(sim, agent_id: int | None = None, *, extent: float | None =
 
     Returns
     -------
-    list of matplotlib.axes.Axes
-        The three slices: (vx, vy), (vx, vz), (vy, vz).
+    matplotlib.figure.Figure
+        Its ``axes`` are the three slices: (vx, vy), (vx, vz), (vy, vz).
     """
     info = sim if isinstance(sim, dict) else sim.inspect(agent_id)
     new = np.asarray(info["new_velocity"], dtype=float)
@@ -112,12 +112,16 @@ def velocity_space3d(sim, agent_id: int | None = None, *, extent: float | None =
             # The boundary line within the square.
             direction = np.array([-n2[1], n2[0]]) / np.linalg.norm(n2)
             ends = np.array([q - 3 * extent * direction, q + 3 * extent * direction])
-            ax.plot(ends[:, 0], ends[:, 1], color=color, linewidth=1.0, zorder=2)
+            # Over the allowed region's fill (zorder 2): a binding plane is that region's edge.
+            ax.plot(ends[:, 0], ends[:, 1], color=color, linewidth=1.4, zorder=3.5)
         if len(allowed) >= 3:
-            ax.add_patch(Polygon(allowed, closed=True, facecolor=FEASIBLE, alpha=0.85, edgecolor=FEASIBLE, zorder=2))
-        ax.scatter(*current[list(axes)], s=40, marker="o", facecolors="none", edgecolors="black", zorder=5)
-        ax.scatter(*preferred[list(axes)], s=55, marker="D", facecolors="none", edgecolors="#0072B2", zorder=5)
+            ax.add_patch(Polygon(allowed, closed=True, facecolor=FEASIBLE, alpha=0.45, edgecolor="none", zorder=2))
+        # The current velocity a wide ring drawn last: the others, often on the same spot, show inside it.
+        ax.scatter(*preferred[list(axes)], s=55, marker="D", facecolors="none", edgecolors="#0072B2", linewidths=1.2,
+                   zorder=5)
         ax.scatter(*new[list(axes)], s=70, marker="*", color="#CC79A7", edgecolors="black", linewidths=0.5, zorder=6)
+        ax.scatter(*current[list(axes)], s=170, marker="o", facecolors="none", edgecolors="black", linewidths=1.3,
+                   zorder=7)
         ax.set_xlim(-extent, extent)
         ax.set_ylim(-extent, extent)
         ax.set_aspect("equal")
@@ -126,16 +130,18 @@ def velocity_space3d(sim, agent_id: int | None = None, *, extent: float | None =
         held_name = ("vx", "vy", "vz")[held]
         ax.set_title(f"slice {held_name} = {value:.3g} m/s")
     handles = [Line2D([], [], color=AGENT_PLANE), Line2D([], [], color=OBSTACLE_PLANE),
-               Patch(facecolor=FEASIBLE, alpha=0.85, edgecolor=FEASIBLE),
+               Patch(facecolor=FEASIBLE, alpha=0.45, edgecolor="none"),
                Line2D([], [], color="black", linewidth=1.0),
                Line2D([], [], linestyle="", marker="*", markersize=10, color="#CC79A7", markeredgecolor="black"),
                Line2D([], [], linestyle="", marker="D", markerfacecolor="none", markeredgecolor="#0072B2"),
-               Line2D([], [], linestyle="", marker="o", markerfacecolor="none", markeredgecolor="black")]
-    labels = ["agent plane (forbidden side shaded)", "obstacle plane (forbidden side shaded)",
+               Line2D([], [], linestyle="", marker="o", markersize=11, markerfacecolor="none", markeredgecolor="black",
+                      markeredgewidth=1.3)]
+    labels = ["agent plane (line: its edge; forbidden side shaded)",
+              "obstacle plane (line: its edge; forbidden side shaded)",
               "allowed by every plane and the max speed", "max-speed ball, sliced", "new velocity",
               "preferred velocity (projected)", "current velocity (projected)"]
     fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize="small", frameon=False)
     fallback = " (no velocity satisfies every plane: least violating chosen)" if info.get("used_fallback") else ""
-    fig.suptitle((f"{info.get('method', '')} velocity space of agent {agent_id}, "
-                  f"{len(points)} planes{fallback}") if title is None else title)
-    return list(axs)
+    fig.suptitle((f"{info.get('method', '')} velocity space of agent {info.get('id', agent_id)}, "
+                  f"{count(len(points), 'plane')}{fallback}") if title is None else title)
+    return fig
