@@ -42,8 +42,8 @@ def test_density_and_mean_speed_match_pedpy(corridor_run):
     speed = pedpy.compute_individual_speed(traj_data=data, frame_step=5)
     # PedPy needs a speed wherever someone stands: leave out the 5 frames at either end, which have none
     frames = data.data["frame"]
-    inner = pedpy.TrajectoryData(data=data.data[(frames >= 5) & (frames <= frames.max() - 5)][["id", "frame", "x", "y"]],
-                                 frame_rate=data.frame_rate)
+    kept = data.data[(frames >= 5) & (frames <= frames.max() - 5)][["id", "frame", "x", "y"]]
+    inner = pedpy.TrajectoryData(data=kept, frame_rate=data.frame_rate)
     theirs_speed = pedpy.compute_mean_speed_per_frame(traj_data=inner, individual_speed=speed,
                                                       measurement_area=pedpy.MeasurementArea(AREA))
     theirs_speed = theirs_speed["speed"].to_numpy()

@@ -24,9 +24,16 @@ Inactive agents take no part.
 
 Example
 -------
->>> area = MeasurementArea([[10, -1], [12, -1], [12, 1], [10, 1]])
->>> series = measure_area(traj, area)               # doctest: +SKIP
->>> series["density"], series["mean_speed"]         # (T,) each
+>>> import vosim
+>>> from vosim.measurement import MeasurementArea, MeasurementLine, measure_area, flow
+>>> sim = vosim.Simulator(time_step=0.1)
+>>> ids = sim.add_agents([[0.0, 0.0]], goals=[[10.0, 0.0]], radius=0.25, max_speed=1.0)
+>>> traj = sim.run(100)
+>>> series = measure_area(traj, MeasurementArea([[4, -1], [6, -1], [6, 1], [4, 1]]))
+>>> float(series["density"].max())  # one person in 4 m^2
+0.25
+>>> int(vosim.measurement.cumulative_crossings(traj, MeasurementLine([5, -1], [5, 1]))[-1])
+1
 """
 
 from __future__ import annotations
