@@ -230,9 +230,12 @@ def _validate(args: argparse.Namespace) -> int:
 
         folder = Path(args.plot)
         folder.mkdir(parents=True, exist_ok=True)
+        import matplotlib.pyplot as plt
+
         for stem, figure in validation.figures(results).items():
             path = folder / f"{stem}.png"
             figure.savefig(path, dpi=args.dpi, bbox_inches="tight")
+            plt.close(figure)
             print(f"figure written to {path}")
     return 0 if all(r.passed for r in results) else 1
 

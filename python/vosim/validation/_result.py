@@ -57,14 +57,18 @@ class NotExpressible:
 
 
 def table(results, missing=()) -> str:
-    """A Markdown table: one row per test, one column per method, each cell "pass/FAIL: values"."""
+    """A Markdown table, one row per test and one column per method, each cell "pass/FAIL: values".
+
+    The tests in ``missing`` (:class:`NotExpressible`) follow in a second
+    table with what each needs.
+    """
     methods = list(dict.fromkeys(r.method for r in results))
     tests = list(dict.fromkeys((r.test, r.title) for r in results))
     cell = {(r.test, r.method): f"{'pass' if r.passed else '**FAIL**'}: {r.summary}" for r in results}
     rows = ["| test | " + " | ".join(methods) + " |", "|---|" + "---|" * len(methods)]
     for test, title in tests:
         rows.append(f"| {test} {title} | " + " | ".join(cell.get((test, m), "-") for m in methods) + " |")
-    for item in missing:
-        rows.append(f"| {item.test} {item.title} | " + " | ".join(
-            [f"not expressible yet: {item.needs}"] * max(1, len(methods))) + " |")
+    if missing:
+        rows += ["", "| not expressible yet | needs |", "|---|---|"]
+        rows += [f"| {item.test} {item.title} | {item.needs} |" for item in missing]
     return "\n".join(rows)

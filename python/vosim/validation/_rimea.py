@@ -150,12 +150,17 @@ def rimea_4(method="orca", *, densities=(0.5, 1.0, 2.0, 3.0, 4.0), length: float
     table = np.array(rows)
     gap = np.abs(table[:, 2] - table[:, 3])
     passed = bool((gap <= tolerance).all())
-    summary = ", ".join(f"{rho:.2g}/m²: {v:.2f} (W {w:.2f})" for _, rho, v, w, _ in rows)
     worst = int(np.argmax(gap))
-    notes = ("" if passed else
-             f"speeds stay above Weidmann's at high density: {table[worst, 2]:.2f} m/s against "
-             f"{table[worst, 3]:.2f} at {table[worst, 1]:.2g}/m², specific flow up to "
-             f"{table[:, 4].max():.2f} /(m s) against Weidmann's maximum 1.22")
+    summary = (f"{table[worst, 2]:.2f} m/s at {table[worst, 1]:.2g}/m² (Weidmann {table[worst, 3]:.2f}); "
+               f"J_s up to {table[:, 4].max():.2f} /(m s)")
+    series = ", ".join(f"{rho:.2g}/m²: {v:.2f} (W {w:.2f})" for _, rho, v, w, _ in rows)
+    if passed:
+        notes = f"speeds: {series}"
+    else:
+        side = "above" if table[worst, 2] > table[worst, 3] else "below"
+        notes = (f"speeds {side} Weidmann's where it departs most: {table[worst, 2]:.2f} m/s against "
+                 f"{table[worst, 3]:.2f} at {table[worst, 1]:.2g}/m²; specific flow up to "
+                 f"{table[:, 4].max():.2f} /(m s) against Weidmann's maximum 1.22; speeds: {series}")
     return TestResult(
         "RiMEA 4", "fundamental diagram vs Weidmann", method.name,
         {"target_density": table[:, 0].tolist(), "density": table[:, 1].tolist(), "speed": table[:, 2].tolist(),
