@@ -241,3 +241,15 @@ def test_the_edge_index_agrees_with_the_engine():
     expected = distance < radius
     got = EdgeIndex(obstacles, 0.6).touching(points, radius)
     assert np.array_equal(got, expected)
+
+
+def test_the_edge_index_copes_with_edges_spanning_a_large_map():
+    from vosim._edge_index import EdgeIndex
+
+    # a 20 km diagonal wall and a large diagonal polygon, asked about discs of 0.3 m
+    obstacles = [("wall", np.array([[0.0, 0.0], [20_000.0, 20_000.0]])),
+                 ("polygon", np.array([[100.0, 0.0], [20_000.0, 19_900.0], [20_000.0, 0.0]]))]
+    index = EdgeIndex(obstacles, 0.3)
+    assert len(index.edge_cells[0]) + len(index.polygon_cells[0]) <= 4_000_000
+    points = np.array([[5_000.0, 5_000.2], [5_000.0, 5_000.5], [10_000.0, 2_000.0], [-1.0, 500.0]])
+    assert index.touching(points, 0.3).tolist() == [True, False, True, False]

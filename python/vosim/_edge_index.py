@@ -12,9 +12,11 @@ from __future__ import annotations
 import numpy as np
 
 # Points are tested in chunks of this many, to bound the memory of the (point, edge) pairs.
-_CHUNK = 65_536
+_CHUNK = 16_384
 # The grid never has more cells than this along one axis (long maps get larger cells).
 _MAX_CELLS_PER_AXIS = 4096
+# At most this many (cell, edge) and (cell, polygon) entries: cells grow until the boxes fit.
+_MAX_ENTRIES = 4_000_000
 
 
 def _edges(obstacles) -> tuple[np.ndarray, np.ndarray, np.ndarray, list, list]:
@@ -79,20 +81,28 @@ class EdgeIndex:
         lo = np.minimum(self.a, self.b).min(axis=0) - self.reach
         hi = np.maximum(self.a, self.b).max(axis=0) + self.reach
         self.lo = lo
+        edge_lo, edge_hi = np.minimum(self.a, self.b) - self.reach, np.maximum(self.a, self.b) + self.reach
+        self.polygon_ids = np.array(polygons, dtype=np.int64)
+        plo = np.array([self.a[self.owner == k].min(axis=0) for k in polygons]).reshape(-1, 2)
+        phi = np.array([self.a[self.owner == k].max(axis=0) for k in polygons]).reshape(-1, 2)
+        # Cells of about the reach, larger on long maps and where big boxes would list too many entries.
         self.cell = max(self.reach, float((hi - lo).max()) / _MAX_CELLS_PER_AXIS, 1e-6)
+        while self._entries(edge_lo, edge_hi) + self._entries(plo, phi) > _MAX_ENTRIES:
+            self.cell *= 2.0
         self.shape = np.maximum(np.ceil((hi - lo) / self.cell).astype(np.int64), 1)
         # Edges by the cells their box grown by reach covers.
-        self.edge_cells = self._cells_of_boxes(np.minimum(self.a, self.b) - self.reach,
-                                               np.maximum(self.a, self.b) + self.reach)
+        self.edge_cells = self._cells_of_boxes(edge_lo, edge_hi)
         # Polygons by the cells their box covers (for the inside test).
-        self.polygon_ids = np.array(polygons, dtype=np.int64)
         if len(polygons):
             order = np.argsort(self.owner, kind="stable")
             self.edge_order = order
             self.edge_start = np.searchsorted(self.owner[order], np.arange(len(obstacles) + 1))
-            plo = np.array([self.a[self.owner == k].min(axis=0) for k in polygons])
-            phi = np.array([self.a[self.owner == k].max(axis=0) for k in polygons])
             self.polygon_cells = self._cells_of_boxes(plo, phi)
+
+    def _entries(self, lo: np.ndarray, hi: np.ndarray) -> int:
+        """How many cells the boxes lo..hi cover together, with the current cell size."""
+        span = np.floor((hi - self.lo) / self.cell) - np.floor((lo - self.lo) / self.cell) + 1
+        return int(np.prod(span, axis=1).sum()) if len(lo) else 0
 
     def _cells_of_boxes(self, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(sorted cell keys, item of each) for items whose boxes lo..hi cover those cells."""

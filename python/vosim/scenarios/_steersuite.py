@@ -39,10 +39,9 @@ _CIRCLE_SIDES = 16
 class _Reader:
     """One pass over a test case's element tree."""
 
-    def __init__(self, path: str, root: ET.Element, rng: np.random.Generator):
+    def __init__(self, path: str, root: ET.Element):
         self.path = path
         self.root = root
-        self.rng = rng
         self.name = os.path.splitext(os.path.basename(path))[0]
         self.world = None  # (xmin, xmax, zmin, zmax)
         self.obstacles: list[tuple[str, np.ndarray]] = []
@@ -404,7 +403,7 @@ def from_steersuite(path, *, seed: int = 0, time_step: float = 0.1, max_steps: i
         raise ValueError(f"plan is {plan!r}; must be None or one of {', '.join(map(repr, PLANNERS))}")
     root = _parse(path)
     rng = np.random.default_rng(seed)
-    reader = _Reader(path, root, rng)
+    reader = _Reader(path, root)
     reader.read()
 
     def nowhere(where, bounds, radius):
