@@ -100,3 +100,47 @@ def test_an_error_while_re_planning_stops_the_run_with_what_was_recorded(monkeyp
     with pytest.raises(RuntimeError, match="the planner broke") as raised:
         sim.run(600, replan_stalled=2.0)
     assert 0 < raised.value.trajectory.steps_run < 600
+
+
+def test_replan_stalled_carries_its_period_across_short_runs(monkeypatch):
+    from vosim.navigation import _replanning
+
+    checks = []
+    original = _replanning._plan_those_that_can
+
+    def counted(planner, starts, goals, ids):
+        checks.append(len(ids))
+        return original(planner, starts, goals, ids)
+
+    monkeypatch.setattr(_replanning, "_plan_those_that_can", counted)
+    sim = vosim.Simulator(time_step=0.1)
+    sim.add_obstacle([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
+    ids = sim.add_agents([[-3.0, 0.0]], radius=0.3, max_speed=0.0)  # never moves: stalled at every check
+    sim.set_goals(ids, [[3.0, 0.0]], plan="navmesh")
+    for _ in range(6):
+        sim.run(20, replan_stalled=2.0)  # each run exactly one period long
+    assert len(checks) == 5  # due after steps 20, 40, ..., 100 (the 120th falls due at the last step)
+    sim.run(1, replan_stalled=2.0)
+    assert len(checks) == 6  # made before the next run's first step
+    checks.clear()
+    for _ in range(10):
+        sim.run(7, replan_stalled=2.0)  # 70 steps: due at 20, 40, 60 of them
+    assert len(checks) == 3
+    checks.clear()
+    sim.run(30, replan_stalled=1.0)  # another period starts afresh
+    assert len(checks) == 2
+
+
+def test_an_agent_off_the_walkable_area_does_not_fail_the_others_plans():
+    sim = vosim.Simulator(time_step=0.1)
+    sim.add_obstacle([[-1.0, -3.0], [1.0, -3.0], [1.0, 3.0], [-1.0, 3.0]])
+    ids = sim.add_agents([[-4.0, 0.0], [-4.0, 1.5], [-0.713, 0.5]], radius=0.3, max_speed=1.3, strict=False)
+    # agent 2 stands 0.287 m inside the box: 0.587 m from the walkable area (the box grown by the radius)
+    with pytest.warns(UserWarning, match=r"agent 2 \(0\.587 m\)"):
+        sim.set_goals(ids, [[4.0, 0.0], [4.0, 1.5], [4.0, 0.5]], plan="navmesh")
+    traj = sim.run(400, until_arrived=True)
+    assert sim.arrived.all()
+    assert traj.min_obstacle_clearance()[-1] >= 0.0 and traj.positions[:, 2, 0].max() < 4.1
+    # a goal off the walkable area is still an error naming the agent
+    with pytest.raises(ValueError, match="agent 1: its goal"):
+        sim.set_goals(ids[1:2], [[0.0, 0.0]], plan="navmesh")

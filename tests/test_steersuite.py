@@ -64,8 +64,13 @@ def test_doors_regions_waypoints_and_lenient_reading():
     for b in boxes:
         assert np.allclose(b.max(axis=0) - b.min(axis=0), 1.0)
         assert (b.min(axis=0) >= [4.5, -12.5]).all() and (b.max(axis=0) <= [12.5, -3.5]).all()
-    sim = scenario.build()
-    sim.run(scenario.max_steps, until_arrived=True)
+    # the random target lies beyond the wall: agents reach it on a planned route through the door
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        planned = scenarios.from_steersuite(DATA / "door_and_errands.xml", seed=0, plan="navmesh")
+    assert planned.goals.tolist() == scenario.goals.tolist()
+    sim = planned.build()
+    sim.run(planned.max_steps, until_arrived=True)
     assert sim.arrived.all()
 
 
@@ -129,3 +134,122 @@ def test_steerbench_counts_each_collision_once():
     assert scores["composite01"] == pytest.approx(50.0 + 0.5)
     with pytest.raises(TypeError, match="traj"):
         vosim.metrics.steerbench(sim)
+
+
+def test_comments_before_the_xml_declaration_are_accepted():
+    scenario = scenarios.from_steersuite(DATA / "licence_comment.xml")
+    assert scenario.name == "licence-comment"
+    assert scenario.positions.tolist() == [[-5.0, 0.0]] and scenario.goals.tolist() == [[5.0, 0.0]]
+
+
+def test_a_declaration_naming_an_unknown_encoding_is_refused(tmp_path):
+    path = tmp_path / "case.xml"
+    path.write_bytes(b"<!-- note --><?xml version='1.0' encoding='no-such-code'?><SteerBenchTestCase/>")
+    with pytest.raises(ValueError, match="no-such-code"):
+        scenarios.from_steersuite(path)
+
+
+def test_other_goal_types_are_left_out_with_a_warning_and_never_become_the_start():
+    with pytest.warns(UserWarning) as caught:
+        scenario = scenarios.from_steersuite(DATA / "goal_types.xml")
+    messages = " ".join(str(w.message) for w in caught)
+    for tag in ("idle", "fleeStaticTarget", "flowStaticDirection"):
+        assert f"<{tag}>" in messages
+    assert scenario.goals.tolist() == [[6.0, 3.0]]
+    assert scenario.agent_params["pref_speed"].tolist() == [1.1]
+    # an agent with no goal vosim can follow is refused, not left standing "arrived" at its start
+    with pytest.raises(ValueError, match=r"flowStaticDirection\[0\]> is a goal type vosim cannot follow"):
+        scenarios.from_steersuite(DATA / "flow_only.xml")
+
+
+def test_routes_are_planned_when_asked():
+    straight = scenarios.from_steersuite(DATA / "wall_detour.xml")
+    planned = scenarios.from_steersuite(DATA / "wall_detour.xml", plan="navmesh")
+    assert straight.waypoints[0].tolist() == [[5.0, 0.0]]
+    # round the wall's nearer end (it spans y from -12 to 5), every leg of the round trip
+    assert len(planned.waypoints[0]) > 1 and planned.waypoints[0][:-1, 1].min() > 5.0
+    assert planned.waypoints[1][-1].tolist() == [-5.0, -4.0] and (planned.waypoints[1][:, 1] < -12.0).sum() >= 2
+    assert planned.max_steps > straight.max_steps  # the suggested length follows the longer walk
+    arrived = {}
+    for name, scenario in (("straight", straight), ("planned", planned)):
+        sim = scenario.build()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the straight run stalls at the wall
+            sim.run(scenario.max_steps, until_arrived=True)
+        arrived[name] = sim.arrived.tolist()
+    assert arrived == {"straight": [False, False], "planned": [True, True]}
+    with pytest.raises(ValueError, match="plan is 'astar'"):
+        scenarios.from_steersuite(DATA / "wall_detour.xml", plan="astar")
+
+
+def test_random_placement_is_clear_of_obstacles_and_of_each_other():
+    scenario = scenarios.from_steersuite(DATA / "crowd_5000.xml", seed=2)
+    assert scenario.num_agents == 5000 and len(scenario.obstacles) == 2000
+    traj = scenario.build().run(0)
+    assert traj.min_obstacle_clearance()[0] >= 0.0
+    from scipy.spatial import cKDTree
+
+    pairs = cKDTree(scenario.positions).query_pairs(1.0 - 1e-9)
+    assert not pairs
+    boxes = np.array([v.mean(axis=0) for _, v in scenario.obstacles])
+    assert not cKDTree(boxes).query_pairs(1.0 - 1e-9)  # boxes of side 1 do not overlap
+    assert ((np.abs(scenario.goals) <= 100).all())
+
+
+def test_steerbench_counts_the_waypoints_still_ahead():
+    scenario = scenarios.from_steersuite(DATA / "wall_detour.xml", plan="navmesh")
+    sim = scenario.build()
+    traj = sim.run(scenario.max_steps, until_arrived=True)
+    scores = vosim.metrics.steerbench(traj)
+    arrival = traj.metrics["arrival_step"] * scenario.time_step
+    # agent 1's round trip starts on its final goal: it is scored until it comes back
+    assert scores["time"] == pytest.approx(arrival)
+    assert scores["time"][1] > 20.0
+    # without the run's metrics, an agent arrives where it stays on its goal to the end
+    bare = sim.run(0)
+    assert vosim.metrics.steerbench(bare)["time"].tolist() == [0.0, 0.0]
+
+
+def test_steerbench_touching_is_not_a_collision():
+    sim = vosim.Simulator(time_step=0.1)
+    sim.add_obstacle([[1.0, -1.0], [2.0, -1.0], [2.0, 1.0], [1.0, 1.0]])
+    sim.add_agents([[0.5 + 1e-11, 0.0], [-0.5 + 2e-11, 0.0], [0.0, 3.0], [0.99999, 3.0]], radius=0.5,
+                   max_speed=0.0, strict=False)
+    traj = sim.run(3)
+    scores = vosim.metrics.steerbench(traj)
+    # agent 0 rests against the box by 1e-11 m and touches agent 1; agents 2 and 3 overlap by 1e-5 m
+    assert scores["collisions"].tolist() == [0.0, 0.0, 1.0, 1.0]
+    assert vosim.metrics.steerbench(traj, tolerance=0.0)["collisions"].tolist() == [2.0, 1.0, 1.0, 1.0]
+    with pytest.raises(ValueError, match="tolerance"):
+        vosim.metrics.steerbench(traj, tolerance=-1.0)
+
+
+def test_the_edge_index_agrees_with_the_engine():
+    from vosim._edge_index import EdgeIndex
+
+    rng = np.random.default_rng(5)
+    obstacles = [("polygon", np.array([[0, 0], [3, 0], [3, 1], [1, 1], [1, 3], [0, 3]], float)),
+                 ("wall", np.array([[5, -2], [5, 4], [7, 4]], float)),
+                 ("boundary", np.array([[-4, -4], [9, -4], [9, 8], [-4, 8]], float))]
+    sim = vosim.Simulator()
+    sim.add_obstacle(obstacles[0][1])
+    sim.add_wall(obstacles[1][1])
+    sim.add_boundary(obstacles[2][1])
+    points = rng.uniform([-6, -6], [11, 10], size=(4000, 2))
+    radius = rng.uniform(0.0, 0.6, size=4000)
+    distance = sim._engine.obstacle_distances(points, 0)
+    expected = distance < radius
+    got = EdgeIndex(obstacles, 0.6).touching(points, radius)
+    assert np.array_equal(got, expected)
+
+
+def test_the_edge_index_copes_with_edges_spanning_a_large_map():
+    from vosim._edge_index import EdgeIndex
+
+    # a 20 km diagonal wall and a large diagonal polygon, asked about discs of 0.3 m
+    obstacles = [("wall", np.array([[0.0, 0.0], [20_000.0, 20_000.0]])),
+                 ("polygon", np.array([[100.0, 0.0], [20_000.0, 19_900.0], [20_000.0, 0.0]]))]
+    index = EdgeIndex(obstacles, 0.3)
+    assert len(index.edge_cells[0]) + len(index.polygon_cells[0]) <= 4_000_000
+    points = np.array([[5_000.0, 5_000.2], [5_000.0, 5_000.5], [10_000.0, 2_000.0], [-1.0, 500.0]])
+    assert index.touching(points, 0.3).tolist() == [True, False, True, False]

@@ -19,7 +19,7 @@ from .trajectory import Trajectory
 # Submodules reachable as attributes without importing them first
 # (``vosim.plot.trajectories(...)``); imported on first use, so that
 # ``import vosim`` needs only NumPy.
-_LAZY_SUBMODULES = ("metrics", "plot", "scenarios")
+_LAZY_SUBMODULES = ("measurement", "metrics", "plot", "scenarios", "validation")
 
 
 def __getattr__(name: str):

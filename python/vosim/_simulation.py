@@ -493,7 +493,10 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
             less than the stall speed of :mod:`vosim.metrics` over that time
             without reaching their final goal, with the planner last given
             to ``set_goals(plan=...)``. None (the default) never re-plans.
-            The run stays one run: one trajectory, one set of metrics.
+            The run stays one run: one trajectory, one set of metrics. The
+            period carries across consecutive runs with the same period,
+            planner and agents, so that many short runs re-plan as one long
+            one would.
 
         Returns
         -------
@@ -524,13 +527,13 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
         record_every = integer(record_every, "record_every", minimum=1, maximum=_MAX_STEPS)
         until_arrived = boolean(until_arrived, "until_arrived")
         metrics = boolean(metrics, "metrics")
-        pause_every, replan = 0, None
+        pause_every, replan, replanned = 0, None, None
         if replan_stalled is not None:
             if self._scene_axis:
                 raise TypeError("replan_stalled: only a Simulator re-plans (a Batch has no planner)")
             from .navigation._replanning import stall_replanner
 
-            pause_every, replan = stall_replanner(self, replan_stalled)
+            pause_every, replan, replanned = stall_replanner(self, replan_stalled)
         reporter = make_progress(progress, steps)
         if until_arrived and not np.any(self.has_goal & self.active):
             raise ValueError("until_arrived=True needs at least one active agent with a goal")
@@ -558,6 +561,8 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
             )
         finally:
             wall_time = _time.perf_counter() - started
+        if replanned is not None:
+            replanned(outcome["steps_done"])
         error = outcome["error"]
         if reporter is not None:
             reporter.close(outcome["steps_done"], failed=error is not None,

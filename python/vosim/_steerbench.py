@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._checks import integer, is_instance_of
+from ._checks import integer, is_instance_of, scalar
+from ._edge_index import EdgeIndex
 
 COLLISION_WEIGHT = 50.0
+# Discs that reach into each other or into an obstacle by at most this much (metres) only touch.
+CONTACT_TOLERANCE = 1e-6
 
 
-def steerbench(traj, *, scene: int | None = None) -> dict:
+def steerbench(traj, *, scene: int | None = None, tolerance: float = CONTACT_TOLERANCE) -> dict:
     """SteerBench's per-agent measures and composite scores of a trajectory.
 
     SteerSuite follows each agent while it is enabled (until it reaches its
@@ -17,8 +20,9 @@ def steerbench(traj, *, scene: int | None = None) -> dict:
 
     - ``collisions``: collisions it took part in, each counted once however
       long it lasts (an overlap of its disc with another agent's, or its disc
-      reaching past an obstacle edge);
-    - ``time``: seconds it was enabled (to its arrival, or the whole run);
+      reaching past an obstacle edge, deeper than ``tolerance``);
+    - ``time``: seconds it was enabled (to its arrival at its final goal,
+      all its waypoints passed, or the whole run);
     - ``kinetic_energy``: the sum over frames of ``0.5 |v|^2`` (unit mass);
     - ``acceleration``: the sum over frames of ``|v_k - v_{k-1}| / (t_k - t_{k-1})``.
 
@@ -39,6 +43,10 @@ def steerbench(traj, *, scene: int | None = None) -> dict:
         A :class:`vosim.Trajectory`.
     scene
         Which scene of a Batch trajectory to score (required for those).
+    tolerance
+        Overlaps and obstacle penetrations up to this depth (metres) are
+        contacts, not collisions: discs that touch, or rest against a wall,
+        within round-off.
 
     Returns
     -------
@@ -51,6 +59,7 @@ def steerbench(traj, *, scene: int | None = None) -> dict:
 
     if not is_instance_of(traj, "vosim.trajectory", "Trajectory"):  # (trajectory imports this module)
         raise TypeError(f"traj: expected a vosim.Trajectory, got {type(traj).__name__}")
+    tolerance = scalar(tolerance, "tolerance", minimum=0.0, maximum=1e6)
     positions, velocities, radius = traj.positions, traj.velocities, np.asarray(traj.radius, dtype=np.float64)
     arrived = traj.arrived()
     active = None if traj.active is None else np.asarray(traj.active, dtype=bool)
@@ -74,7 +83,21 @@ def steerbench(traj, *, scene: int | None = None) -> dict:
                     kinetic_energy=zeros.copy(), acceleration=zeros.copy())
     times = np.asarray(traj.times, dtype=np.float64)
     # The last frame each agent is enabled in: its arrival, or the run's end.
-    last = np.where(arrived.any(axis=0), np.argmax(arrived, axis=0), frames - 1)
+    # The run's own arrival steps count only arrivals with every waypoint
+    # passed; without them (metrics=False), an agent arrives where it stays
+    # at its final goal to the end (a round trip starts on its goal).
+    arrival_step = traj.metrics.get("arrival_step") if isinstance(traj.metrics, dict) else None
+    if arrival_step is not None:
+        arrival_step = np.asarray(arrival_step)
+        arrival_step = arrival_step[scene] if traj.is_batch else arrival_step
+        if active is not None:
+            arrival_step = arrival_step[active]
+        steps = np.asarray(traj.steps) - traj.steps[0]
+        frame = np.searchsorted(steps, np.maximum(arrival_step, 0), side="left")
+        last = np.where((arrival_step >= 0) & (frame < frames), np.minimum(frame, frames - 1), frames - 1)
+    else:
+        stays = np.logical_and.accumulate(arrived[::-1], axis=0)[::-1]
+        last = np.where(stays[-1], frames - stays.sum(axis=0), frames - 1)
     enabled = np.arange(frames)[:, None] <= last[None, :]
     time = times[last] - times[0]
     kinetic_energy = np.where(enabled, 0.5 * np.einsum("tni,tni->tn", velocities, velocities), 0.0).sum(axis=0)
@@ -86,8 +109,9 @@ def steerbench(traj, *, scene: int | None = None) -> dict:
 
     collisions = np.zeros(n)
     # Agent pairs: one collision per run of consecutive overlapping frames.
-    table, _ = _core.overlaps(np.ascontiguousarray(positions, dtype=np.float64), np.ascontiguousarray(radius),
-                              np.ones(n, dtype=np.uint8), 0.0)
+    table, depth = _core.overlaps(np.ascontiguousarray(positions, dtype=np.float64), np.ascontiguousarray(radius),
+                                  np.ones(n, dtype=np.uint8), 0.0)
+    table = table[depth > tolerance]
     if len(table):
         table = table[np.lexsort((table[:, 0], table[:, 2], table[:, 1]))]
         continues = ((table[1:, 1] == table[:-1, 1]) & (table[1:, 2] == table[:-1, 2])
@@ -98,12 +122,11 @@ def steerbench(traj, *, scene: int | None = None) -> dict:
             np.add.at(collisions, onsets[counted, side], 1.0)
     # Obstacles: one collision per run of frames with the disc past an edge.
     if traj.obstacles:
-        engine = _core.Engine(1, 1.0)
-        for kind, vertices, owner in traj.obstacles:
-            if owner is None or owner == scene:
-                engine.add_obstacle(np.ascontiguousarray(vertices), kind, -1 if owner is None else 0)
-        distance = engine.obstacle_distances(np.ascontiguousarray(positions.reshape(-1, 2)), 0).reshape(frames, n)
-        inside = (distance < radius[None, :]) & enabled
+        shapes = [("wall" if kind == "segment" else kind, vertices)
+                  for kind, vertices, owner in traj.obstacles if owner is None or owner == scene]
+        index = EdgeIndex(shapes, float(radius.max()))
+        flat = np.broadcast_to(radius, (frames, n)).reshape(-1)
+        inside = index.touching(positions.reshape(-1, 2), flat, tolerance).reshape(frames, n) & enabled
         collisions += (inside & ~np.vstack([np.zeros((1, n), bool), inside[:-1]])).sum(axis=0)
 
     composite01 = float(COLLISION_WEIGHT * collisions.mean() + time.mean() + kinetic_energy.mean())

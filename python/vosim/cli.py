@@ -216,6 +216,42 @@ def _compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _validate(args: argparse.Namespace) -> int:
+    from . import validation
+
+    results = []
+    for method in args.method:
+        results += validation.run_all(method, tests=args.tests)
+    print(validation.table(results, validation.NOT_EXPRESSIBLE))
+    for result in results:
+        if result.notes:
+            print(f"{result.test}, {result.method}: {result.notes}")
+    print("criteria: " + "; ".join(dict.fromkeys(f"{r.test}: {r.criterion}" for r in results)))
+    if args.plot:
+        from pathlib import Path
+
+        folder = Path(args.plot)
+        folder.mkdir(parents=True, exist_ok=True)
+        import matplotlib.pyplot as plt
+
+        for stem, figure in validation.figures(results).items():
+            path = folder / f"{stem}.png"
+            figure.savefig(path, dpi=args.dpi, bbox_inches="tight")
+            plt.close(figure)
+            print(f"figure written to {path}")
+    return 0 if all(r.passed for r in results) else 1
+
+
+def _tests(text: str) -> list:
+    from .validation import TESTS
+
+    parts = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [part for part in parts if part not in TESTS]
+    if not parts or unknown:
+        raise argparse.ArgumentTypeError(f"expected comma-separated RiMEA test numbers from {', '.join(TESTS)}")
+    return parts
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
@@ -297,6 +333,20 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--dpi", type=_positive, default=120, help="resolution of --plot (default: %(default)s)")
     compare.add_argument("--quiet", action="store_true", help="no progress bars")
     compare.set_defaults(handler=_compare)
+
+    validate = commands.add_parser(
+        "validate", help="run the RiMEA verification tests vosim can express; print the table",
+        description="Runs the RiMEA 4.1.1 verification tests that vosim's scenario features can express "
+                    "(pedestrians of radius 0.25 m at 1.34 m/s, time step 0.1 s) with each method, prints a "
+                    "table of pass/fail with the measured values (and the tests not expressible yet), and "
+                    "optionally writes figures. Exit code 0 when every test passed, 1 otherwise.")
+    validate.add_argument("--method", type=_methods, default=[_method("orca")], metavar="LIST",
+                          help=f"comma-separated methods: {', '.join(short_names())} (default: orca)")
+    validate.add_argument("--tests", type=_tests, default=None, metavar="LIST",
+                          help="comma-separated test numbers (default: all expressible: 1,4,7,15)")
+    validate.add_argument("--plot", default=None, metavar="DIR", help="write the figures into this folder")
+    validate.add_argument("--dpi", type=_positive, default=120, help="resolution of --plot (default: %(default)s)")
+    validate.set_defaults(handler=_validate)
     return parser
 
 

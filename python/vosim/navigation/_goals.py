@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .._checks import MAX_MAGNITUDE, ids_array, shaped
 from ._geometry import points_array
 
 PLANNERS = ("roadmap", "navmesh")
+
+
+def _warn_off_mesh(mesh, starts: np.ndarray, ids: np.ndarray) -> None:
+    """Warns about the agents standing farther off the mesh than its tolerance, which start by walking onto it."""
+    gap = mesh.distance_off(starts)
+    off = np.flatnonzero(gap > mesh.tolerance)
+    if len(off):
+        listed = ", ".join(f"agent {int(ids[k])} ({gap[k]:.3g} m)" for k in off[:5])
+        more = f" and {len(off) - 5} more" if len(off) > 5 else ""
+        warnings.warn(f"set_goals: {len(off)} agent(s) stand off the walkable area: {listed}{more}; "
+                      "their paths begin at its nearest point", stacklevel=3)
 
 
 def builder_of(name: str):
@@ -62,6 +75,12 @@ class GoalMethods:
         which plans stalled agents again with it (a string: built again from
         the simulator then). It is not part of checkpoints.
 
+        An agent standing off the navigation mesh (inside an obstacle's
+        solid, or nearer to a wall than the mesh's inflation allows) does
+        not fail the others' plans: with a NavMesh its path begins with the
+        mesh's nearest point, and a warning names it and how far off it
+        stands.
+
         Raises
         ------
         ValueError
@@ -102,7 +121,12 @@ class GoalMethods:
                 extra = {"points": goals} if plan == "navmesh" else {}
                 plan = builder_of(plan).from_simulator(self, radius=radius, clearance=clearance, **extra)
             starts = np.ascontiguousarray(np.asarray(self.positions)[slots])
-            offsets, points = plan.plan_flat(starts, goals, lambda i: f"agent {int(ids[i])}")
+            label = lambda i: f"agent {int(ids[i])}"  # noqa: E731
+            if isinstance(plan, NavMesh):
+                _warn_off_mesh(plan, starts, ids)
+                offsets, points = plan.plan_flat(starts, goals, label, snap_starts=True)
+            else:
+                offsets, points = plan.plan_flat(starts, goals, label)
         self._engine.set_waypoints(ids, np.ascontiguousarray(offsets, dtype=np.int64),
                                    np.ascontiguousarray(points, dtype=np.float64), waypoint_radius)
         if planner is not None:  # what run(replan_stalled=...) plans with (not part of checkpoints)

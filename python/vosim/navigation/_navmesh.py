@@ -207,15 +207,33 @@ class NavMesh:
         offsets, points = self.plan_flat(starts, goals, lambda i: f"path {i}")
         return np.split(points, offsets[1:-1]) if len(starts) else []
 
-    def plan_flat(self, starts: np.ndarray, goals: np.ndarray, label) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`plan` as flat ``points`` cut at ``offsets``; ``label(i)`` names item i in errors."""
+    def distance_off(self, points) -> np.ndarray:
+        """How far each point lies from the walkable area (0 on it), ``(n,)``."""
+        return self._locate(points_array(points, "points"))[2]
+
+    @property
+    def tolerance(self) -> float:
+        """How far off the mesh a start or goal may lie (the inflation: an agent against a wall)."""
+        return self.inflation * (1.0 + 1e-9) + 1e-9
+
+    def plan_flat(self, starts: np.ndarray, goals: np.ndarray, label, *,
+                  snap_starts: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`plan` as flat ``points`` cut at ``offsets``; ``label(i)`` names item i in errors.
+
+        With ``snap_starts``, a start farther off the mesh than
+        :attr:`tolerance` is no error: its path begins with the mesh's
+        nearest point (the agent walks back onto the walkable area first).
+        """
         shapely = require_shapely()
         n = len(starts)
         ends = np.vstack([starts, goals])
         _, tri, gap = self._locate(ends)
-        tolerance = self.inflation * (1.0 + 1e-9) + 1e-9
-        if (gap > tolerance).any():
-            k = int(np.argmax(gap > tolerance))
+        tolerance = self.tolerance
+        too_far = gap > tolerance
+        if snap_starts:
+            too_far[:n] = False
+        if too_far.any():
+            k = int(np.argmax(too_far))
             what = "start" if k < n else "goal"
             raise ValueError(f"{label(k % n)}: its {what} {ends[k].tolist()} lies {gap[k]:.3g} from the walkable "
                              f"area (an obstacle's solid, or within {self.inflation:g} of an edge)")
@@ -246,16 +264,26 @@ class NavMesh:
         offsets, points = _core.pull_strings(snapped[:n], snapped[n:], portal_offsets,
                                              np.ascontiguousarray(left), np.ascontiguousarray(right))
         # A goal off the mesh: its nearest mesh point was the last corner; the goal itself follows.
-        extra = (gap[n:] > 0).astype(np.int64)
-        if extra.any():
-            counts = np.diff(offsets) + extra
-            grown = np.concatenate([[0], np.cumsum(counts)])
-            out = np.empty((grown[-1], 2))
-            owner = segment_ids(offsets)
-            out[grown[owner] + np.arange(len(points)) - offsets[owner]] = points
-            out[grown[1:] - 1] = goals
-            offsets, points = grown, out
+        offsets, points = _grown(offsets, points, gap[n:] > 0, goals, at_end=True)
+        # A start far off the mesh: the agent first walks to the mesh's nearest point.
+        if snap_starts:
+            offsets, points = _grown(offsets, points, gap[:n] > tolerance, snapped[:n], at_end=False)
         return offsets, points
+
+
+def _grown(offsets: np.ndarray, points: np.ndarray, where: np.ndarray, extra: np.ndarray, *, at_end: bool):
+    """Tracks with ``extra[i]`` added at the end (or the start) of track i where ``where[i]``."""
+    if not where.any():
+        return offsets, points
+    counts = np.diff(offsets) + where
+    grown = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    out = np.empty((grown[-1], 2))
+    owner = segment_ids(offsets)
+    shift = np.where(where, 0 if at_end else 1, 0)[owner]
+    out[grown[owner] + shift + np.arange(len(points)) - offsets[owner]] = points
+    added = np.flatnonzero(where)
+    out[grown[added + 1] - 1 if at_end else grown[added]] = extra[added]
+    return grown, out
 
 
 def _cross(u: np.ndarray, v: np.ndarray) -> np.ndarray:

@@ -13,14 +13,24 @@ are then.
 
 from __future__ import annotations
 
+import functools
+import math
+
 import numpy as np
 
 from .. import _core
 from .._checks import MAX_MAGNITUDE, scalar
 
 
-def stall_replanner(sim, seconds) -> tuple[int, object]:
-    """``(pause_every, replan)`` for the engine's run: re-plan agents stalled for ``seconds``."""
+def stall_replanner(sim, seconds) -> tuple[int, object, object]:
+    """``(pause_every, replan, finish)`` for the engine's run: re-plan agents stalled for ``seconds``.
+
+    The period runs on across consecutive runs with the same period, planner
+    and agents: ``run(20, replan_stalled=2.0)`` at dt 0.1, called again and
+    again, checks every 20 steps. ``finish(steps_done)`` must follow the run.
+    A check that falls due at a run's last step is made before the next
+    run's first step (nothing moves in between).
+    """
     seconds = scalar(seconds, "replan_stalled", minimum=0.0, strict=True, maximum=MAX_MAGNITUDE)
     plan = getattr(sim, "_plan", None)
     if plan is None:
@@ -29,9 +39,16 @@ def stall_replanner(sim, seconds) -> tuple[int, object]:
     planner, clearance = plan
     every = max(1, round(seconds / sim.time_step))
     least_moved = _core.STALL_SPEED * every * sim.time_step
-    last = np.array(sim.positions)
+    ids_now = np.asarray(sim.ids)
+    clock = getattr(sim, "_stall_clock", None)
+    if (clock is None or clock["every"] != every or clock["plan"] is not plan
+            or not np.array_equal(clock["ids"], ids_now)):
+        # Positions at the last check, and steps since it (carried from run to run).
+        clock = {"every": every, "plan": plan, "ids": ids_now.copy(), "last": np.array(sim.positions), "since": 0}
+        sim._stall_clock = clock
+    last = clock["last"]
 
-    def replan(steps_done: int):
+    def check():
         positions = np.array(sim.positions)
         moved = np.linalg.norm(positions - last, axis=1)
         last[...] = positions
@@ -51,13 +68,43 @@ def stall_replanner(sim, seconds) -> tuple[int, object]:
         offsets, points, planned = _plan_those_that_can(current, positions[stalled], goals[stalled], ids)
         return ids[planned], offsets, points, arrival[stalled][planned]
 
-    return every, replan
+    if clock["since"] >= every:  # fell due at the previous run's last step
+        clock["since"] = 0
+        tracks = check()
+        if tracks is not None:
+            ids, offsets, points, radius = tracks
+            sim._engine.set_waypoints(ids, np.ascontiguousarray(offsets, dtype=np.int64),
+                                      np.ascontiguousarray(points, dtype=np.float64), radius)
+    base = clock["since"]
+    checked_at = [-base]  # this run's step of the last check
+
+    def replan(steps_done: int):
+        if (base + steps_done) % every:
+            return None
+        checked_at[0] = steps_done
+        return check()
+
+    def finish(steps_done: int) -> None:
+        clock["since"] = steps_done - checked_at[0]
+
+    # Pauses at every multiple of gcd(every, base) (every itself when base is 0) reach each due step.
+    return math.gcd(every, base), replan, finish
 
 
 def _plan_those_that_can(planner, starts, goals, ids):
-    """Flat tracks for the agents the planner finds a path for (the others keep theirs)."""
+    """Flat tracks for the agents the planner finds a path for (the others keep theirs).
+
+    On a NavMesh, an agent pushed off the mesh is planned from the mesh's
+    nearest point, which it walks to first.
+    """
+    from ._navmesh import NavMesh
+
+    if isinstance(planner, NavMesh):
+        plan_flat = functools.partial(planner.plan_flat, snap_starts=True)
+    else:
+        plan_flat = planner.plan_flat
     try:
-        offsets, points = planner.plan_flat(starts, goals, lambda i: f"agent {int(ids[i])}")
+        offsets, points = plan_flat(starts, goals, lambda i: f"agent {int(ids[i])}")
         return offsets, points, np.ones(len(ids), dtype=bool)
     except ValueError:
         pass
@@ -67,7 +114,7 @@ def _plan_those_that_can(planner, starts, goals, ids):
     tracks = []
     for k in range(len(ids)):
         try:
-            tracks.append(planner.plan_flat(starts[k:k + 1], goals[k:k + 1], lambda i: f"agent {int(ids[k])}")[1])
+            tracks.append(plan_flat(starts[k:k + 1], goals[k:k + 1], lambda i: f"agent {int(ids[k])}")[1])
             planned[k] = True
         except ValueError:
             continue

@@ -14,6 +14,7 @@ boxes). Its ground plane is x-z with y up: vosim's (x, y) is SteerSuite's
 from __future__ import annotations
 
 import os
+import re
 import warnings
 import xml.etree.ElementTree as ET
 
@@ -25,8 +26,12 @@ from ._scenario import Scenario
 
 # SteerSuite's usual walking speed (m/s), for agents whose goals give none.
 DEFAULT_DESIRED_SPEED = 1.33
-# Random placement tries this many spots for each agent or obstacle before giving up.
-_PLACEMENT_TRIES = 2000
+# The goal types read; others are left out with a warning when the agent has
+# a goal of these besides, and refused when it has none.
+SUPPORTED_GOALS = ("seekStaticTarget",)
+# Comments (and blanks) before an XML declaration, which SteerSuite's reader accepts and expat refuses.
+_LATE_DECLARATION = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*(?:<!--.*?-->\s*)+(?P<declaration><\?xml\b.*?\?>)", re.DOTALL)
+_ENCODING = re.compile(rb"encoding\s*=\s*[\"']([A-Za-z0-9._-]+)[\"']")
 # Circles become regular polygons with this many sides, drawn round the circle.
 _CIRCLE_SIDES = 16
 
@@ -34,10 +39,9 @@ _CIRCLE_SIDES = 16
 class _Reader:
     """One pass over a test case's element tree."""
 
-    def __init__(self, path: str, root: ET.Element, rng: np.random.Generator):
+    def __init__(self, path: str, root: ET.Element):
         self.path = path
         self.root = root
-        self.rng = rng
         self.name = os.path.splitext(os.path.basename(path))[0]
         self.world = None  # (xmin, xmax, zmin, zmax)
         self.obstacles: list[tuple[str, np.ndarray]] = []
@@ -127,12 +131,12 @@ class _Reader:
             if position is None:
                 self.fail(f"{where}/initialConditions", "has no <position>")
             agent["position"] = self.point(position, f"{where}/initialConditions/position")
-        goals, speeds = [], []
+        goals, speeds, dropped = [], [], []
         sequence = _child(element, "goalSequence")
         for k, goal in enumerate([] if sequence is None else list(sequence)):
             gwhere = f"{where}/goalSequence/{_tag(goal)}[{k}]"
             if _tag(goal) != "seekStaticTarget":
-                self.ignored(gwhere, f"the goal type <{_tag(goal)}>")
+                dropped.append((gwhere, _tag(goal)))
                 continue
             target = _child(goal, "targetLocation")
             random = _child(goal, "random")
@@ -143,6 +147,12 @@ class _Reader:
             else:
                 goals.append(self.point(target, f"{gwhere}/targetLocation"))
             speeds.append(self.child_number(goal, "desiredSpeed", gwhere, DEFAULT_DESIRED_SPEED))
+        if dropped and not goals:
+            # Standing still at the start would count as arriving at once: refuse instead.
+            self.fail(dropped[0][0], f"is a goal type vosim cannot follow ({', '.join(SUPPORTED_GOALS)} "
+                      "only), and the agent has no other goal")
+        for gwhere, tag in dropped:
+            self.ignored(gwhere, f"the goal type <{tag}> (the agent's other goals are kept)")
         agent["goals"] = goals
         agent["speed"] = speeds[0] if speeds else DEFAULT_DESIRED_SPEED
         if agent["speed"] <= 0:
@@ -285,26 +295,50 @@ def _rotated_box(centre: np.ndarray, size_x: float, size_z: float, theta: float)
     return corners if (x * np.roll(y, -1) - np.roll(x, -1) * y).sum() > 0 else corners[::-1].copy()
 
 
-def _place(rng, sim, bounds, radius, placed, placed_radius, where, path) -> np.ndarray:
-    """A random spot in bounds clear of the obstacles (by radius) and of the discs placed so far."""
-    xmin, xmax, zmin, zmax = bounds
-    if not (xmax > xmin and zmax > zmin):
-        raise ValueError(f"{path}: <{where}> places at random in bounds {list(bounds)}, which have no area")
-    candidates = rng.uniform([xmin, zmin], [xmax, zmax], size=(_PLACEMENT_TRIES, 2))
-    free = ~sim._engine.blocked_points(np.ascontiguousarray(candidates), 0)
-    if sim.obstacles:
-        free &= sim._engine.obstacle_distances(np.ascontiguousarray(candidates), 0) >= radius
-    if len(placed):
-        gaps = np.linalg.norm(candidates[:, None] - np.asarray(placed)[None], axis=2)
-        free &= (gaps >= radius + np.asarray(placed_radius)[None]).all(axis=1)
-    if not free.any():
-        raise ValueError(f"{path}: <{where}>: found no free spot for a disc of radius {radius:g} in bounds "
-                         f"{list(bounds)} after {_PLACEMENT_TRIES} tries")
-    return candidates[np.argmax(free)]
+def _parse(path: str) -> ET.Element:
+    """The file's root element, read as SteerSuite's reader does: comments may precede the XML declaration."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        raise ValueError(f"{path}: cannot be read ({error.strerror})") from None
+    match = _LATE_DECLARATION.match(data)
+    if match:  # a declaration after leading comments: drop it, keeping the encoding it names
+        named = _ENCODING.search(match.group("declaration"))
+        encoding = (named.group(1) if named else b"utf-8").decode("ascii")
+        try:
+            text = (data[:match.start("declaration")] + data[match.end("declaration"):]).decode(encoding)
+        except (LookupError, UnicodeDecodeError):
+            raise ValueError(f"{path}: not readable as the {encoding!r} its XML declaration names") from None
+        data = text.encode("utf-8")
+    try:
+        return ET.fromstring(data)
+    except ET.ParseError as error:
+        line, column = error.position
+        raise ValueError(f"{path}: not well-formed XML (line {line}, column {column})") from None
+
+
+def _routes_planned(scenario: Scenario, plan: str) -> list[np.ndarray]:
+    """Each agent's waypoints with every leg planned round the obstacles."""
+    from ..navigation._goals import builder_of
+
+    sim = scenario.build()
+    planner = builder_of(plan).from_simulator(sim, radius=float(np.max(scenario.agent_params["radius"])))
+    routes = scenario.waypoints if scenario.waypoints is not None else [g[None] for g in scenario.goals]
+    starts = np.vstack([np.vstack([p[None], r[:-1]]) for p, r in zip(scenario.positions, routes)])
+    ends = np.vstack(routes)
+    owner = np.repeat(np.arange(len(routes)), [len(r) for r in routes])
+    offsets, points = planner.plan_flat(starts, ends, lambda i: f"agent {int(owner[i])}")
+    legs = np.split(points, offsets[1:-1])
+    out: list[list[np.ndarray]] = [[] for _ in routes]
+    for k, leg in enumerate(legs):
+        out[owner[k]].append(leg)
+    return [np.vstack(parts) for parts in out]
 
 
 def from_steersuite(path, *, seed: int = 0, time_step: float = 0.1, max_steps: int | None = None,
-                    method: Method | None = None, max_speed_factor: float = 1.5, **agent_params) -> Scenario:
+                    method: Method | None = None, max_speed_factor: float = 1.5, plan: str | None = None,
+                    **agent_params) -> Scenario:
     """A Scenario from a SteerSuite XML test case.
 
     Reads agents (``agent``, ``agentRegion``), their radius, start and
@@ -315,11 +349,14 @@ def from_steersuite(path, *, seed: int = 0, time_step: float = 0.1, max_steps: i
     ``polygonObstacle``, ``obstacleRegion``). SteerSuite's ground plane is
     x-z with y up: vosim's (x, y) is SteerSuite's (x, z). Random starts,
     goals and obstacle boxes are drawn with ``seed``, clear of obstacles
-    (and starts clear of each other). Leniently: namespaces, unknown elements
-    and fields are ignored; goal types other than seekStaticTarget, and
-    ``agentEmitter``, are left out with a warning; bounds given the wrong way
-    round are swapped. Agents start at rest (the file's initial speed and
-    direction are not used).
+    (and starts clear of each other), in time linear in their number.
+    Leniently, as SteerSuite's reader: comments before the XML declaration,
+    namespaces, unknown elements and fields are accepted (unknown ones
+    ignored); ``agentEmitter`` and goal types other than seekStaticTarget
+    (``idle``, flee, flow, dynamic targets, box regions) are left out with a
+    warning when the agent has a seekStaticTarget goal besides; bounds
+    given the wrong way round are swapped. Agents start at rest (the file's
+    initial speed and direction are not used).
 
     Parameters
     ----------
@@ -336,6 +373,11 @@ def from_steersuite(path, *, seed: int = 0, time_step: float = 0.1, max_steps: i
         The scenario's method; ORCA by default.
     max_speed_factor
         Each agent's ``max_speed`` is its desired speed times this.
+    plan
+        None: agents head straight for each goal in turn (as SteerSuite's
+        own agents). ``"navmesh"`` or ``"roadmap"``: each leg of each
+        agent's goal sequence is planned round the obstacles, for the
+        largest agent radius, and its corners become waypoints.
     **agent_params
         Other ``add_agents`` parameters for every agent (defaults:
         ``neighbor_dist=10``, ``max_neighbors=10``, ``time_horizon=2``,
@@ -344,54 +386,77 @@ def from_steersuite(path, *, seed: int = 0, time_step: float = 0.1, max_steps: i
     Raises
     ------
     ValueError
-        For a file that is not XML or not a test case, and for an element
-        with a missing or malformed value (naming the file and the element).
+        For a file that is not XML or not a test case, for an element with
+        a missing or malformed value (naming the file and the element), for
+        an agent whose goals are all of types vosim cannot follow (it would
+        otherwise stand at its start, counted as arrived), and with ``plan``
+        for a goal that cannot be reached (naming the agent).
     """
+    from ..navigation._goals import PLANNERS
     from ..simulator import Simulator
+    from ._placement import PLACEMENT_TRIES, Scatter
 
     path = os.fspath(path)
     seed = integer(seed, "seed", minimum=0)
     max_speed_factor = scalar(max_speed_factor, "max_speed_factor", minimum=1.0, maximum=1e6)
-    try:
-        root = ET.parse(path).getroot()
-    except ET.ParseError as error:
-        line, column = error.position
-        raise ValueError(f"{path}: not well-formed XML (line {line}, column {column})") from None
+    if plan is not None and plan not in PLANNERS:
+        raise ValueError(f"plan is {plan!r}; must be None or one of {', '.join(map(repr, PLANNERS))}")
+    root = _parse(path)
     rng = np.random.default_rng(seed)
-    reader = _Reader(path, root, rng)
+    reader = _Reader(path, root)
     reader.read()
 
+    def nowhere(where, bounds, radius):
+        raise ValueError(f"{path}: <{where}>: found no free spot for a disc of radius {radius:g} in bounds "
+                         f"{list(bounds)} after {PLACEMENT_TRIES} tries")
+
+    def checked(where, bounds):
+        if not (bounds[1] > bounds[0] and bounds[3] > bounds[2]):
+            raise ValueError(f"{path}: <{where}> places at random in bounds {list(bounds)}, which have no area")
+        return bounds
+
     # Obstacles first (random boxes clear of the fixed ones), then agents clear of them.
-    sim = Simulator()
+    sim = Simulator()  # checks every obstacle
     for kind, vertices in reader.obstacles:
         _add(sim, kind, vertices, path)
-    for where, count, size, bounds in reader.obstacle_regions:
-        for _ in range(count):
-            centre = _place(rng, sim, bounds, size / np.sqrt(2), [], [], where, path)
-            box = centre + size / 2 * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]])
-            reader.obstacles.append(("polygon", box))
-            _add(sim, "polygon", box, path)
     n = len(reader.agents)
     radius = np.array([a["radius"] for a in reader.agents], dtype=np.float64)
+    if reader.obstacle_regions:
+        reach = max(size / np.sqrt(2) for _, _, size, _ in reader.obstacle_regions)
+        scatter = Scatter(rng, reader.obstacles, reach)
+        for where, count, size, bounds in reader.obstacle_regions:
+            checked(where, bounds)
+            for _ in range(count):
+                centre = scatter.place(bounds, size / np.sqrt(2))
+                if centre is None:
+                    nowhere(where, bounds, size / np.sqrt(2))
+                scatter.add(centre, size / 2, box=True)
+                box = centre + size / 2 * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]])
+                reader.obstacles.append(("polygon", box))
+                _add(sim, "polygon", box, path)
+    scatter = Scatter(rng, reader.obstacles, float(radius.max()) if n else 0.0)
     positions = np.zeros((n, 2))
-    placed, placed_radius = [], []
     fixed = [i for i, a in enumerate(reader.agents) if "region" not in a]
     for i in fixed:
-        placed.append(reader.agents[i]["position"])
-        placed_radius.append(radius[i])
         positions[i] = reader.agents[i]["position"]
+        scatter.add(positions[i], radius[i])
     for i, agent in enumerate(reader.agents):
         if "region" in agent:
-            positions[i] = _place(rng, sim, agent["region"], radius[i], placed, placed_radius, agent["where"], path)
-            placed.append(positions[i])
-            placed_radius.append(radius[i])
+            spot = scatter.place(checked(agent["where"], agent["region"]), radius[i])
+            if spot is None:
+                nowhere(agent["where"], agent["region"], radius[i])
+            positions[i] = spot
+            scatter.add(spot, radius[i])
     routes = []
     for i, agent in enumerate(reader.agents):
         route = []
         for goal in agent["goals"]:
             if goal is None:
                 where = f"{agent['where']}/goalSequence"
-                goal = _place(rng, sim, reader.need_world(where), radius[i], [], [], where, path)
+                world = checked(where, reader.need_world(where))
+                goal = scatter.place(world, radius[i], avoid_items=False)
+                if goal is None:
+                    nowhere(where, world, radius[i])
             route.append(goal)
         routes.append(np.array(route) if route else positions[i][None].copy())
     goals = np.array([r[-1] for r in routes]).reshape(n, 2)
@@ -400,14 +465,18 @@ def from_steersuite(path, *, seed: int = 0, time_step: float = 0.1, max_steps: i
     params = dict(neighbor_dist=10.0, max_neighbors=10, time_horizon=2.0, time_horizon_obst=1.0)
     params.update(agent_params)
     params.update(radius=radius, pref_speed=speed, max_speed=speed * max_speed_factor)
+    scenario = Scenario(name=reader.name, positions=positions, goals=goals, waypoints=waypoints, agent_params=params,
+                        obstacles=reader.obstacles, time_step=time_step, max_steps=1,
+                        method=ORCA() if method is None else method, seed=seed)
+    if plan is not None and n:
+        scenario.waypoints = routes = _routes_planned(scenario, plan)
     if max_steps is None:
         walk = np.array([np.linalg.norm(np.diff(np.vstack([positions[i], r]), axis=0), axis=1).sum()
                          for i, r in enumerate(routes)]) if n else np.zeros(0)
         slowest = float((walk / speed).max()) if n else 0.0
         max_steps = int(np.ceil(3 * slowest / time_step)) + 1000
-    return Scenario(name=reader.name, positions=positions, goals=goals, waypoints=waypoints, agent_params=params,
-                    obstacles=reader.obstacles, time_step=time_step, max_steps=max_steps,
-                    method=ORCA() if method is None else method, seed=seed)
+    scenario.max_steps = integer(max_steps, "max_steps", minimum=1)
+    return scenario
 
 
 def _add(sim, kind: str, vertices: np.ndarray, path: str) -> None:

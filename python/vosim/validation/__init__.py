@@ -1,0 +1,31 @@
+"""Verification tests of pedestrian dynamics (RiMEA 4.1.1) for any method.
+
+Each test builds its scenario as the guideline defines it (as JuPedSim's
+suite sets it up: pedestrians of radius 0.25 m at 1.34 m/s, time step
+0.1 s), runs it with the method given, measures what the guideline asks
+(:mod:`vosim.measurement`) and returns a :class:`TestResult`: the measured
+values, the criterion, pass or fail, and notes where the method departs
+from measured crowds. Tests that need scenario features vosim does not
+have yet (stairs, sinks, start times, exit choice) are listed in
+:data:`NOT_EXPRESSIBLE`, not faked.
+
+>>> from vosim import validation
+>>> result = validation.rimea_1("orca")
+>>> result.passed, result.summary
+(True, '30.1 s')
+>>> print(validation.table([result]))
+| test | ORCA |
+|---|---|
+| RiMEA 1 corridor 40 m at 1.33 m/s | pass: 30.1 s |
+
+From the shell: ``vosim validate --method orca [--plot DIR]``.
+"""
+
+from ._figures import figures
+from ._result import NotExpressible, TestResult, table
+from ._rimea import (EXAMPLE_GROUPS, NOT_EXPRESSIBLE, TESTS, rimea_1, rimea_4, rimea_7, rimea_15,
+                     run_all)
+from ._weidmann import weidmann_specific_flow, weidmann_speed
+
+__all__ = ["EXAMPLE_GROUPS", "NOT_EXPRESSIBLE", "NotExpressible", "TESTS", "TestResult", "figures", "rimea_1",
+           "rimea_4", "rimea_7", "rimea_15", "run_all", "table", "weidmann_specific_flow", "weidmann_speed"]

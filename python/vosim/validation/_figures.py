@@ -1,0 +1,61 @@
+"""Figures of the validation tests (needs matplotlib)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._weidmann import weidmann_specific_flow, weidmann_speed
+
+
+def figures(results) -> dict:
+    """A matplotlib figure per result that has one, by file stem (``"rimea_4_orca"``)."""
+    from ..plot._common import _pyplot
+
+    plt = _pyplot()
+    out = {}
+    for result in results:
+        stem = f"{result.test.lower().replace(' ', '_')}_{result.method.lower()}"
+        if result.test == "RiMEA 4":
+            out[stem] = _fundamental_diagram(plt, result)
+        elif result.test == "RiMEA 7":
+            out[stem] = _speeds(plt, result)
+        elif "trajectory" in result.data:
+            from .. import plot
+
+            ax = plot.trajectories(result.data["trajectory"], title=f"{result.test}: {result.method}, "
+                                                                    f"{result.summary}")
+            out[stem] = ax.figure
+    return out
+
+
+def _fundamental_diagram(plt, result):
+    table = result.data["table"]
+    rho = np.linspace(0.05, 5.4, 300)
+    fig, (speed_ax, flow_ax) = plt.subplots(1, 2, figsize=(9.0, 3.6))
+    speed_ax.plot(rho, weidmann_speed(rho), color="0.4", label="Weidmann (1993)")
+    speed_ax.plot(table[:, 1], table[:, 2], "o-", color="C0", label=result.method)
+    speed_ax.set(xlabel="density (persons/m²)", ylabel="speed (m/s)", xlim=(0, 5.5), ylim=(0, 1.6))
+    flow_ax.plot(rho, weidmann_specific_flow(rho), color="0.4", label="Weidmann (1993)")
+    flow_ax.plot(table[:, 1], table[:, 4], "o-", color="C0", label=result.method)
+    flow_ax.set(xlabel="density (persons/m²)", ylabel="specific flow (1/(m s))", xlim=(0, 5.5))
+    speed_ax.legend(loc="upper right", fontsize=8)
+    fig.suptitle(f"RiMEA 4: fundamental diagram, {result.method} ({'pass' if result.passed else 'fail'})")
+    fig.tight_layout()
+    return fig
+
+
+def _speeds(plt, result):
+    data = result.data
+    fig, ax = plt.subplots(figsize=(5.0, 4.0))
+    for k, name in enumerate(dict.fromkeys(data["names"])):
+        mine = np.array([g == name for g in data["names"]])
+        lo, hi = data["low"][mine][0], data["high"][mine][0]
+        ax.axhspan(lo, hi, color=f"C{k}", alpha=0.15)
+        ax.plot(data["assigned"][mine], data["measured"][mine], "o", color=f"C{k}", label=f"{name} ({lo:g}-{hi:g})")
+    span = [np.nanmin(data["low"]), np.nanmax(data["high"])]
+    ax.plot(span, span, color="0.5", lw=0.8)
+    ax.set(xlabel="assigned speed (m/s)", ylabel="measured speed (m/s)",
+           title=f"RiMEA 7: {result.method}, {result.summary}")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,80 @@
+"""The RiMEA verification tests vosim can express, run fast for ORCA, and what they report."""
+
+import numpy as np
+import pytest
+
+from vosim import validation
+
+
+def test_rimea_1_orca_walks_the_corridor_in_time():
+    result = validation.rimea_1("orca")
+    assert result.passed and result.method == "ORCA"
+    # 40 m at 1.33 m/s from a standing start, timed at the end line
+    assert 30.0 <= result.measured["travel_time_s"] <= 30.3
+
+
+def test_rimea_7_takes_the_groups_given():
+    result = validation.rimea_7("orca", groups={"one speed": (1.0, 1.0)}, per_group=2)
+    assert result.passed and np.allclose(result.measured["measured"], 1.0, rtol=1e-9)
+    assert result.measured["groups"] == {"one speed": pytest.approx((1.0, 1.0))}
+    with pytest.raises(ValueError, match="max"):
+        validation.rimea_7("orca", groups={"bad": (1.2, 1.0)})
+
+
+def test_rimea_7_orca_keeps_each_assigned_speed():
+    result = validation.rimea_7("orca", per_group=5)
+    assert result.passed
+    assert result.measured["largest_relative_error"] < 1e-6
+    assert len(result.measured["measured"]) == 15
+
+
+def test_rimea_4_orca_departs_from_weidmann_at_high_density():
+    result = validation.rimea_4("orca", densities=(0.5, 2.0), length=24.0, width=4.0, start=2.0, duration=3.0)
+    density, speed, weidmann = (np.array(result.measured[k]) for k in ("density", "speed", "weidmann_speed"))
+    assert np.allclose(density, [0.5, 2.0], rtol=0.25)
+    assert abs(speed[0] - weidmann[0]) < 0.1  # free walking agrees
+    # ORCA walks at its preferred speed at 2 persons/m^2, where people slow to about 0.6 m/s
+    assert speed[1] > 1.2 and weidmann[1] < 0.8
+    assert not result.passed and "above Weidmann's" in result.notes
+    with pytest.raises(ValueError, match=r"densities\[0\]"):
+        validation.rimea_4("orca", densities=(6.0,))
+
+
+def test_rimea_15_measures_overlaps_at_a_door():
+    result = validation.rimea_15("orca", agents=30, seconds=20.0)
+    assert result.measured["max_wall_penetration_m"] <= 0.01
+    assert result.measured["through_door"] > 5
+    assert result.passed == (result.measured["max_overlap_m"] <= 0.01)
+
+
+def test_weidmann_diagram():
+    assert validation.weidmann_speed(0.0) == pytest.approx(1.34)
+    assert validation.weidmann_speed(5.4) == 0.0 and validation.weidmann_speed(6.0) == 0.0
+    rho = np.linspace(0.1, 5.4, 2000)
+    flow = validation.weidmann_specific_flow(rho)
+    assert flow.max() == pytest.approx(1.22, abs=0.01) and rho[flow.argmax()] == pytest.approx(1.75, abs=0.05)
+
+
+def test_the_table_lists_tests_not_expressible_yet():
+    results = [validation.rimea_1("orca"), validation.rimea_1("rvo")]
+    text = validation.table(results, validation.NOT_EXPRESSIBLE)
+    assert text.splitlines()[0] == "| test | ORCA | RVO |"
+    assert "| RiMEA 1 corridor 40 m at 1.33 m/s | pass: 30.1 s | pass:" in text
+    assert "| not expressible yet | needs |" in text and "| RiMEA 10 assigned exits | sinks |" in text
+    with pytest.raises(ValueError, match="unknown test '3'"):
+        validation.run_all("orca", tests=["3"])
+    with pytest.raises(TypeError, match="method"):
+        validation.rimea_1(42)
+
+
+def test_vosim_validate_prints_the_table_and_writes_figures(tmp_path, capsys):
+    from vosim.cli import main
+
+    code = main(["validate", "--method", "orca", "--tests", "1,7", "--plot", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "| RiMEA 1 corridor 40 m at 1.33 m/s | pass: 30.1 s |" in out
+    assert "RiMEA 7 speeds by group | pass" in out and "| RiMEA 5 pre-movement times | per-agent start times |" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rimea_1_orca.png", "rimea_7_orca.png"]
+    with pytest.raises(SystemExit):
+        main(["validate", "--tests", "99"])
