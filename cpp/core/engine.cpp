@@ -227,7 +227,7 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
                                 near.data() + starts[row], static_cast<int>(starts[row + 1] - starts[row])});
                         }
                         ws.used_fallback = false;
-                        const SceneView view{seen, scene, time_step_, step_count_, step_data_.get()};
+                        const SceneView view{seen, scene, time_step_, step_count_, step_data_.get(), &waypoints_};
                         V v = method_velocity<V>(method, view, slot, ws);
                         // (Integration saturates non-holonomic agents' velocities.)
                         if (cap_speeds && !(nonholonomic_ && state_.kinematics[i] != 0)) {
@@ -451,6 +451,28 @@ bool Engine::all_arrived() const {
     });
 }
 
+bool Engine::mark_arrivals(std::vector<std::uint8_t>& reached) const {
+    const AgentState& s = state_;
+    reached.resize(static_cast<std::size_t>(s.scenes()) * s.capacity(), 0);
+    return with_vector_type([&](auto v) {
+        using V = decltype(v);
+        bool everyone = true;
+        for (int b = 0; b < s.scenes(); ++b) {
+            for (int slot = 0; slot < s.count(); ++slot) {
+                const std::size_t i = s.index(b, slot);
+                if (reached[i] || !s.active[i] || !s.has_goal[i]) continue;
+                if (abs_sq(s.position<V>(i) - s.goal<V>(i)) <= sqr(s.arrival_radius[i]) &&
+                    !waypoints_.has_more(s, i)) {
+                    reached[i] = 1;
+                } else {
+                    everyone = false;
+                }
+            }
+        }
+        return everyone;
+    });
+}
+
 template <class V>
 std::size_t Engine::prepare_inspection(int scene, int slot, Workspace& ws) {
     if (scene < 0 || scene >= state_.scenes() || slot < 0 || slot >= state_.count()) {
@@ -502,7 +524,7 @@ Diagnostics Engine::inspect(int scene, int slot) {
     if (state_.active[i]) {
         std::unique_ptr<StepData> step_data;
         method_->prepare_step(seen, step_data);
-        method_->inspect(SceneView{seen, scene, time_step_, step_count_, step_data.get()}, slot, ws, d);
+        method_->inspect(SceneView{seen, scene, time_step_, step_count_, step_data.get(), &waypoints_}, slot, ws, d);
         if (!method_->may_exceed_max_speed() && state_.kinematics[i] == 0) {  // as the step does
             d.new_velocity = cap_speed(d.new_velocity, d.max_speed);
         }
@@ -543,7 +565,8 @@ Diagnostics3 Engine::inspect_3d(int scene, int slot) {
     if (state_.active[i]) {
         std::unique_ptr<StepData> step_data;
         method_->prepare_step(state_, step_data);
-        method_->inspect_3d(SceneView{state_, scene, time_step_, step_count_, step_data.get()}, slot, ws, d);
+        method_->inspect_3d(SceneView{state_, scene, time_step_, step_count_, step_data.get(), &waypoints_}, slot,
+                            ws, d);
         if (!method_->may_exceed_max_speed()) {  // as the step does
             d.new_velocity = cap_speed(d.new_velocity, d.max_speed);
         }

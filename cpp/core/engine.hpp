@@ -83,7 +83,7 @@ struct PhaseTimes {
 struct RunResult {
     std::int64_t steps_done = 0;
     std::int64_t frames = 0;
-    bool all_arrived = false;
+    bool all_arrived = false;  // every goal-seeking agent arrived during the run (Engine::mark_arrivals)
     bool stopped = false;  // `tick` asked to stop
     std::shared_ptr<RunMetrics> metrics;  // null when the run had no agents
     PhaseTimes times;                     // spent in this run
@@ -189,6 +189,11 @@ public:
     // waypoints left) within its arrival radius (vacuously true when there
     // is none).
     bool all_arrived() const;
+    // Marks in `reached` (one entry per agent slot of every scene) the active
+    // goal-seeking agents now within their arrival radius of their final goal;
+    // whether every one of them is marked. A run marks after every step: an
+    // agent has arrived from the first step it is there, and stays counted.
+    bool mark_arrivals(std::vector<std::uint8_t>& reached) const;
 
     // Waypoints: agent `ids[k]` follows points offsets[k] .. offsets[k+1]
     // (none: its track is cleared), moving on within radius[k] of each;

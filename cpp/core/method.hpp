@@ -44,6 +44,8 @@ template <class V>
 using ObstaclesNearOf = typename ObstaclesNear<V>::type;
 
 // Scratch space a method keeps per thread (its own subclass).
+class Waypoints;
+
 struct MethodScratch {
     virtual ~MethodScratch() = default;
 };
@@ -132,6 +134,8 @@ struct SceneView {
     double time_step;
     std::int64_t step;  // steps taken before this one (seeds per-step random draws)
     const StepData* step_data = nullptr;  // the method's, when it prepares any
+    // The agents' waypoint tracks: which goals are final (LocalAgentT::at_goal).
+    const Waypoints* waypoints = nullptr;
 
     std::size_t index(int slot) const { return state.index(scene, slot); }
 };
