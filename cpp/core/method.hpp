@@ -43,9 +43,9 @@ struct ObstaclesNear<Vec3> {
 template <class V>
 using ObstaclesNearOf = typename ObstaclesNear<V>::type;
 
-// Scratch space a method keeps per thread (its own subclass).
 class Waypoints;
 
+// Scratch space a method keeps per thread (its own subclass).
 struct MethodScratch {
     virtual ~MethodScratch() = default;
 };
