@@ -8,7 +8,7 @@ The grid: ORCA, HRVO and ForceBased on ``crossing``, ``bottleneck`` and
 
 - single process: ``vosim.sweep(..., client=False)``, the cells one after
   another, each Batch on all of vosim's threads;
-- LocalCluster: ``vosim.sweep(...)`` with its default cluster (one worker
+- LocalCluster: ``vosim.sweep(..., client="local")`` (one worker
   process per core, one thread each; ``--workers`` overrides), the cells in
   parallel. Its time includes starting and stopping the cluster, which is
   also reported alone (an empty cluster's start and stop).
@@ -48,7 +48,7 @@ def cluster_overhead(workers) -> float:
     from vosim._dask import client_for
 
     started = time.perf_counter()
-    with client_for(None, workers=workers):
+    with client_for("local", workers=workers):
         pass
     return time.perf_counter() - started
 
@@ -69,7 +69,7 @@ def main() -> None:
     print(f"3 methods x 3 scenarios x {args.seeds} seeds, {args.agents} agents; {description}")
     single, single_seconds = run(args.agents, args.seeds, client=False)
     print(f"{'single process':>34} | {single_seconds:8.2f} s ({vosim.get_num_threads()} threads)")
-    cluster, cluster_seconds = run(args.agents, args.seeds, workers=args.workers)
+    cluster, cluster_seconds = run(args.agents, args.seeds, client="local", workers=args.workers)
     print(f"{f'LocalCluster ({workers} x {threads} thread)':>34} | {cluster_seconds:8.2f} s")
     overhead = cluster_overhead(args.workers)
     print(f"{'of which the cluster start/stop':>34} | {overhead:8.2f} s")

@@ -138,10 +138,41 @@ def test_a_stalled_run_says_so_and_names_the_option():
     assert result.stderr == ""
 
 
+def test_the_deadlock_hint_is_not_given_to_a_run_that_took_it():
+    result = _vosim("run", "--scenario", "crossing", "--steps", "30", "--quiet", "--deadlock", "sidestep")
+    assert result.returncode == 1
+    assert "not every agent arrived within 30 steps" in result.stdout and "--deadlock" not in result.stdout
+
+
+def test_compare_writes_csv_without_round_off_and_prints_even_columns(tmp_path):
+    import csv
+
+    out = tmp_path / "results.csv"
+    result = _vosim("compare", "--scenario", "headon_pair", "--methods", "orca,force", "--seeds", "2",
+                    "--quiet", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    rows = list(csv.DictReader(out.open()))
+    assert len(rows) == 4
+    for row in rows:
+        for name, text in row.items():
+            try:
+                value = float(text)
+            except ValueError:
+                continue
+            assert len(text.lstrip("-").replace(".", "").split("e")[0].lstrip("0")) <= 10, (name, text)
+            assert float(f"{value:.10g}") == value
+    lines = [line.split() for line in result.stdout.splitlines() if any(m in line.split() for m in ("ORCA", "ForceBased"))]
+    values = [line[next(k for k, t in enumerate(line) if t in ("ORCA", "ForceBased")) + 1:] for line in lines]
+    assert len(values) == 2 and len(values[0]) == len(values[1]) >= 3
+    for column in zip(*values):  # arrival_rate, finished, makespan, ...
+        decimals = {len(text.partition(".")[2]) for text in column if text != "-"}
+        assert len(decimals) <= 1, column
+
+
 def test_compare_reports_finished_seeds_and_no_partial_makespan(tmp_path):
     result = _vosim("compare", "--scenario", "headon_pair", "--methods", "orca", "--seeds", "2", "--steps", "20",
                     "--quiet")
     assert result.returncode == 0, result.stderr
     row = next(line for line in result.stdout.splitlines() if line.startswith("headon_pair"))
-    assert row.split()[2:5] == ["0", "0", "-"]  # arrival_rate, finished, makespan
+    assert row.split()[2:5] == ["0.000", "0.000", "-"]  # arrival_rate, finished, makespan
     assert "makespan (s) only where all seeds finished" in result.stdout

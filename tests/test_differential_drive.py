@@ -296,11 +296,12 @@ def test_inspect_shows_the_effective_centre_and_the_realised_velocity():
     assert seen["new_angular_velocity"] == sim.angular_velocities[0]
 
 
-def test_peak_angular_speed_covers_holonomic_agents():
+def test_peak_angular_speed_is_undefined_for_holonomic_agents():
+    """A holonomic agent's heading only follows its velocity: its turn rate is NaN, not a figure."""
     sim = circle(6, kinematics="holonomic")
     traj = sim.run(100)
     peak = traj.metrics["peak_angular_speed"]
-    assert peak.shape == (6,) and np.all(peak >= 0) and np.all(np.isfinite(peak))
+    assert peak.shape == (6,) and np.all(np.isnan(peak))
 
 
 # ------------------------------------------------------------- bad input

@@ -1,8 +1,9 @@
 """Every Python example of the documentation runs: README.md's ```python
 blocks and the docstring examples (``>>>``) of the package.
 
-README blocks run in order, in one namespace, in a temporary folder (files
-they write land there), so a block may use what an earlier one defined.
+Each README block runs on its own, in a fresh namespace named ``__main__``
+(as a script saved from it would), in a temporary folder (files they write
+land there): a reader can copy any one block, so each has its own imports.
 A block that needs something no reader should have to see gets it from an
 HTML comment right before it, which renders as nothing:
 
@@ -48,8 +49,8 @@ def test_every_readme_block_runs(tmp_path, monkeypatch):
     import matplotlib.pyplot as plt
 
     monkeypatch.chdir(tmp_path)
-    namespace: dict = {"__name__": "readme"}
     for line, setup, code in readme_blocks():
+        namespace: dict = {"__name__": "__main__"}
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("error", RuntimeWarning)  # an example must not end in a surprise

@@ -67,9 +67,57 @@ def test_sweep_connects_to_a_scheduler_address(client):
     _same(table, vosim.sweep([vosim.ORCA()], ["headon_pair"], seeds=[0, 1], steps=100, client=False))
 
 
-def test_default_local_cluster_runs_the_grid():
-    table = vosim.sweep([vosim.ORCA()], ["headon_pair"], seeds=[0, 1], steps=100, workers=1, threads=1)
+def test_a_local_cluster_when_asked_runs_the_grid():
+    table = vosim.sweep([vosim.ORCA()], ["headon_pair"], seeds=[0, 1], steps=100, workers=1, threads=1,
+                        client="local")
     assert list(table["seed"]) == [0, 1] and table.attrs["cells_run"] == 1
+    _same(table, vosim.sweep([vosim.ORCA()], ["headon_pair"], seeds=[0, 1], steps=100, client=False))
+
+
+def test_the_default_uses_the_active_client(client):
+    """client=None runs on the client this process already uses (the fixture's)."""
+    grid = dict(methods=[vosim.ORCA()], scenarios=["headon_pair"], seeds=[0, 1], steps=100)
+    assert distributed.Client.current() is client
+    with distributed.get_task_stream(client) as stream:
+        on_client = vosim.sweep(**grid)
+    assert [task["key"] for task in stream.data if str(task["key"]).startswith("_run-")]
+    _same(on_client, vosim.sweep(**grid, client=False))
+
+
+def test_without_a_client_the_default_runs_here_without_dask():
+    code = textwrap.dedent("""
+        import sys, vosim
+        table = vosim.sweep([vosim.ORCA()], ["headon_pair"], seeds=[0], steps=50)
+        print(len(table), "distributed" in sys.modules)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["1", "False"]
+
+
+SWEEP_SCRIPT = """\
+import vosim
+
+{indent}table = vosim.sweep([vosim.ORCA()], ["headon_pair"], seeds=[0], steps=50, client="local", workers=1)
+{indent}print("rows", len(table))
+"""
+
+
+@pytest.mark.parametrize("guarded", [False, True])
+def test_a_local_cluster_from_a_script_needs_the_main_guard(tmp_path, guarded):
+    """A script starting a LocalCluster outside `if __name__ == "__main__":` is told the fix, before any process starts."""
+    body = SWEEP_SCRIPT.format(indent="    " if guarded else "")
+    if guarded:
+        body = body.replace("\n    table", '\nif __name__ == "__main__":\n    table', 1)
+    script = tmp_path / "sweep_script.py"
+    script.write_text(body)
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    if guarded:
+        assert run.returncode == 0, run.stderr
+        assert "rows 1" in run.stdout
+    else:
+        assert run.returncode != 0
+        assert "Nanny failed to start" not in run.stderr
+        assert 'if __name__ == "__main__":' in run.stderr and f"{script} again; its line 3" in run.stderr
 
 
 def test_an_interrupted_sweep_resumes_without_redoing_cells(tmp_path, client):
@@ -253,7 +301,7 @@ def test_sweep_checks_its_arguments():
         vosim.sweep([vosim.ORCA()], ["crossing"], agent_params={"seed": [1]}, client=False)
     with pytest.raises(ValueError, match=r"threads is 0; must be >= 1"):
         vosim.sweep([vosim.ORCA()], ["crossing"], threads=0, client=False)
-    with pytest.raises(TypeError, match=r"client: expected a distributed.Client, a scheduler address or None"):
+    with pytest.raises(TypeError, match=r"client: expected a distributed.Client, a scheduler address, 'local' or None"):
         vosim.sweep([vosim.ORCA()], ["headon_pair"], client=3)
     with pytest.raises(TypeError, match=r"scenario_params \{'n': 3\}, agent_params \{\}: .*unexpected keyword "
                                         r"argument 'n'"):

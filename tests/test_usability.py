@@ -110,7 +110,7 @@ def test_repr_is_one_line_and_summary_tells_the_run():
 def test_an_unfinished_run_warns_and_its_summary_says_so():
     sim = pair()
     with pytest.warns(RuntimeWarning, match=r"run\(until_arrived=True\) ended after 200 steps with 2 of 2 "
-                                            r"goal-seeking agents not at their goals \(2 stalled\).*"
+                                            r"goal-seeking agents that did not arrive \(2 stalled\).*"
                                             r"deadlock='sidestep'"):
         traj = sim.run(200, until_arrived=True)
     assert "0/2 arrived" in repr(traj)
@@ -229,15 +229,60 @@ def test_to_dataframe_picks_frames_and_agents(crossing_run):
         crossing_run.to_dataframe(frames=[0.5])
 
 
-def test_agents_pushed_off_their_goals_after_arriving_are_counted_at_the_end():
-    """all_arrived is the end state: force-based agents crowding their goals arrive, then push
-    each other off them. The warning counts who is not at its goal at the end; the summary
-    says why no one is missing."""
+def test_force_based_agents_stop_at_their_goals():
+    """Force-based agents crowding their goals used to push each other off them and drift: now
+    each stands at its goal once there, so the run ends when the last arrives, without a warning."""
     from vosim import scenarios
 
     scenario = scenarios.crossing(10, seed=0)
-    with pytest.warns(RuntimeWarning, match=r"with [1-9]\d* of 20 goal-seeking agents not at their goals "
-                                            r"\(0 stalled\).*None stalled: more steps may do"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
         traj = scenario.build(vosim.ForceBased()).run(scenario.max_steps, until_arrived=True)
-    assert "20/20 arrived" in repr(traj) and not traj.all_arrived
-    assert "every agent arrived at some step, but not all were at their goals at the end" in traj.summary()
+    assert traj.all_arrived and "20/20 arrived" in repr(traj)
+    assert traj.steps_run < scenario.max_steps
+    assert traj.steps_run == int(np.max(traj.metrics["arrival_step"]))  # stopped as the last arrived
+    assert np.all(traj.arrived()[-1][np.asarray(traj.has_goal)])  # and every one is still there
+    assert "left goal" not in traj.summary()
+
+
+def _pushed_off_scene():
+    """Agent 0 sits on its goal (arrival radius 5 cm); agent 1's goal is the same spot, and ORCA's
+    reciprocity pushes agent 0 off it for good."""
+    sim = vosim.Simulator(time_step=0.1)
+    sim.add_agents([[0.0, 0.0], [-4.0, 0.0]], goals=[[0.0, 0.0], [0.0, 0.0]], radius=0.5, max_speed=1.0,
+                   pref_speed=1.0, time_horizon=2.0, arrival_radius=[0.05, 1.5])
+    return sim
+
+
+def test_arrival_is_the_first_step_at_the_goal_and_stays_counted():
+    """One definition everywhere: all_arrived, until_arrived, arrival_step, repr, summary; an agent
+    pushed off its goal after arriving stays arrived and is reported as having left it."""
+    sim = _pushed_off_scene()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        traj = sim.run(500, until_arrived=True)
+    steps = traj.metrics["arrival_step"]
+    assert steps[0] == 1 and steps[1] > 1
+    assert traj.steps_run == steps[1]  # until_arrived stopped as agent 1 arrived
+    assert traj.all_arrived and "2/2 arrived" in repr(traj)
+    assert not sim.arrived[0]  # agent 0 is off its goal now
+    summary = traj.summary()
+    assert "arrived            2 of 2 goal-seeking agents" in summary
+    assert "left goal          1 of the agents that arrived" in summary
+    assert traj.metrics["arrival_rate"] == 1.0 and np.isfinite(traj.metrics["makespan"])
+
+
+def test_without_metrics_all_arrived_is_the_same():
+    traj = _pushed_off_scene().run(500, until_arrived=True, metrics=False)
+    assert traj.all_arrived and "2/2 arrived" in repr(traj)
+
+
+def test_peak_angular_speed_is_nan_for_holonomic_agents():
+    sim = vosim.Simulator(time_step=0.1)
+    sim.add_agents([[0.0, 0.0], [0.0, 3.0]], goals=[[-3.0, 0.0], [0.0, 6.0]], radius=0.3, max_speed=1.0,
+                   kinematics=["holonomic", "differential_drive"], wheel_track=0.4)
+    sim.velocities[0] = [1.0, 0.0]  # agent 0 reverses: its heading turns by pi in one step
+    sim.headings[:] = 0.0
+    traj = sim.run(40)  # agent 1, facing +x, turns to its goal in +y
+    peaks = traj.metrics["peak_angular_speed"]
+    assert np.isnan(peaks[0]) and np.isfinite(peaks[1]) and peaks[1] > 0

@@ -42,6 +42,8 @@ struct ObstaclesNear<Vec3> {
 template <class V>
 using ObstaclesNearOf = typename ObstaclesNear<V>::type;
 
+class Waypoints;
+
 // Scratch space a method keeps per thread (its own subclass).
 struct MethodScratch {
     virtual ~MethodScratch() = default;
@@ -127,6 +129,8 @@ struct SceneView {
     double time_step;
     std::int64_t step;  // steps taken before this one (seeds per-step random draws)
     const StepData* step_data = nullptr;  // the method's, when it prepares any
+    // The agents' waypoint tracks: which goals are final (LocalAgentT::at_goal).
+    const Waypoints* waypoints = nullptr;
 
     std::size_t index(int slot) const { return state.index(scene, slot); }
 };

@@ -1,11 +1,15 @@
-"""Getting a Dask client: one given, one to a scheduler's address, or a local cluster."""
+"""Getting a Dask client: the active one, one given, one to a scheduler's address, or a local cluster."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import sys
 
 from ._checks import integer
+from ._main_guard import require_guard
+
+LOCAL = "local"
 
 
 def _distributed():
@@ -37,25 +41,44 @@ def local_layout(workers: int | None, threads: int | None) -> tuple[int, int]:
     return workers, threads
 
 
+def active_client():
+    """The Dask client this process already uses (``distributed.Client.current()``), or None.
+
+    Without importing Dask: a process that has not imported it has no client.
+    """
+    distributed = sys.modules.get("distributed")
+    if distributed is None:
+        return None
+    try:
+        return distributed.Client.current()
+    except ValueError:
+        return None
+
+
 @contextlib.contextmanager
 def client_for(client, *, workers: int | None = None, threads: int | None = None):
     """A ``distributed.Client`` for ``client``, closed afterwards if made here.
 
     ``client`` is a Client (used as is), a scheduler address such as
-    ``"tcp://10.0.0.5:8786"``, or None for a ``LocalCluster`` of ``workers``
-    processes (each running vosim on ``threads`` threads).
+    ``"tcp://10.0.0.5:8786"``, or ``"local"`` for a new ``LocalCluster`` of
+    ``workers`` processes (each running vosim on ``threads`` threads).
     """
     distributed = _distributed()
     if isinstance(client, distributed.Client):
         yield client
         return
-    if isinstance(client, str):
-        with distributed.Client(client) as made:
-            yield made
+    if client == LOCAL:
+        yield from _local_cluster(distributed, workers, threads)
         return
-    if client is not None:
-        raise TypeError(f"client: expected a distributed.Client, a scheduler address or None, "
+    if not isinstance(client, str):
+        raise TypeError(f"client: expected a distributed.Client, a scheduler address, 'local' or None, "
                         f"got {type(client).__name__}")
+    with distributed.Client(client) as made:
+        yield made
+
+
+def _local_cluster(distributed, workers, threads):
+    require_guard("client='local' (a Dask LocalCluster)")
     workers, _ = local_layout(workers, threads)
     with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                   dashboard_address=":0") as cluster, distributed.Client(cluster) as made:

@@ -596,13 +596,15 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
             raise error
         if until_arrived and not trajectory.all_arrived:
             seeking = self.has_goal & self.active
-            away = int(np.sum(seeking & ~self.arrived))  # at the end, as all_arrived (some may have arrived earlier)
+            steps = trajectory.metrics.get("arrival_step")
+            arrived = self.arrived if steps is None else np.asarray(steps) >= 0  # (without metrics: at the end)
+            away = int(np.sum(seeking & ~arrived))
             stalled = int(np.sum(trajectory.metrics.get("stalled_agents", 0)))
             hint = ("A deadlock? Try the method's deadlock='sidestep' option." if stalled else
                     "None stalled: more steps may do.")
             warnings.warn(
                 f"run(until_arrived=True) ended after {trajectory.steps_run} steps with {away} of "
-                f"{int(np.sum(seeking))} goal-seeking agents not at their goals ({stalled} stalled); see "
+                f"{int(np.sum(seeking))} goal-seeking agents that did not arrive ({stalled} stalled); see "
                 f"traj.summary(). {hint}", RuntimeWarning, stacklevel=2)
         return trajectory
 

@@ -23,6 +23,7 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 
 from ._checks import integer
+from ._dask import active_client
 from ._progress import make_progress
 from .comparison import _factory, _methods, _scenes, run_cell, seed_list
 from .metrics import PER_SCENE, TIMES
@@ -233,12 +234,12 @@ def sweep(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequence,
           method_params: Mapping | None = None, scenario_params: Mapping | None = None,
           agent_params: Mapping | None = None, steps: int | None = None,
           path=None, client=None, workers: int | None = None, threads: int | None = None, progress=False):
-    """Run the cartesian product of methods, scenarios, parameters and seeds on a Dask cluster.
+    """Run the cartesian product of methods, scenarios, parameters and seeds, here or on Dask.
 
     Every combination of a method (with ``method_params``), a scenario (with
     ``scenario_params``) and ``agent_params`` is a cell; its seeds run
     together as the scenes of one Batch, exactly as in :func:`vosim.compare`
-    (same rows, same metrics). Cells run in parallel as Dask tasks.
+    (same rows, same metrics). On Dask, cells run in parallel as tasks.
 
     Parameters
     ----------
@@ -267,14 +268,20 @@ def sweep(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequence,
         RuntimeWarning naming it. A folder named like a part is refused
         (ValueError naming it) before anything runs.
     client
-        Where to run: None for a new ``distributed.LocalCluster`` on this
-        machine (closed at the end), a ``distributed.Client``, or a
+        Where to run. None (the default): on the Dask client this process
+        already uses (``distributed.Client.current()``), if there is one,
+        else here, one cell after another, each on all of vosim's threads
+        (on one machine that is the fastest). ``"local"``: a new
+        ``distributed.LocalCluster`` on this machine, closed at the end; it
+        starts worker processes, so a script must call the sweep under
+        ``if __name__ == "__main__":`` (one that does not gets a RuntimeError
+        saying so before any process starts). A ``distributed.Client``, or a
         scheduler's address (``"tcp://host:8786"``) for a cluster of several
-        machines. False runs every cell here, one after another, without Dask.
+        machines. False: here, even when a Dask client is active.
     workers, threads
         The LocalCluster's worker processes (default: one per core) and the
-        threads vosim uses in each (default: the cores left per worker); with
-        ``client=False``, ``threads`` sets this process's. Ignored for a
+        threads vosim uses in each (default: the cores left per worker);
+        when running here, ``threads`` sets this process's. Ignored for a
         given client (``threads`` still applies on its workers when given).
     progress
         True shows a progress bar over the cells; a callable is called as
@@ -345,14 +352,16 @@ def sweep(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequence,
     try:
         if reporter is not None:
             reporter.update(done)
-        if todo and client is False:
+        if client is None:
+            client = active_client()
+        if todo and (client is None or client is False):
             for cell in todo:
                 finish(cell, _run(cell, steps, threads))
         elif todo:
-            from ._dask import _distributed, client_for, local_layout
+            from ._dask import LOCAL, _distributed, client_for, local_layout
 
             distributed = _distributed()
-            if client is None:
+            if isinstance(client, str) and client == LOCAL:
                 workers, threads = local_layout(workers, threads)
             with client_for(client, workers=workers, threads=threads) as dask_client:
                 futures = {dask_client.submit(_run, cell, steps, threads, pure=False): cell for cell in todo}

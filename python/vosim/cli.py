@@ -10,6 +10,8 @@ from dataclasses import replace
 import numpy as np
 
 from ._io import check_trajectory_path
+from ._summary import arrived_agents
+from ._table_format import CSV_FLOAT_FORMAT, column_formatters
 from .methods import DEADLOCK_RULES, short_names
 
 
@@ -22,7 +24,7 @@ def _demo(args: argparse.Namespace) -> int:
           f"{sim.method.name}, time step {sim.time_step} s")
     max_steps = scenario.max_steps if args.max_steps is None else args.max_steps
     traj = _run_until_arrived(sim, max_steps, None if args.quiet else scenario.name)
-    arrived = int(sim.arrived.sum())
+    arrived = int(arrived_agents(traj).sum())
     clearance = float(traj.min_clearance().min())
     print(f"steps:             {traj.steps_run}")
     print(f"simulated time:    {sim.time:.2f} s")
@@ -108,8 +110,9 @@ def _run_until_arrived(sim, steps: int, label: str | None):
         traj = sim.run(steps, until_arrived=True, progress=label or False)
     if not traj.all_arrived:
         stalled = int(np.sum(traj.metrics.get("stalled_agents", 0)))
-        print(f"not every agent arrived within {traj.steps_run} steps ({stalled} stalled); more --steps, "
-              "or --deadlock sidestep if they are stuck")
+        resolving = getattr(sim.method, "deadlock", "none") != "none"
+        print(f"not every agent arrived within {traj.steps_run} steps ({stalled} stalled); more --steps"
+              + ("" if resolving else ", or --deadlock sidestep if they are stuck"))
     return traj
 
 
@@ -146,7 +149,7 @@ def _run(args: argparse.Namespace) -> int:
     print(f"vosim run: {scenes[0].name}, {scenes[0].num_agents} agents, {len(seeds)} seed(s), {method.name}, "
           f"time step {scenes[0].time_step} s, at most {steps} steps")
     traj = _run_until_arrived(sim, steps, None if args.quiet else f"{scenes[0].name}, {method.name}")
-    arrived = np.asarray(sim.arrived).reshape(len(seeds), -1).sum(axis=1)
+    arrived = arrived_agents(traj).reshape(len(seeds), -1).sum(axis=1)
     clearance = np.asarray(traj.min_clearance()).reshape(len(traj.times), -1).min(axis=0)
     print(f"steps:             {traj.steps_run} ({traj.times[-1]:.2f} s simulated, {traj.wall_time:.3f} s wall time)")
     for k, seed in enumerate(seeds):
@@ -198,9 +201,10 @@ def _compare(args: argparse.Namespace) -> int:
         methods.setdefault(method.name, method)
     table = compare(methods, args.scenario, seeds=range(args.seeds), steps=args.steps, progress=not args.quiet)
     if args.out:
-        table.to_csv(args.out, index=False)
+        table.to_csv(args.out, index=False, float_format=CSV_FLOAT_FORMAT)
         print(f"results written to {args.out}")
-    print(summarize(table).to_string(float_format=lambda x: f"{x:.4g}", na_rep="-"))
+    summary = summarize(table)
+    print(summary.to_string(formatters=column_formatters(summary), na_rep="-"))
     print("means over the seeds; finished: share of seeds in which every agent arrived; "
           "makespan (s) only where all seeds finished")
     if args.plot:

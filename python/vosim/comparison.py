@@ -172,9 +172,11 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
         Show a progress bar for each batch, labelled with the method and
         the scenario (not with ``client``).
     client
-        A ``distributed.Client`` or a Dask scheduler's address: every method
-        and scenario then runs as one task on that cluster (needs
-        ``pip install "vosim[dask]"``). The results are the same as without.
+        A ``distributed.Client``, a Dask scheduler's address, or ``"local"``
+        for a new LocalCluster (from a script: under
+        ``if __name__ == "__main__":``): every method and scenario then runs
+        as one task on that cluster (needs ``pip install "vosim[dask]"``).
+        None (the default) runs here. The results are the same either way.
 
     Returns
     -------

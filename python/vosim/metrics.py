@@ -4,6 +4,18 @@ Every ``run()`` fills ``Trajectory.metrics``, a dict of NumPy arrays. In a
 Batch the first axis of each is the scene; a Simulator's have no scene axis.
 The definitions, in one place:
 
+Arrival
+-------
+An agent has *arrived* at the first step after which it is within its
+arrival radius of its final goal (no waypoints left), and stays counted
+even if it is pushed off its goal later. ``arrival_step`` and everything
+below that counts arrivals, ``Trajectory.all_arrived``, ``summary()``,
+``repr``, the command line, :func:`vosim.compare` and
+``run(until_arrived=True)`` (which stops once every goal-seeking agent has
+arrived) use this definition. ``summary()`` reports the agents that arrived
+and were then no longer at their goals at the end as having *left* them.
+``Simulator.arrived`` is different: whether each agent is at its goal now.
+
 Per scene
 ---------
 ``collision_agent_steps``
@@ -31,8 +43,8 @@ Per scene
     ``neighbor_dist``) and every agent it overlaps; ``inf`` with no pair in
     range. Negative means overlap.
 ``arrival_rate``
-    Share of the goal-seeking agents that arrived (at their final goal,
-    within their arrival radius) during the run.
+    Share of the goal-seeking agents that arrived during the run (see
+    Arrival).
 ``makespan``
     Seconds until the last goal-seeking agent arrived; NaN unless all did.
 ``mean_travel_time``
@@ -72,8 +84,9 @@ Per agent (``(..., N)``)
 largest realised ``|v_k - v_{k-1}| / dt`` over the run, m/s^2: compare it
 with ``max_acceleration``), ``peak_angular_speed`` (the largest realised
 ``|theta_k - theta_{k-1}| / dt`` over the run, heading changes wrapped to
-``(-pi, pi]``, rad/s: compare it with ``max_angular_speed``; holonomic
-agents' headings follow their velocities).
+``(-pi, pi]``, rad/s: compare it with ``max_angular_speed``; NaN for
+holonomic agents and in 3D, whose headings only follow their velocities,
+so that a reversal would read as a half-turn in one step).
 
 Per frame (``(T, ...)``, aligned with the trajectory's frames)
 -------------------------------------------------------------
@@ -108,7 +121,8 @@ PER_AGENT = ("arrival_step", "path_length", "agent_path_efficiency", "agent_mean
 SERIES = ("min_clearance_series", "collisions_series")
 TIMES = ("time_neighbors", "time_velocities", "time_integration")
 #: Per-agent metrics that tables (``metrics_table``, :func:`vosim.compare`) give per scene as
-#: their largest value over the scene's agents: the scene's peak turn rate, rad/s.
+#: their largest value over the scene's agents: the scene's peak turn rate, rad/s
+#: (over the agents for which it is defined; NaN when there is none).
 SCENE_PEAKS = ("peak_angular_speed",)
 
 
@@ -119,6 +133,7 @@ def scene_peaks(metrics: dict) -> dict:
     for name in SCENE_PEAKS:
         if name in metrics:
             values = np.asarray(metrics[name], dtype=np.float64)
+            values = np.where(np.isnan(values), -np.inf, values)  # undefined for some agents
             peaks[name] = (np.max(values, axis=-1, initial=-np.inf) if values.shape[-1] else
                            np.full(values.shape[:-1], np.nan))
             peaks[name] = np.where(np.isneginf(peaks[name]), np.nan, peaks[name])

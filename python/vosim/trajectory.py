@@ -39,7 +39,9 @@ class Trajectory:
     steps_run
         Steps taken by this run.
     all_arrived
-        Whether every goal-seeking agent was within its arrival radius at the end.
+        Whether every goal-seeking agent arrived during the run: was within
+        its arrival radius of its final goal after some step (see Arrival in
+        :mod:`vosim.metrics`), even if pushed off it later.
     wall_time
         Seconds the run took.
     step_time

@@ -137,21 +137,4 @@ bool Engine::step(Ticker* ticker) {
     return advance(ticker, step_count_);
 }
 
-bool Engine::all_arrived() const {
-    const AgentState& s = state_;
-    if (s.count() == 0) return true;
-    return with_vector_type(dimensions(), [&](auto v) {
-        using V = decltype(v);
-        for (int b = 0; b < s.scenes(); ++b) {
-            for (int slot = 0; slot < s.count(); ++slot) {
-                const std::size_t i = s.index(b, slot);
-                if (!s.active[i] || !s.has_goal[i]) continue;
-                if (abs_sq(s.position<V>(i) - s.goal<V>(i)) > sqr(s.arrival_radius[i])) return false;
-                if (waypoints_.has_more(s, i)) return false;
-            }
-        }
-        return true;
-    });
-}
-
 }  // namespace vosim

@@ -67,7 +67,9 @@ public:
     bool step(Ticker* ticker = nullptr);
     RunResult run(const RunOptions& options, const Recording& recording, const Tick& tick,
                   const Pause& pause = {});  // engine_run.cpp
-    bool all_arrived() const;  // every goal-seeking agent within arrival radius of its final goal
+    // Arrivals (arrivals.cpp): all at their final goals now; mark those there in `reached` (never unmarked).
+    bool all_arrived() const;
+    bool mark_arrivals(std::vector<std::uint8_t>& reached) const;
 
     // Waypoints (engine_waypoints.cpp): agent ids[k] follows points offsets[k] .. offsets[k+1]
     // (dimensions() values each), moving on within radius[k]; those left after each current

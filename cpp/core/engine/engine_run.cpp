@@ -62,6 +62,10 @@ RunResult Engine::run(const RunOptions& options, const Recording& recording, con
         RunMetrics*& slot;
         ~Attach() { slot = nullptr; }
     } attach{metrics_ = result.metrics.get()};
+    // Arrival as the metrics count it: from the first step after which an
+    // agent is at its final goal, even if it is pushed off later.
+    std::vector<std::uint8_t> reached;
+    bool everyone_reached = false;
     try {
         for (std::int64_t k = 1; k <= options.steps; ++k) {
             // The views may have been written since the last step (by a
@@ -82,10 +86,8 @@ RunResult Engine::run(const RunOptions& options, const Recording& recording, con
                 record(recording, result.frames++);
                 recorded_last = true;
             }
-            if (options.until_arrived && all_arrived()) {
-                result.all_arrived = true;
-                break;
-            }
+            everyone_reached = mark_arrivals(reached);
+            if (options.until_arrived && everyone_reached) break;
             if (pause && options.pause_every > 0 && k % options.pause_every == 0 && k < options.steps) {
                 const NewTracks tracks = pause(k);
                 if (tracks.offsets.size() != tracks.ids.size() + 1 || tracks.offsets.front() != 0 || tracks.radius.size() != tracks.ids.size() ||
@@ -106,7 +108,8 @@ RunResult Engine::run(const RunOptions& options, const Recording& recording, con
     }
     // The final state is always the last frame.
     if (!recorded_last) record(recording, result.frames++);
-    if (!result.all_arrived && !result.error) result.all_arrived = all_arrived();
+    // Without a step, the state as it is.
+    if (!result.error) result.all_arrived = result.steps_done > 0 ? everyone_reached : all_arrived();
     if (result.metrics) {
         // The last state is observed by one more neighbour pass, as no step
         // follows; not after Ctrl-C (the caller wants control back at once)

@@ -63,7 +63,7 @@ Diagnostics Engine::inspect(int scene, int slot) {
     if (state_.active[i]) {
         std::unique_ptr<StepData> step_data;
         method_->prepare_step(seen, step_data);
-        method_->inspect(SceneView{seen, scene, time_step_, step_count_, step_data.get()}, slot, ws, d);
+        method_->inspect(SceneView{seen, scene, time_step_, step_count_, step_data.get(), &waypoints_}, slot, ws, d);
         if (!method_->may_exceed_max_speed() && state_.kinematics[i] == 0) {  // as the step does
             d.new_velocity = cap_speed(d.new_velocity, d.max_speed);
         }
@@ -104,7 +104,7 @@ Diagnostics3 Engine::inspect_3d(int scene, int slot) {
     if (state_.active[i]) {
         std::unique_ptr<StepData> step_data;
         method_->prepare_step(state_, step_data);
-        method_->inspect_3d(SceneView{state_, scene, time_step_, step_count_, step_data.get()}, slot, ws, d);
+        method_->inspect_3d(SceneView{state_, scene, time_step_, step_count_, step_data.get(), &waypoints_}, slot, ws, d);
         if (!method_->may_exceed_max_speed()) {  // as the step does
             d.new_velocity = cap_speed(d.new_velocity, d.max_speed);
         }

@@ -34,6 +34,9 @@ struct LocalAgentT {
     double uncertainty_offset = 0.0;
     std::int64_t id = 0;  // seeds per-agent random draws
     int order = 0;        // the agent's slot: breaks the symmetry of exactly coincident agents
+    // Within its arrival radius of its final goal (no waypoints left): the
+    // engine's definition of arrived, for the state this step starts from.
+    bool at_goal = false;
 };
 
 template <class V>

@@ -164,7 +164,9 @@ void RunMetrics::finish(const AgentState& state, std::int64_t steps_done, double
             const std::size_t k = slot_index(i);
             path_length[k] = path_[i];
             peak_acceleration[k] = peak_accel_[i];
-            peak_angular_speed[k] = peak_turn_[i];
+            // A holonomic agent's heading only follows its velocity (a reversal
+            // is a half-turn in one step): its turn rate means nothing.
+            peak_angular_speed[k] = state.kinematics[i] == 0 ? kNaN : peak_turn_[i];
             arrival_step[k] = arrived_at_[i];
             longest_stall[k] = longest_stall_[i];
             // Speed while travelling: until arrival for those that arrived

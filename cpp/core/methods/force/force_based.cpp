@@ -122,6 +122,10 @@ V force_based_velocity(const ForceParams& p, const LocalAgentT<V>& agent, int ag
     V v = agent.velocity + acceleration * time_step;
     const double speed = length(v);
     if (speed > agent.max_speed) v = v * (agent.max_speed / speed);
+    // An agent at its final goal stands there: the others' separation and
+    // avoidance would otherwise push it off and it would drift about its goal
+    // for good (the others see it standing and go round).
+    if (agent.at_goal) v = V();
     // Walls hold: no motion into an edge the agent touches (or would reach
     // within the step).
     for (int k = 0; k < surface_count; ++k) {
