@@ -1,7 +1,7 @@
 #include "methods/local_problem.hpp"
 
 #include "method.hpp"
-#include "waypoints.hpp"
+#include "navigation/waypoints.hpp"
 
 namespace vosim {
 

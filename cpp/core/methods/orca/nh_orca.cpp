@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "state_check.hpp"
+#include "state/state_check.hpp"
 
 namespace vosim {
 
