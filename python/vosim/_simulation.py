@@ -201,6 +201,11 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
             return self.active & self.has_goal & (distance <= self.arrival_radius) & (final if self._scene_axis
                                                                                        else final[0])
 
+    def _final_goals(self) -> np.ndarray:
+        """Where each agent is finally bound: its last waypoint, or its goal without waypoints."""
+        goals = self._engine.final_goals()
+        return goals if self._scene_axis else goals[0]
+
     @property
     def waypoints_remaining(self) -> np.ndarray:
         """Waypoints each agent still has after its current goal, int32 ``(..., N)`` (0 without waypoints)."""

@@ -35,7 +35,7 @@ def stall_replanner(sim, seconds) -> tuple[int, object]:
         positions = np.array(sim.positions)
         moved = np.linalg.norm(positions - last, axis=1)
         last[...] = positions
-        goals = sim._engine.final_goals()[0]
+        goals = sim._final_goals()
         arrival = np.asarray(sim.arrival_radius)
         away = np.linalg.norm(positions - goals, axis=1) > arrival
         stalled = np.flatnonzero(np.asarray(sim.active) & np.asarray(sim.has_goal) & away & (moved < least_moved))

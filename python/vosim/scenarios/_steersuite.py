@@ -291,9 +291,9 @@ def _place(rng, sim, bounds, radius, placed, placed_radius, where, path) -> np.n
     if not (xmax > xmin and zmax > zmin):
         raise ValueError(f"{path}: <{where}> places at random in bounds {list(bounds)}, which have no area")
     candidates = rng.uniform([xmin, zmin], [xmax, zmax], size=(_PLACEMENT_TRIES, 2))
-    free = ~sim._engine.blocked_points(np.ascontiguousarray(candidates), 0)
+    free = ~sim._blocked_points(candidates, 0)
     if sim.obstacles:
-        free &= sim._engine.obstacle_distances(np.ascontiguousarray(candidates), 0) >= radius
+        free &= sim._obstacle_distances(candidates, 0) >= radius
     if len(placed):
         gaps = np.linalg.norm(candidates[:, None] - np.asarray(placed)[None], axis=2)
         free &= (gaps >= radius + np.asarray(placed_radius)[None]).all(axis=1)
