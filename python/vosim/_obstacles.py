@@ -146,6 +146,15 @@ class _ObstacleMethods:
                     "move them, or pass strict=False to allow it (they then ignore that obstacle until "
                     "they leave its solid part)")
 
+    def _blocked_points(self, points, scene: int = 0, with_moving: bool = True) -> np.ndarray:
+        """Whether each of the ``(n, 2)`` points lies in the solid part of scene ``scene``'s obstacles
+        (the static ones only unless ``with_moving``), for the navigation and scenario modules."""
+        return self._engine.blocked_points(np.ascontiguousarray(points, dtype=np.float64), scene, with_moving)
+
+    def _obstacle_distances(self, points, scene: int = 0) -> np.ndarray:
+        """Each point's signed distance to the nearest obstacle surface of scene ``scene`` (negative in the solid)."""
+        return self._engine.obstacle_distances(np.ascontiguousarray(points, dtype=np.float64), scene)
+
     def _refuse_blocked_positions(self, positions: np.ndarray) -> None:
         """Raise if new agents' centres lie in an obstacle's solid; positions are (B, n, 2)."""
         for b in range(positions.shape[0]):

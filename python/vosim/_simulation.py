@@ -201,6 +201,11 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
             return self.active & self.has_goal & (distance <= self.arrival_radius) & (final if self._scene_axis
                                                                                        else final[0])
 
+    def _final_goals(self) -> np.ndarray:
+        """Where each agent is finally bound: its last waypoint, or its goal without waypoints."""
+        goals = self._engine.final_goals()
+        return goals if self._scene_axis else goals[0]
+
     @property
     def waypoints_remaining(self) -> np.ndarray:
         """Waypoints each agent still has after its current goal, int32 ``(..., N)`` (0 without waypoints)."""
@@ -233,7 +238,12 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
     def _send_waypoints(self, ids: np.ndarray, arrays: list[np.ndarray], radius: np.ndarray) -> None:
         offsets = np.concatenate([[0], np.cumsum([len(a) for a in arrays])]).astype(np.int64)
         points = np.concatenate(arrays) if arrays else np.zeros((0, self.dimensions))
-        self._engine.set_waypoints(ids, offsets, np.ascontiguousarray(points, dtype=np.float64),
+        self._set_flat_waypoints(ids, offsets, points, radius)
+
+    def _set_flat_waypoints(self, ids, offsets, points, radius) -> None:
+        """Agent ids[k] follows points[offsets[k]:offsets[k + 1]], moving on within radius[k]."""
+        self._engine.set_waypoints(ids, np.ascontiguousarray(offsets, dtype=np.int64),
+                                   np.ascontiguousarray(points, dtype=np.float64),
                                    np.ascontiguousarray(radius, dtype=np.float64))
 
     def set_waypoints(self, ids, waypoints, *, radius=None) -> None:

@@ -161,7 +161,7 @@ class Roadmap:
         candidates = corner_points(obstacles, offset)
         keep = Sight(obstacle_edges(obstacles)).clear_points(candidates, radius)
         if free is not None and len(candidates):  # not inside another obstacle's solid
-            keep &= ~free._engine.blocked_points(np.ascontiguousarray(candidates), 0, False)
+            keep &= ~free._blocked_points(candidates, 0, False)
         elif len(candidates):
             keep &= ~_blocked(candidates, obstacles)
         return cls(candidates[keep], obstacles, radius=radius, links=links)
