@@ -15,6 +15,7 @@
 #include "integration.hpp"
 #include "kinematics.hpp"
 #include "methods/orca/orca.hpp"
+#include "parallel.hpp"
 #include "state_check.hpp"
 #include "threads.hpp"
 
@@ -25,13 +26,6 @@ using namespace engine_detail;
 namespace {
 
 constexpr double kTwoPi = 6.283185307179586;
-
-// When a ticker is polled between blocks of phase 3, each block aims at
-// this much wall time (against microseconds to start one): the block size
-// adapts to the cost per agent, which ranges from under a microsecond to
-// tens of microseconds with hundreds of neighbours.
-constexpr double kBlockSeconds = 0.005;
-constexpr std::int64_t kFirstBlockAgentsPerThread = 1024;
 
 // A holonomic agent slower than this fraction of its max_speed keeps its
 // heading (the direction of a velocity that is ~0 is noise).
@@ -120,9 +114,9 @@ void Engine::update_pref_velocities() {
     const PreferenceNoise noise = method_->preference_noise();
     const DeadlockResolution deadlock = method_->deadlock_resolution();
     const std::uint64_t step = static_cast<std::uint64_t>(step_count_);
-#pragma omp parallel for schedule(static) num_threads(max_threads()) if (total >= kParallelMinValues)
-    for (std::int64_t i = 0; i < total; ++i) {
-        if (i % s.capacity() >= s.count() || !s.active[i] || !s.has_goal[i]) continue;
+    // (Passes over all values on the engine's pool: parallel.hpp.)
+    parallel_for_values(total, max_threads(), [&](std::int64_t i) {
+        if (i % s.capacity() >= s.count() || !s.active[i] || !s.has_goal[i]) return;
         // RVO2 examples' rule: head for the goal, at pref_speed at most.
         V to_goal = s.goal<V>(i) - s.position<V>(i);
         const double dist_sq = abs_sq(to_goal);
@@ -158,7 +152,7 @@ void Engine::update_pref_velocities() {
             }
         }
         store(s.pref_velocities.data(), static_cast<std::size_t>(i), to_goal);
-    }
+    });
 }
 
 void Engine::prepare_workspaces(int threads) {
@@ -178,92 +172,86 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
     // Per-scene counters only when there are agents: a batch of very many
     // empty scenes costs nothing.
     if (total > 0 && static_cast<int>(fallbacks_.size()) != state_.scenes()) fallbacks_.resize(state_.scenes(), 0);
-    // With a ticker, agents are processed in blocks of a few milliseconds'
-    // work and the ticker is polled between blocks; the results do not depend
-    // on the blocks (every agent's velocity depends on the frozen state only).
-    // Blocks never shrink below the first size: on a machine busy with other
-    // work a block's wall time is mostly waiting for a core, and ever smaller
-    // blocks would then mean ever more waits at their ends.
-    const std::int64_t smallest_block = kFirstBlockAgentsPerThread * threads;
-    std::int64_t block = ticker ? kFirstBlockAgentsPerThread * threads : total;
-    std::int64_t first_bad = total;
+    // One loop over chunks of agents on the engine's pool (parallel.hpp):
+    // chunks go to whichever thread is free, so a thread that the system
+    // deschedules delays the step by one chunk at most. With a ticker, the
+    // calling thread polls it between its chunks; the results do not depend
+    // on the chunks (every agent's velocity depends on the frozen state only).
+    const std::int64_t chunks = (total + kChunkAgents - 1) / kChunkAgents;
+    const int team = total >= kParallelMinAgents ? threads : 1;
+    // Per-thread sums, each on its own cache line.
+    struct alignas(64) ThreadSums {
+        double query_time = 0.0, method_time = 0.0;
+        std::int64_t bad = 0;
+    };
+    std::vector<ThreadSums> sums(static_cast<std::size_t>(threads));
+    for (ThreadSums& t : sums) t.bad = total;
     FirstError failure;
-    double query_seconds = 0.0, method_seconds = 0.0;
     if (metrics_) {
         // This step's neighbour search observes the state before it.
         metrics_largest_radius_ = largest_active_radius(state_);
         metrics_->begin_state(step_count_, threads);
     }
-    for (std::int64_t start = 0, stop = 0; start < total; start = stop) {
-        stop = std::min(total, start + block);
-        const auto began = std::chrono::steady_clock::now();
-        const std::int64_t chunks = (stop - start + kChunkAgents - 1) / kChunkAgents;
-#pragma omp parallel num_threads(threads) if (stop - start >= kParallelMinAgents)
-        {
-            Workspace& ws = workspaces_[thread_index()];
-            double query_time = 0.0, method_time = 0.0;
-            std::int64_t bad = total;
-#pragma omp for schedule(static, 4)
-            for (std::int64_t c = 0; c < chunks; ++c) {
-                const std::int64_t begin = start + c * kChunkAgents;
-                const std::int64_t end = std::min(stop, begin + kChunkAgents);
-                std::int64_t k = begin;
-                try {
-                    const auto t0 = std::chrono::steady_clock::now();
-                    find_neighbors<V>(begin, end, ws);
-                    const auto t1 = std::chrono::steady_clock::now();
-                    int scene = scene_of(begin);
-                    for (; k < end; ++k) {
-                        while (k >= scene_starts_[scene + 1]) ++scene;
-                        const int slot = slot_at(scene, k);
-                        const std::size_t i = state_.index(scene, slot);
-                        const std::size_t row = static_cast<std::size_t>(k - begin);
-                        ws.agent_neighbors = {ws.agent_buffer.data() + ws.agent_starts[row],
-                                              static_cast<int>(ws.agent_starts[row + 1] - ws.agent_starts[row])};
-                        {
-                            auto& near = ws.obstacles_near<V>();
-                            auto& starts = ws.obstacles_near_starts<V>();
-                            ws.set_obstacles_near<V>(Span<ObstaclesNearOf<V>>{
-                                near.data() + starts[row], static_cast<int>(starts[row + 1] - starts[row])});
-                        }
-                        ws.used_fallback = false;
-                        const SceneView view{seen, scene, time_step_, step_count_, step_data_.get()};
-                        V v = method_velocity<V>(method, view, slot, ws);
-                        // (Integration saturates non-holonomic agents' velocities.)
-                        if (cap_speeds && !(nonholonomic_ && state_.kinematics[i] != 0)) {
-                            v = cap_speed(v, state_.max_speed[i]);
-                        }
-                        store(state_.new_velocities.data(), i, v);
-                        if (!is_finite(v)) bad = std::min(bad, k);
-                        if (ws.used_fallback) {
+    const auto chunk_body = [&](std::int64_t c) {
+        const int t = thread_index();
+        Workspace& ws = workspaces_[t];
+        ThreadSums& mine = sums[static_cast<std::size_t>(t)];
+        const std::int64_t begin = c * kChunkAgents;
+        const std::int64_t end = std::min(total, begin + kChunkAgents);
+        std::int64_t k = begin;
+        try {
+            const auto t0 = std::chrono::steady_clock::now();
+            find_neighbors<V>(begin, end, ws);
+            const auto t1 = std::chrono::steady_clock::now();
+            int scene = scene_of(begin);
+            for (; k < end; ++k) {
+                while (k >= scene_starts_[scene + 1]) ++scene;
+                const int slot = slot_at(scene, k);
+                const std::size_t i = state_.index(scene, slot);
+                const std::size_t row = static_cast<std::size_t>(k - begin);
+                ws.agent_neighbors = {ws.agent_buffer.data() + ws.agent_starts[row],
+                                      static_cast<int>(ws.agent_starts[row + 1] - ws.agent_starts[row])};
+                {
+                    auto& near = ws.obstacles_near<V>();
+                    auto& starts = ws.obstacles_near_starts<V>();
+                    ws.set_obstacles_near<V>(Span<ObstaclesNearOf<V>>{
+                        near.data() + starts[row], static_cast<int>(starts[row + 1] - starts[row])});
+                }
+                ws.used_fallback = false;
+                const SceneView view{seen, scene, time_step_, step_count_, step_data_.get()};
+                V v = method_velocity<V>(method, view, slot, ws);
+                // (Integration saturates non-holonomic agents' velocities.)
+                if (cap_speeds && !(nonholonomic_ && state_.kinematics[i] != 0)) {
+                    v = cap_speed(v, state_.max_speed[i]);
+                }
+                store(state_.new_velocities.data(), i, v);
+                if (!is_finite(v)) mine.bad = std::min(mine.bad, k);
+                if (ws.used_fallback) {
 #pragma omp atomic
-                            ++fallbacks_[scene];
-                        }
-                    }
-                    const auto t2 = std::chrono::steady_clock::now();
-                    query_time += std::chrono::duration<double>(t1 - t0).count();
-                    method_time += std::chrono::duration<double>(t2 - t1).count();
-                } catch (...) {
-                    failure.keep(k, std::current_exception());
+                    ++fallbacks_[scene];
                 }
             }
-#pragma omp critical(vosim_phase_times)
-            {
-                first_bad = std::min(first_bad, bad);
-                query_seconds += query_time;
-                method_seconds += method_time;
-            }
+            const auto t2 = std::chrono::steady_clock::now();
+            mine.query_time += std::chrono::duration<double>(t1 - t0).count();
+            mine.method_time += std::chrono::duration<double>(t2 - t1).count();
+        } catch (...) {
+            failure.keep(k, std::current_exception());
         }
-        failure.rethrow();
-        if (stop < total) {
-            const double took =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
-            const double scale =
-                took > 0.0 ? std::fmin(4.0, std::fmax(0.25, kBlockSeconds / took)) : 4.0;
-            block = std::max(smallest_block,
-                             static_cast<std::int64_t>(static_cast<double>(block) * scale));
-            if (!ticker->poll(steps_done)) return false;
-        }
+    };
+    bool finished = true;
+    if (ticker) {
+        finished = parallel_for_until(chunks, team, chunk_body, [&] { return !ticker->poll(steps_done); });
+    } else {
+        parallel_for(chunks, team, chunk_body);
+    }
+    failure.rethrow();
+    if (!finished) return false;
+    std::int64_t first_bad = total;
+    double query_seconds = 0.0, method_seconds = 0.0;
+    for (const ThreadSums& t : sums) {
+        first_bad = std::min(first_bad, t.bad);
+        query_seconds += t.query_time;
+        method_seconds += t.method_time;
     }
     phase_times_.neighbors += query_seconds / threads;
     phase_times_.velocities += method_seconds / threads;
@@ -290,9 +278,9 @@ void Engine::integrate() {
     // A method that models acceleration has already kept to it.
     const bool clamp_acceleration = !method_->models_acceleration(dimensions());
     const bool nonholonomic = nonholonomic_;
-#pragma omp parallel for schedule(static) num_threads(max_threads()) if (total >= kParallelMinValues)
-    for (std::int64_t i = 0; i < total; ++i) {
-        if (i % s.capacity() >= s.count() || !s.active[i]) continue;
+    // (Passes over all values on the engine's pool: parallel.hpp.)
+    parallel_for_values(total, max_threads(), [&](std::int64_t i) {
+        if (i % s.capacity() >= s.count() || !s.active[i]) return;
         const std::size_t at = static_cast<std::size_t>(i);
         const V old_velocity = s.velocity<V>(at);
         const double old_heading = s.headings[i];
@@ -340,7 +328,7 @@ void Engine::integrate() {
                                       seeking && !arrived);
             }
         }
-    }
+    });
     // Moving obstacles move with the agents, after the velocities were chosen
     // against their current place and velocity.
     shared_obstacles_.advance(dt);

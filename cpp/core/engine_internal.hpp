@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <exception>
+#include <mutex>
 #include <utility>
 
 #include "agent_state.hpp"
@@ -32,12 +33,12 @@ inline double largest_active_radius(const AgentState& s) {
 class FirstError {
 public:
     void keep(std::int64_t index, std::exception_ptr error) {
-#pragma omp critical(vosim_first_error)
-        {
-            if (!error_ || index < index_) {
-                index_ = index;
-                error_ = std::move(error);
-            }
+        // (A mutex, not an OpenMP critical section: the engine's loops run
+        // on its own pool, parallel.hpp.)
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!error_ || index < index_) {
+            index_ = index;
+            error_ = std::move(error);
         }
     }
     void rethrow() const {
@@ -47,6 +48,7 @@ public:
 private:
     std::int64_t index_ = 0;
     std::exception_ptr error_;
+    std::mutex mutex_;
 };
 
 }  // namespace vosim::engine_detail

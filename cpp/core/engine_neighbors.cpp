@@ -6,6 +6,7 @@
 
 #include "engine.hpp"
 #include "engine_internal.hpp"
+#include "parallel.hpp"
 #include "threads.hpp"
 
 namespace vosim {
@@ -82,15 +83,15 @@ void Engine::build_neighbor_index() {
         // One scene: its grid is built by the whole team.
         build_grid<V>(state_, 0, grid[0], threads);
     } else {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) \
-    if (static_cast<std::int64_t>(scenes) * state_.count() >= kParallelMinAgents)
-        for (int b = 0; b < scenes; ++b) {
+        // Scene by scene on the engine's pool (parallel.hpp).
+        const int team = static_cast<std::int64_t>(scenes) * state_.count() >= kParallelMinAgents ? threads : 1;
+        parallel_for(scenes, team, [&](std::int64_t b) {
             try {
-                build_grid<V>(state_, b, grid[b]);
+                build_grid<V>(state_, static_cast<int>(b), grid[b]);
             } catch (...) {
                 failure.keep(b, std::current_exception());
             }
-        }
+        });
         failure.rethrow();
     }
     scene_starts_.resize(static_cast<std::size_t>(scenes) + 1);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "nh_orca.hpp"
+#include "parallel.hpp"
 #include "state_check.hpp"
 #include "threads.hpp"
 
@@ -214,15 +215,14 @@ void present_state(NonholonomicModel model, const AgentState& s, AgentState& pre
     copy_column(s.velocities, presented.velocities, std::move(velocities));
     copy_column(s.radius, presented.radius, std::move(radius));
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
-#pragma omp parallel for schedule(static) num_threads(max_threads()) if (total >= kParallelMinValues)
-    for (std::int64_t k = 0; k < total; ++k) {
+    parallel_for_values(total, max_threads(), [&](std::int64_t k) {
         const std::size_t i = static_cast<std::size_t>(k);
-        if (k % s.capacity() >= s.count() || !s.active[i] || !nonholonomic(s, i)) continue;
+        if (k % s.capacity() >= s.count() || !s.active[i] || !nonholonomic(s, i)) return;
         const Presented p = present_agent(model, s, i);
         store(presented.positions.data(), i, p.position);
         store(presented.velocities.data(), i, p.velocity);
         presented.radius[i] = p.radius;
-    }
+    });
 }
 
 }  // namespace vosim
