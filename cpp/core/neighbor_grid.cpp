@@ -19,8 +19,9 @@ constexpr int kPlainScanMax = 32;
 constexpr std::uint32_t kCrowdedBucket = 48;
 constexpr std::uint32_t kLeafSize = 12;
 
-// Fewer agents than this are sorted on one thread: starting a team costs more.
-constexpr int kParallelBuildMin = 16384;
+// Fewer agents than this are sorted on one thread: handing out the build's
+// four loops costs more (a few microseconds each on the engine's pool).
+constexpr int kParallelBuildMin = 4096;
 
 struct Bounds {
     double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;

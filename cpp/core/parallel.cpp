@@ -176,7 +176,12 @@ bool run_inline(std::int64_t items, parallel_detail::ItemFn fn, void* context, p
     return true;
 }
 
+// Nanoseconds in loops run by the pool (only the pool's holder adds).
+std::atomic<std::int64_t> pool_nanoseconds{0};
+
 }  // namespace
+
+double parallel_loop_seconds() { return 1e-9 * static_cast<double>(pool_nanoseconds.load()); }
 
 namespace parallel_detail {
 
@@ -194,7 +199,12 @@ bool run_items(std::int64_t items, int threads, ItemFn fn, void* context, StopFn
         Pool* p;
         ~Release() { p->release(); }
     } release{p};
-    return p->run(items, threads, fn, context, stop, stop_context);
+    const auto began = std::chrono::steady_clock::now();
+    const bool finished = p->run(items, threads, fn, context, stop, stop_context);
+    pool_nanoseconds.fetch_add(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - began).count(),
+        std::memory_order_relaxed);
+    return finished;
 }
 
 }  // namespace parallel_detail

@@ -65,6 +65,11 @@ bool parallel_for_until(std::int64_t items, int threads, Body&& body, Stop&& sto
         const_cast<void*>(static_cast<const void*>(&stop)));
 }
 
+// Wall seconds the process has spent in loops that ran on several threads
+// (measured by their calling thread): with a step's wall time, the share of
+// the step outside parallel loops (benchmarks/bench_scaling.py).
+double parallel_loop_seconds();
+
 // Items of about `grain` values each over `total` values (at least 1 item).
 inline std::int64_t items_of(std::int64_t total, std::int64_t grain) {
     return total <= grain ? 1 : (total + grain - 1) / grain;
