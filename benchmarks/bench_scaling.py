@@ -12,11 +12,12 @@ after one warm-up step:
 - the serial fraction: the share of a one-thread step spent outside loops
   that run on several threads. It is measured on all threads, as the step's
   wall time less the wall time of its parallel loops (the engine counts it:
-  ``vosim._core.parallel_loop_seconds``), over the one-thread step time. By
-  Amdahl's law it bounds the speed-up on many cores (1 / f);
-- the speed-up at each thread count, from runs without metrics recording
-  only their ends (as the serial fraction) (--threads; default 1 up to the cores
-  this process may use): one-thread step time over that count's.
+  ``vosim._core.parallel_loop_seconds``; the call of ``step()`` from Python
+  counts as serial), over the one-thread step time. By Amdahl's law it
+  bounds the speed-up on many cores (1 / f);
+- the speed-up at each thread count (--threads; default 1 up to the cores
+  this process may use): one-thread step time over that count's, from the
+  median of --steps calls of ``step()`` (no metrics, nothing recorded).
 
 Thread counts are interleaved within each of --rounds rounds and the median
 is kept, so that load from elsewhere falls on all alike; the load average is
@@ -58,16 +59,21 @@ def phases(n: int, steps: int) -> dict:
 
 
 def steps_only(n: int, threads: int, steps: int) -> dict:
-    """Seconds per step and seconds per step in parallel loops, from a run without metrics (whose
-    final observation pass would be counted as a loop outside the steps) recording only its ends."""
+    """Median seconds of one ``step()`` and mean seconds per step in parallel loops."""
+    import time
+
     from vosim import _core
 
     sim = fresh(n, threads)
     counted = hasattr(_core, "parallel_loop_seconds")
     loops_before = _core.parallel_loop_seconds() if counted else float("nan")
-    trajectory = sim.run(steps, metrics=False, record_every=steps)
+    times = []
+    for _ in range(steps):
+        started = time.perf_counter()
+        sim.step()
+        times.append(time.perf_counter() - started)
     loops = (_core.parallel_loop_seconds() - loops_before) if counted else float("nan")
-    return {"step": trajectory.step_time / steps, "parallel_loops": loops / steps}
+    return {"step": statistics.median(times), "mean_step": sum(times) / steps, "parallel_loops": loops / steps}
 
 
 def main() -> None:
@@ -97,7 +103,7 @@ def main() -> None:
         vosim.set_num_threads(default_threads)
         step = {t: statistics.median(x["step"] for x in runs[t]) for t in counts}
         phase_ns = {name: 1e9 * statistics.median(x[name] for x in phase_runs) / n for name in phase_runs[0]}
-        serial_seconds = statistics.median(x["step"] - x["parallel_loops"] for x in runs[most])
+        serial_seconds = statistics.median(x["mean_step"] - x["parallel_loops"] for x in runs[most])
         serial_fraction = serial_seconds / step[1] if most > 1 else float("nan")
         load = "/".join(f"{x:.2f}" for x in os.getloadavg())
         print(f"\nN = {n} (load {load})")
