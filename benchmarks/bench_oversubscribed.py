@@ -30,6 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench_orca import machine  # noqa: E402
 from grid_crowd import vosim_simulator  # noqa: E402
 
 SPIN = "while True:\n    pass\n"
@@ -127,7 +128,7 @@ def main() -> None:
                      "one_thread_all_s": times[(k, "1")], "default_all_s": times[(k, "default")]})
     print(f"load average at the end: {load()}")
     if args.json:
-        args.json.write_text(json.dumps({"n": args.n, "steps": args.steps, "cores": cores,
+        args.json.write_text(json.dumps({"machine": machine(), "n": args.n, "steps": args.steps, "cores": cores,
                                          "default_threads": default_threads, "rows": rows}, indent=1) + "\n")
 
 

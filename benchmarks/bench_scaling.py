@@ -35,6 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench_orca import machine  # noqa: E402
 from grid_crowd import vosim_simulator  # noqa: E402
 
 
@@ -117,7 +118,7 @@ def main() -> None:
         rows.append({"n": n, "phase_ns_per_agent_1_thread": phase_ns, "serial_fraction": serial_fraction,
                      "serial_seconds": serial_seconds, "step_s": step, "load": os.getloadavg()})
     if args.json:
-        args.json.write_text(json.dumps({"cores": cores, "steps": args.steps, "rows": rows}, indent=1) + "\n")
+        args.json.write_text(json.dumps({"machine": machine(), "cores": cores, "steps": args.steps, "rows": rows}, indent=1) + "\n")
 
 
 if __name__ == "__main__":
