@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <system_error>
 #include <thread>
@@ -61,16 +62,24 @@ public:
             generation_.fetch_add(1, std::memory_order_release);
         }
         wake_.notify_all();
+        std::exception_ptr error;
         {
             WorkerScope scope(0);
-            for (;;) {
-                if (stop && stop(stop_context)) {
-                    stopped_.store(true, std::memory_order_relaxed);
-                    break;
+            try {
+                for (;;) {
+                    if (stop && stop(stop_context)) {
+                        stopped_.store(true, std::memory_order_relaxed);
+                        break;
+                    }
+                    const std::int64_t item = next_.fetch_add(1, std::memory_order_relaxed);
+                    if (item >= items) break;
+                    fn(context, item);
                 }
-                const std::int64_t item = next_.fetch_add(1, std::memory_order_relaxed);
-                if (item >= items) break;
-                fn(context, item);
+            } catch (...) {
+                // (Bodies should not throw.) The workers must be out of the
+                // loop before the caller's frame goes: stop, wait, rethrow.
+                stopped_.store(true, std::memory_order_relaxed);
+                error = std::current_exception();
             }
         }
         // Every item is handed out: workers that wake from now on stay out,
@@ -84,6 +93,7 @@ public:
             std::unique_lock<std::mutex> lock(mutex_);
             left_.wait(lock, [&] { return joined_.load(std::memory_order_acquire) == 0; });
         }
+        if (error) std::rethrow_exception(error);
         return !stopped_.load(std::memory_order_relaxed);
     }
 

@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -63,6 +64,21 @@ TEST_CASE("loops from several threads at once all complete (one uses the pool, t
     }
     for (auto& t : callers) t.join();
     for (const std::int64_t s : sums) CHECK(s == 50 * 256 * 257 / 2);
+}
+
+TEST_CASE("an exception from the calling thread's item leaves the pool usable") {
+    bool thrown = false;
+    try {
+        parallel_for(1000, 2, [&](std::int64_t item) {
+            if (item == 0 && thread_index() == 0) throw std::runtime_error("item 0");
+        });
+    } catch (const std::runtime_error&) {
+        thrown = true;
+    }
+    (void)thrown;  // item 0 may have gone to the other thread
+    std::atomic<int> count{0};
+    parallel_for(100, 2, [&](std::int64_t) { count.fetch_add(1); });
+    CHECK(count.load() == 100);
 }
 
 TEST_CASE("parallel_for_values covers [0, total) once, whatever the total") {
