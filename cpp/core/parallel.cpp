@@ -66,13 +66,15 @@ public:
         {
             WorkerScope scope(0);
             try {
-                for (;;) {
-                    if (stop && stop(stop_context)) {
+                // stop is polled only between items, with an item left to
+                // run: never before the caller's first item nor after the last.
+                for (bool first = true;; first = false) {
+                    const std::int64_t item = next_.fetch_add(1, std::memory_order_relaxed);
+                    if (item >= items) break;
+                    if (!first && stop && stop(stop_context)) {
                         stopped_.store(true, std::memory_order_relaxed);
                         break;
                     }
-                    const std::int64_t item = next_.fetch_add(1, std::memory_order_relaxed);
-                    if (item >= items) break;
                     fn(context, item);
                 }
             } catch (...) {
@@ -180,7 +182,7 @@ bool run_inline(std::int64_t items, parallel_detail::ItemFn fn, void* context, p
                 void* stop_context) {
     WorkerScope scope(current_worker >= 0 ? current_worker : 0);
     for (std::int64_t item = 0; item < items; ++item) {
-        if (stop && stop(stop_context)) return false;
+        if (item > 0 && stop && stop(stop_context)) return false;
         fn(context, item);
     }
     return true;
@@ -198,7 +200,7 @@ namespace parallel_detail {
 int current_worker_index() { return current_worker; }
 
 bool run_items(std::int64_t items, int threads, ItemFn fn, void* context, StopFn stop, void* stop_context) {
-    if (items <= 0) return !(stop && stop(stop_context));
+    if (items <= 0) return true;
     if (threads <= 1 || items <= 1 || current_worker >= 0) {
         return run_inline(items, fn, context, stop, stop_context);
     }
