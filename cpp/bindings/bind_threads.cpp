@@ -1,5 +1,6 @@
 #include <pybind11/pybind11.h>
 
+#include "parallel.hpp"
 #include "threads.hpp"
 
 namespace py = pybind11;
@@ -11,6 +12,8 @@ void bind_threads(py::module_& m) {
           "Number of threads the parallel loops use (process-wide).");
     m.def("get_num_threads", &max_threads, "Number of threads the parallel loops use.");
     m.def("have_openmp", &have_openmp, "Whether this build runs steps in parallel.");
+    m.def("parallel_loop_seconds", &parallel_loop_seconds,
+          "Wall seconds spent in loops that ran on several threads, since the process started.");
     m.def("thread_limit", &thread_limit, "The largest number of threads set_num_threads accepts.");
 #ifdef VOSIM_SANITIZED
     m.attr("SANITIZED") = true;

@@ -1,5 +1,7 @@
 #include "threads.hpp"
 
+#include "parallel.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <stdexcept>
@@ -64,6 +66,9 @@ void set_max_threads(int k) {
 }
 
 int thread_index() {
+    // Inside a loop of the engine's pool (parallel.hpp): its index there.
+    const int worker = parallel_detail::current_worker_index();
+    if (worker >= 0) return worker;
 #ifdef VOSIM_HAVE_OPENMP
     return omp_get_thread_num();
 #else

@@ -7,16 +7,17 @@
 
 namespace vosim {
 
-// Loops over fewer items than these run on the calling thread alone:
-// starting and joining a team of threads costs microseconds, and far more
-// when other processes occupy the cores (the team's threads then wait for
-// each other at every barrier). Per-agent work of a method is about a
-// microsecond; the simple per-agent passes (checks, integration) are a few
-// nanoseconds.
+// Loops over fewer agents than this run on the calling thread alone:
+// handing work to other threads costs microseconds, and far more when other
+// processes occupy the cores. Per-agent work of a method is about a
+// microsecond. (The simple per-agent passes go by kValuesPerItem of
+// parallel.hpp.)
 constexpr std::int64_t kParallelMinAgents = 512;
-constexpr std::int64_t kParallelMinValues = 32768;
 
 bool have_openmp();
+// set_max_threads' count, else OpenMP's default: OMP_NUM_THREADS when set,
+// otherwise the processors this process may run on (its CPU affinity). The
+// engine's loops run on parallel.hpp's pool with that many threads.
 int max_threads();
 // The largest thread count set_max_threads accepts: 4 per processor, at
 // least 64 (1 without OpenMP). Far more threads than processors only slow

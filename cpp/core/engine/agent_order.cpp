@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "engine/block_runner.hpp"  // FirstError
+#include "parallel.hpp"
 #include "threads.hpp"
 
 namespace vosim {
@@ -41,15 +42,15 @@ void AgentOrder::build(const AgentState& state) {
         // One scene: its grid is built by the whole team.
         build_grid<V>(state, 0, grid[0], threads);
     } else {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) \
-    if (static_cast<std::int64_t>(scenes) * state.count() >= kParallelMinAgents)
-        for (int b = 0; b < scenes; ++b) {
+        // Scene by scene on the engine's pool (parallel.hpp).
+        const int team = static_cast<std::int64_t>(scenes) * state.count() >= kParallelMinAgents ? threads : 1;
+        parallel_for(scenes, team, [&](std::int64_t b) {
             try {
-                build_grid<V>(state, b, grid[b]);
+                build_grid<V>(state, static_cast<int>(b), grid[b]);
             } catch (...) {
                 failure.keep(b, std::current_exception());
             }
-        }
+        });
         failure.rethrow();
     }
     starts_.resize(static_cast<std::size_t>(scenes) + 1);

@@ -8,6 +8,7 @@
 
 #include "engine/engine.hpp"
 #include "engine/engine_internal.hpp"
+#include "parallel.hpp"
 #include "threads.hpp"
 
 namespace vosim {
@@ -122,14 +123,14 @@ void Engine::observe_state_in() {
     const std::int64_t total = order_.total();
     const std::int64_t chunks = (total + kChunkAgents - 1) / kChunkAgents;
     FirstError failure;
-#pragma omp parallel for schedule(static, 4) num_threads(threads) if (total >= kParallelMinAgents)
-    for (std::int64_t c = 0; c < chunks; ++c) {
+    // On the engine's pool (parallel.hpp), chunk by chunk.
+    parallel_for(chunks, total >= kParallelMinAgents ? threads : 1, [&](std::int64_t c) {
         try {
             find_neighbors<V>(c * kChunkAgents, std::min(total, (c + 1) * kChunkAgents), workspaces_[thread_index()]);
         } catch (...) {
             failure.keep(c, std::current_exception());
         }
-    }
+    });
     failure.rethrow();
     metrics_->end_state();
 }

@@ -5,6 +5,7 @@
 
 #include "engine/engine.hpp"
 #include "engine/engine_internal.hpp"
+#include "parallel.hpp"
 #include "threads.hpp"
 
 namespace vosim {

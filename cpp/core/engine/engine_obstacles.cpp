@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/engine.hpp"
+#include "parallel.hpp"
 #include "threads.hpp"
 
 namespace vosim {
@@ -80,10 +81,10 @@ void Engine::build_obstacles() {
     shared_obstacles_.build();
     const int scenes = state_.scenes();
     if (scene_obstacles_.empty()) return;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(max_threads()) if (scenes > 1)
-    for (int b = 0; b < scenes; ++b) {
+    // Scene by scene on the engine's pool (parallel.hpp).
+    parallel_for(scenes, max_threads(), [&](std::int64_t b) {
         if (scene_obstacles_[b]) scene_obstacles_[b]->build();
-    }
+    });
 }
 
 void Engine::append_obstacle_neighbors(int scene, std::size_t i, std::vector<ObstacleNeighbor>& out) const {

@@ -1,9 +1,11 @@
 // Engine::run: many steps in one call, recording into caller-owned arrays.
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 #include <string>
 
 #include "engine/engine.hpp"
+#include "parallel.hpp"
 #include "threads.hpp"
 
 namespace vosim {
@@ -23,19 +25,27 @@ void Engine::record(const Recording& rec, std::int64_t frame) const {
     const std::size_t per_scene = static_cast<std::size_t>(s.count()) * s.dimensions();
     if (per_scene == 0) return;  // (and no loop over the scenes of an empty batch)
     const std::size_t per_frame = per_scene * s.scenes();
-    for (int b = 0; b < s.scenes(); ++b) {
-        const std::size_t src = s.index(b, 0) * s.dimensions();
+    // Scene by scene on the engine's pool (parallel.hpp), a large scene in
+    // parts of the same agents' positions, velocities and headings.
+    const std::size_t agents = static_cast<std::size_t>(s.count());
+    const std::size_t dims = static_cast<std::size_t>(s.dimensions());
+    const std::int64_t parts = items_of(static_cast<std::int64_t>(agents), kValuesPerItem);
+    parallel_for(parts * s.scenes(), max_threads(), [&](std::int64_t item) {
+        const int b = static_cast<int>(item / parts);
+        const std::size_t part = static_cast<std::size_t>(item % parts);
+        const std::size_t lo = part * kValuesPerItem;
+        const std::size_t hi = std::min(agents, lo + kValuesPerItem);
+        const std::size_t src = s.index(b, 0) * dims;
         const std::size_t dst = static_cast<std::size_t>(frame) * per_frame + b * per_scene;
-        for (std::size_t k = 0; k < per_scene; ++k) {
+        for (std::size_t k = lo * dims; k < hi * dims; ++k) {
             if (rec.positions) rec.positions[dst + k] = s.positions[src + k];
             if (rec.velocities) rec.velocities[dst + k] = s.velocities[src + k];
         }
         if (rec.headings) {
-            const std::size_t agents = static_cast<std::size_t>(s.count());
             const std::size_t at = static_cast<std::size_t>(frame) * agents * s.scenes() + b * agents;
-            for (std::size_t k = 0; k < agents; ++k) rec.headings[at + k] = s.headings[s.index(b, 0) + k];
+            for (std::size_t k = lo; k < hi; ++k) rec.headings[at + k] = s.headings[s.index(b, 0) + k];
         }
-    }
+    });
 }
 
 RunResult Engine::run(const RunOptions& options, const Recording& recording, const Tick& tick, const Pause& pause) {

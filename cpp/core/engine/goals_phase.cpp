@@ -4,6 +4,7 @@
 
 #include "counter_rng.hpp"
 #include "kinematics/kinematics.hpp"
+#include "parallel.hpp"
 #include "threads.hpp"
 
 namespace vosim {
@@ -17,9 +18,8 @@ void update_pref_velocities(AgentState& s, const PreferenceNoise& noise, const D
                             std::int64_t step_count) {
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
     const std::uint64_t step = static_cast<std::uint64_t>(step_count);
-#pragma omp parallel for schedule(static) num_threads(max_threads()) if (total >= kParallelMinValues)
-    for (std::int64_t i = 0; i < total; ++i) {
-        if (i % s.capacity() >= s.count() || !s.active[i] || !s.has_goal[i]) continue;
+    parallel_for_values(total, max_threads(), [&](std::int64_t i) {
+        if (i % s.capacity() >= s.count() || !s.active[i] || !s.has_goal[i]) return;
         // RVO2 examples' rule: head for the goal, at pref_speed at most.
         V to_goal = s.goal<V>(i) - s.position<V>(i);
         const double dist_sq = abs_sq(to_goal);
@@ -55,21 +55,20 @@ void update_pref_velocities(AgentState& s, const PreferenceNoise& noise, const D
             }
         }
         store(s.pref_velocities.data(), static_cast<std::size_t>(i), to_goal);
-    }
+    });
 }
 
 void present_state(const Method& method, const AgentState& s, AgentState& presented) {
     share_state_for_presentation(s, presented);
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
-#pragma omp parallel for schedule(static) num_threads(max_threads()) if (total >= kParallelMinValues)
-    for (std::int64_t k = 0; k < total; ++k) {
+    parallel_for_values(total, max_threads(), [&](std::int64_t k) {
         const std::size_t i = static_cast<std::size_t>(k);
-        if (k % s.capacity() >= s.count() || !s.active[i] || s.kinematics[i] == 0) continue;
+        if (k % s.capacity() >= s.count() || !s.active[i] || s.kinematics[i] == 0) return;
         const Presented p = method.present_agent(s, i);
         store(presented.positions.data(), i, p.position);
         store(presented.velocities.data(), i, p.velocity);
         presented.radius[i] = p.radius;
-    }
+    });
 }
 
 template void update_pref_velocities<Vec2>(AgentState&, const PreferenceNoise&, const DeadlockResolution&,

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "parallel.hpp"
 #include "kinematics/integration.hpp"
 #include "threads.hpp"
 
@@ -49,9 +50,8 @@ void integrate(AgentState& s, const Method& method, double dt, bool nonholonomic
         before->velocities.resize(static_cast<std::size_t>(total) * kDim<V>);
         before->headings.resize(static_cast<std::size_t>(total));
     }
-#pragma omp parallel for schedule(static) num_threads(max_threads()) if (total >= kParallelMinValues)
-    for (std::int64_t i = 0; i < total; ++i) {
-        if (i % s.capacity() >= s.count() || !s.active[i]) continue;
+    parallel_for_values(total, max_threads(), [&](std::int64_t i) {
+        if (i % s.capacity() >= s.count() || !s.active[i]) return;
         const std::size_t at = static_cast<std::size_t>(i);
         const V old_velocity = s.velocity<V>(at);
         if (before) {
@@ -61,7 +61,7 @@ void integrate(AgentState& s, const Method& method, double dt, bool nonholonomic
         if constexpr (kDim<V> == 2) {
             if (nonholonomic && s.kinematics[i] != 0) {
                 integrate_nonholonomic(s, method, at, clamp_acceleration, dt);
-                continue;
+                return;
             }
         }
         V v = load<V>(s.new_velocities.data(), at);
@@ -85,7 +85,7 @@ void integrate(AgentState& s, const Method& method, double dt, bool nonholonomic
                 s.headings[i] = std::atan2(v.y, v.x);
             }
         }
-    }
+    });
 }
 
 template void integrate<Vec2>(AgentState&, const Method&, double, bool, MotionBefore*);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "parallel.hpp"
 #include "counter_rng.hpp"
 #include "kinematics/kinematics.hpp"  // wrap_turn
 #include "threads.hpp"
@@ -48,9 +49,8 @@ void observe_motion(AgentState& s, const MotionBefore& before, const Method& met
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
     const DeadlockResolution deadlock = method.deadlock_resolution();
     const std::uint64_t seed = method.preference_noise().seed;
-#pragma omp parallel for schedule(static) num_threads(max_threads()) if (total >= kParallelMinValues)
-    for (std::int64_t i = 0; i < total; ++i) {
-        if (i % s.capacity() >= s.count() || !s.active[i]) continue;
+    parallel_for_values(total, max_threads(), [&](std::int64_t i) {
+        if (i % s.capacity() >= s.count() || !s.active[i]) return;
         const std::size_t at = static_cast<std::size_t>(i);
         const V v = s.velocity<V>(at);
         const bool seeking = s.has_goal[i] != 0;
@@ -65,7 +65,7 @@ void observe_motion(AgentState& s, const MotionBefore& before, const Method& met
             update_deadlock_state(s, deadlock, seed, at, longer_than(v, deadlock.stall_fraction * s.pref_speed[i]),
                                   seeking && !arrived, dt, step_count);
         }
-    }
+    });
 }
 
 template void observe_motion<Vec2>(AgentState&, const MotionBefore&, const Method&, const Waypoints&, RunMetrics*,

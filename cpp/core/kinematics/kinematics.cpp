@@ -6,8 +6,10 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "state/state_check.hpp"
+#include "parallel.hpp"
 #include "threads.hpp"
 
 namespace vosim {
@@ -149,13 +151,24 @@ Motion effective_center_motion(Vec2 u, double heading, double distance) {
 
 bool has_nonholonomic(const AgentState& s) {
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
-    for (std::int64_t i = 0; i < total; ++i) {
-        if (s.kinematics[i] != 0 && i % s.capacity() < s.count() && s.active[i]) return true;
-    }
-    return false;
+    // A parallel scan (a serial one would be a step's serial part).
+    const std::int64_t items = items_of(total, kValuesPerItem);
+    std::vector<std::uint8_t> found(static_cast<std::size_t>(items), 0);
+    parallel_for(items, max_threads(), [&](std::int64_t item) {
+        const std::int64_t end = std::min(total, (item + 1) * kValuesPerItem);
+        for (std::int64_t i = item * kValuesPerItem; i < end; ++i) {
+            if (s.kinematics[i] != 0 && i % s.capacity() < s.count() && s.active[i]) {
+                found[static_cast<std::size_t>(item)] = 1;
+                return;
+            }
+        }
+    });
+    return std::find(found.begin(), found.end(), 1) != found.end();
 }
 
 void check_kinematics(const AgentState& s) {
+    // Only non-holonomic agents have anything to check: most crowds have none.
+    if (!has_nonholonomic(s)) return;
     for (int b = 0; b < s.scenes(); ++b) {
         for (int slot = 0; slot < s.count(); ++slot) {
             const std::size_t i = s.index(b, slot);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "spatial/neighbor_select.hpp"
+#include "parallel.hpp"
 #include "threads.hpp"
 
 namespace vosim {
@@ -18,8 +19,9 @@ constexpr int kPlainScanMax = 32;
 constexpr std::uint32_t kCrowdedBucket = 48;
 constexpr std::uint32_t kLeafSize = 12;
 
-// Fewer agents than this are sorted on one thread: starting a team costs more.
-constexpr int kParallelBuildMin = 16384;
+// Fewer agents than this are sorted on one thread: handing out the build's
+// four loops costs more (a few microseconds each on the engine's pool).
+constexpr int kParallelBuildMin = 4096;
 
 struct Bounds {
     double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
@@ -30,27 +32,40 @@ struct Bounds {
 // The bounding box of the active points; a parallel reduction of exact
 // minima and maxima, so its result does not depend on the thread count.
 Bounds bounds_of(const double* positions, const std::uint8_t* active, int count, int threads) {
-    double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
-    int n = 0;
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1) \
-    reduction(min : lo_x, lo_y) reduction(max : hi_x, hi_y) reduction(+ : n)
-    for (int k = 0; k < count; ++k) {
-        if (active && !active[k]) continue;
-        const double x = positions[2 * k];
-        const double y = positions[2 * k + 1];
-        lo_x = x < lo_x ? x : lo_x;
-        hi_x = x > hi_x ? x : hi_x;
-        lo_y = y < lo_y ? y : lo_y;
-        hi_y = y > hi_y ? y : hi_y;
-        ++n;
-    }
+    // Per-item boxes, then their union.
+    const std::int64_t items = items_of(count, kValuesPerItem);
+    std::vector<Bounds> parts(static_cast<std::size_t>(items));
+    parallel_for(items, threads, [&](std::int64_t item) {
+        double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
+        int n = 0;
+        const int end = static_cast<int>(std::min<std::int64_t>(count, (item + 1) * kValuesPerItem));
+        for (int k = static_cast<int>(item * kValuesPerItem); k < end; ++k) {
+            if (active && !active[k]) continue;
+            const double x = positions[2 * k];
+            const double y = positions[2 * k + 1];
+            lo_x = x < lo_x ? x : lo_x;
+            hi_x = x > hi_x ? x : hi_x;
+            lo_y = y < lo_y ? y : lo_y;
+            hi_y = y > hi_y ? y : hi_y;
+            ++n;
+        }
+        Bounds& part = parts[static_cast<std::size_t>(item)];
+        part.lo_x = lo_x;
+        part.lo_y = lo_y;
+        part.hi_x = hi_x;
+        part.hi_y = hi_y;
+        part.n = n;
+    });
     Bounds b;
-    b.lo_x = lo_x;
-    b.lo_y = lo_y;
-    b.hi_x = hi_x;
-    b.hi_y = hi_y;
-    b.n = n;
-    if (n > 0) {
+    for (const Bounds& part : parts) {
+        b.lo_x = part.lo_x < b.lo_x ? part.lo_x : b.lo_x;
+        b.hi_x = part.hi_x > b.hi_x ? part.hi_x : b.hi_x;
+        b.lo_y = part.lo_y < b.lo_y ? part.lo_y : b.lo_y;
+        b.hi_y = part.hi_y > b.hi_y ? part.hi_y : b.hi_y;
+        b.n += part.n;
+    }
+    const double lo_x = b.lo_x, lo_y = b.lo_y, hi_x = b.hi_x, hi_y = b.hi_y;
+    if (b.n > 0) {
         b.extent = max_of(max_of(std::fabs(lo_x), std::fabs(hi_x)), max_of(std::fabs(lo_y), std::fabs(hi_y)));
     }
     return b;
@@ -148,21 +163,28 @@ void NeighborGrid::sort_into_buckets(const double* positions, const std::uint8_t
     cursors_.assign(static_cast<std::size_t>(threads) * buckets, 0u);
     bucket_start_.resize(buckets + 1);
     std::vector<std::uint32_t> block_sums(static_cast<std::size_t>(threads) + 1, 0u);
-#pragma omp parallel num_threads(threads)
-    {
-        const int t = thread_index();
-        const int team = team_size();
-        // The same static partitions in every pass (and for every thread count
-        // the union is the slot order).
-        const int lo = static_cast<int>(static_cast<std::int64_t>(count) * t / team);
-        const int hi = static_cast<int>(static_cast<std::int64_t>(count) * (t + 1) / team);
+    // `threads` parts, each a fixed range of slots and of buckets (the
+    // same partitions in every pass, and for any count of parts the union
+    // is the slot order), in four loops on the pool (parallel.hpp; each
+    // loop's end is the barrier the next one needs). Parts, not threads,
+    // own the cursors: any thread may run any part.
+    const int team = threads;
+    const auto slot_range = [&](int t) {
+        return std::pair<int, int>(static_cast<int>(static_cast<std::int64_t>(count) * t / team),
+                                   static_cast<int>(static_cast<std::int64_t>(count) * (t + 1) / team));
+    };
+    parallel_for(team, threads, [&](std::int64_t part) {
+        const int t = static_cast<int>(part);
+        const auto [lo, hi] = slot_range(t);
         std::uint32_t* mine = cursors_.data() + static_cast<std::size_t>(t) * buckets;
         for (int k = lo; k < hi; ++k) {
             if (active && !active[k]) continue;
             ++mine[bucket_at(k)];
         }
-#pragma omp barrier
-        // Bucket totals and their prefix sums, by blocks of buckets.
+    });
+    // Bucket totals and their prefix sums, by blocks of buckets.
+    parallel_for(team, threads, [&](std::int64_t part) {
+        const int t = static_cast<int>(part);
         const std::size_t b_lo = buckets * t / team;
         const std::size_t b_hi = buckets * (t + 1) / team;
         std::uint32_t sum = 0;
@@ -170,9 +192,13 @@ void NeighborGrid::sort_into_buckets(const double* positions, const std::uint8_t
             for (int u = 0; u < team; ++u) sum += cursors_[static_cast<std::size_t>(u) * buckets + b];
         }
         block_sums[t + 1] = sum;
-#pragma omp barrier
-#pragma omp single
-        for (int u = 0; u < team; ++u) block_sums[u + 1] += block_sums[u];
+    });
+    for (int u = 0; u < team; ++u) block_sums[u + 1] += block_sums[u];
+    bucket_start_[buckets] = block_sums[team];
+    parallel_for(team, threads, [&](std::int64_t part) {
+        const int t = static_cast<int>(part);
+        const std::size_t b_lo = buckets * t / team;
+        const std::size_t b_hi = buckets * (t + 1) / team;
         std::uint32_t at = block_sums[t];
         for (std::size_t b = b_lo; b < b_hi; ++b) {
             bucket_start_[b] = at;
@@ -183,15 +209,18 @@ void NeighborGrid::sort_into_buckets(const double* positions, const std::uint8_t
                 at += here;
             }
         }
-        if (t == team - 1) bucket_start_[buckets] = at;
-#pragma omp barrier
+    });
+    parallel_for(team, threads, [&](std::int64_t part) {
+        const int t = static_cast<int>(part);
+        const auto [lo, hi] = slot_range(t);
+        std::uint32_t* mine = cursors_.data() + static_cast<std::size_t>(t) * buckets;
         for (int k = lo; k < hi; ++k) {
             if (active && !active[k]) continue;
             const std::uint32_t to = mine[bucket_at(k)]++;
             slots_[to] = k;
             points_[to] = Vec2(positions[2 * k], positions[2 * k + 1]);
         }
-    }
+    });
 }
 
 void NeighborGrid::build_trees() {

@@ -1,5 +1,9 @@
 #include "spatial/neighbor_index.hpp"
 
+#include <algorithm>
+#include <vector>
+
+#include "parallel.hpp"
 #include "threads.hpp"
 
 namespace vosim {
@@ -20,12 +24,19 @@ void build_grid(const AgentState& s, int scene, GridOf<V>& grid, int threads) {
     const double* range = s.neighbor_dist.data() + first;
     const std::uint8_t* active = s.active.data() + first;
     const int count = s.count();
+    // The largest range: an exact maximum of per-item maxima.
+    const std::int64_t items = items_of(count, kValuesPerItem);
+    std::vector<double> widest_in_item(static_cast<std::size_t>(items), 0.0);
+    parallel_for(items, threads, [&](std::int64_t item) {
+        double widest = 0.0;
+        const int end = static_cast<int>(std::min<std::int64_t>(count, (item + 1) * kValuesPerItem));
+        for (int slot = static_cast<int>(item * kValuesPerItem); slot < end; ++slot) {
+            if (active[slot] && range[slot] > widest) widest = range[slot];
+        }
+        widest_in_item[static_cast<std::size_t>(item)] = widest;
+    });
     double widest = 0.0;
-#pragma omp parallel for schedule(static) num_threads(threads) reduction(max : widest) \
-    if (threads > 1 && count >= kParallelMinValues)
-    for (int slot = 0; slot < count; ++slot) {
-        if (active[slot] && range[slot] > widest) widest = range[slot];
-    }
+    for (const double w : widest_in_item) widest = w > widest ? w : widest;
     const double* positions = s.positions.data() + kDim<V> * first;
     // Cells as wide as the range where finer cells would not fit a dense grid.
     if constexpr (kDim<V> == 2) {

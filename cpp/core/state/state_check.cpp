@@ -6,8 +6,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
+#include <vector>
 
 #include "limits.hpp"
+#include "parallel.hpp"
 #include "threads.hpp"
 
 namespace vosim {
@@ -90,11 +92,25 @@ void check_state(const AgentState& s) {
     std::int64_t first_bad = total;
     // A parallel pass finds whether anything is wrong (cheap, O(N)); the
     // message is then built for the first bad agent in storage order.
-#pragma omp parallel for schedule(static) num_threads(max_threads()) reduction(min : first_bad) \
-    if (total >= kParallelMinValues)
-    for (std::int64_t i = 0; i < total; ++i) {
-        if (i % s.capacity() >= s.count() || !s.active[i]) continue;
-        if (find_violation(s, static_cast<std::size_t>(i), nullptr)) first_bad = std::min(first_bad, i);
+    // Items in index order: the first bad value of the first item with one
+    // is the first overall, whichever thread found it.
+    const std::int64_t items = items_of(total, kValuesPerItem);
+    std::vector<std::int64_t> first_in_item(static_cast<std::size_t>(items), total);
+    parallel_for(items, max_threads(), [&](std::int64_t item) {
+        const std::int64_t end = std::min(total, (item + 1) * kValuesPerItem);
+        for (std::int64_t i = item * kValuesPerItem; i < end; ++i) {
+            if (i % s.capacity() >= s.count() || !s.active[i]) continue;
+            if (find_violation(s, static_cast<std::size_t>(i), nullptr)) {
+                first_in_item[static_cast<std::size_t>(item)] = i;
+                return;
+            }
+        }
+    });
+    for (const std::int64_t i : first_in_item) {
+        if (i < total) {
+            first_bad = i;
+            break;
+        }
     }
     if (first_bad == total) return;
     Violation violation;

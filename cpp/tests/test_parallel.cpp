@@ -1,0 +1,90 @@
+// The engine's pool of threads (parallel.hpp).
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "parallel.hpp"
+#include "threads.hpp"
+
+using namespace vosim;
+
+TEST_CASE("parallel_for runs every item exactly once, on threads indexed below the count asked for") {
+    for (int threads : {1, 2, 3, 8}) {
+        for (std::int64_t items : {0, 1, 2, 7, 1000}) {
+            std::vector<std::atomic<int>> runs(static_cast<std::size_t>(items));
+            std::atomic<int> bad_index{0};
+            parallel_for(items, threads, [&](std::int64_t item) {
+                runs[static_cast<std::size_t>(item)].fetch_add(1);
+                const int t = thread_index();
+                if (t < 0 || t >= threads) bad_index.fetch_add(1);
+            });
+            for (const auto& r : runs) CHECK(r.load() == 1);
+            CHECK(bad_index.load() == 0);
+        }
+    }
+}
+
+TEST_CASE("a loop inside a loop runs on its calling thread") {
+    std::atomic<std::int64_t> sum{0};
+    parallel_for(8, 4, [&](std::int64_t outer) {
+        const int t = thread_index();
+        parallel_for(10, 4, [&](std::int64_t inner) {
+            CHECK(thread_index() == t);
+            sum.fetch_add(outer * 10 + inner);
+        });
+    });
+    CHECK(sum.load() == 79 * 80 / 2);
+}
+
+TEST_CASE("parallel_for_until stops handing out items when asked") {
+    std::atomic<std::int64_t> done{0};
+    int polls = 0;
+    const bool finished = parallel_for_until(
+        100000, 2, [&](std::int64_t) { done.fetch_add(1); }, [&] { return ++polls > 3; });
+    CHECK_FALSE(finished);
+    CHECK(done.load() < 100000);
+    CHECK(parallel_for_until(10, 2, [](std::int64_t) {}, [] { return false; }));
+}
+
+TEST_CASE("loops from several threads at once all complete (one uses the pool, the others run alone)") {
+    std::vector<std::thread> callers;
+    std::vector<std::int64_t> sums(4, 0);
+    for (int c = 0; c < 4; ++c) {
+        callers.emplace_back([&, c] {
+            for (int round = 0; round < 50; ++round) {
+                std::vector<std::int64_t> values(257, 0);
+                parallel_for(257, 3, [&](std::int64_t i) { values[static_cast<std::size_t>(i)] = i; });
+                for (const std::int64_t v : values) sums[c] += v;
+            }
+        });
+    }
+    for (auto& t : callers) t.join();
+    for (const std::int64_t s : sums) CHECK(s == 50 * 256 * 257 / 2);
+}
+
+TEST_CASE("an exception from the calling thread's item leaves the pool usable") {
+    bool thrown = false;
+    try {
+        parallel_for(1000, 2, [&](std::int64_t item) {
+            if (item == 0 && thread_index() == 0) throw std::runtime_error("item 0");
+        });
+    } catch (const std::runtime_error&) {
+        thrown = true;
+    }
+    (void)thrown;  // item 0 may have gone to the other thread
+    std::atomic<int> count{0};
+    parallel_for(100, 2, [&](std::int64_t) { count.fetch_add(1); });
+    CHECK(count.load() == 100);
+}
+
+TEST_CASE("parallel_for_values covers [0, total) once, whatever the total") {
+    for (std::int64_t total : {0, 1, 4095, 4096, 4097, 20000}) {
+        std::vector<std::uint8_t> seen(static_cast<std::size_t>(total), 0);
+        parallel_for_values(total, 2, [&](std::int64_t i) { ++seen[static_cast<std::size_t>(i)]; });
+        for (const auto v : seen) CHECK(v == 1);
+    }
+}
