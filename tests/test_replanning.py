@@ -139,7 +139,8 @@ def test_an_agent_off_the_walkable_area_does_not_fail_the_others_plans():
     with pytest.warns(UserWarning, match=r"agent 2 \(0\.587 m\)"):
         sim.set_goals(ids, [[4.0, 0.0], [4.0, 1.5], [4.0, 0.5]], plan="navmesh")
     traj = sim.run(400, until_arrived=True)
-    assert sim.arrived.all()
+    # (arrived: each reached its goal at some step; goals 0.5 m apart for discs 0.6 m wide cannot all be held at once)
+    assert traj.all_arrived and np.isfinite(traj.metrics["arrival_step"]).all()
     assert traj.min_obstacle_clearance()[-1] >= 0.0 and traj.positions[:, 2, 0].max() < 4.1
     # a goal off the walkable area is still an error naming the agent
     with pytest.raises(ValueError, match="agent 1: its goal"):

@@ -2,15 +2,15 @@
 // dimensions, stepped together by one avoidance method. A step
 // (Engine::advance_in, ARCHITECTURE.md "The step") checks the state, then
 // runs the phases goals -> index -> velocities -> integrate -> observe,
-// each in its own file (goals_phase, agent_order, velocities_phase,
-// integrate_phase, observe_phase). No result depends on the order or the
-// thread in which agents are processed. Orchestration is written once;
+// each in its own file (goals_phase, agent_order, velocities_phase, integrate_phase,
+// observe_phase). No result depends on the order or thread in which agents are processed;
 // phases that do geometry are templates on the vector type (Vec2, Vec3).
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "engine/agent_order.hpp"
 #include "engine/engine_state.hpp"
@@ -65,11 +65,9 @@ public:
     // One step; with a ticker, a long step polls it between blocks of agents
     // and is abandoned (false, nothing advanced) when it asks to stop.
     bool step(Ticker* ticker = nullptr);
-    RunResult run(const RunOptions& options, const Recording& recording, const Tick& tick,
-                  const Pause& pause = {});  // engine_run.cpp
-    // Arrivals (arrivals.cpp): all at their final goals now; mark those there in `reached` (never unmarked).
-    bool all_arrived() const;
-    bool mark_arrivals(std::vector<std::uint8_t>& reached) const;
+    RunResult run(const RunOptions& options, const Recording& recording, const Tick& tick, const Pause& pause = {});
+    bool all_arrived() const;  // arrivals.cpp: every goal-seeking agent at its final goal now
+    bool mark_arrivals(std::vector<std::uint8_t>& reached) const;  // marks those there now; never unmarks
 
     // Waypoints (engine_waypoints.cpp): agent ids[k] follows points offsets[k] .. offsets[k+1]
     // (dimensions() values each), moving on within radius[k]; those left after each current
