@@ -242,9 +242,14 @@ def names_file(error: Exception, path: Path) -> bool:
     return f"path: {str(path)!r}" in str(error)
 
 
+# vosim's own source files (a checkout's folder may well be named "vosim" too).
+PACKAGE = Path(vosim.__file__).resolve().parent
+
+
 def from_vosim(error: BaseException) -> bool:
     """Whether the exception came out of vosim's code (not the unpickler's own)."""
-    return any("vosim" in frame.filename for frame in traceback.extract_tb(error.__traceback__))
+    return any(Path(frame.filename).resolve().is_relative_to(PACKAGE)
+               for frame in traceback.extract_tb(error.__traceback__))
 
 
 def fuzz_file_kind(kind: str, cases: int, rng: random.Random, folder: Path, out: Outcomes) -> None:
