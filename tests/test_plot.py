@@ -154,6 +154,45 @@ def test_animation_saves_a_gif(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["pair.gif"]
 
 
+def test_an_animation_that_fails_midway_leaves_the_old_file_whole(tmp_path, monkeypatch):
+    pytest.importorskip("PIL")
+    from matplotlib import animation
+
+    traj = scenarios.headon_pair(seed=1).build().run(60)
+    path = tmp_path / "pair.gif"
+    path.write_bytes(b"the previous animation")
+    grabbed = []
+
+    def grab_then_fail(self, **kwargs):
+        grabbed.append(1)
+        if len(grabbed) == 3:
+            raise RuntimeError("disk full")
+
+    monkeypatch.setattr(animation.PillowWriter, "grab_frame", grab_then_fail)
+    with pytest.raises(RuntimeError, match="disk full"):
+        plot.animate(traj, path=path, max_frames=12)
+    assert path.read_bytes() == b"the previous animation"
+    assert [p.name for p in tmp_path.iterdir()] == ["pair.gif"]  # no half-written file left beside it
+
+
+def test_a_saved_animation_is_laid_out_once_and_drawn_once_a_frame(tmp_path, monkeypatch):
+    """matplotlib's own save draws each frame twice and lays the figure out each time; a GIF costs one draw a frame."""
+    pytest.importorskip("PIL")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from matplotlib import animation
+    from matplotlib.figure import Figure
+
+    traj = scenarios.headon_pair(seed=1).build().run(60)
+    draws, grabs = [], []
+    draw, grab = Figure.draw, animation.PillowWriter.grab_frame
+    monkeypatch.setattr(Figure, "draw", lambda self, *a, **k: (draws.append(1), draw(self, *a, **k))[1])
+    monkeypatch.setattr(animation.PillowWriter, "grab_frame", lambda self, **k: (grabs.append(1), grab(self, **k))[1])
+    plot.animate(traj, path=tmp_path / "pair.gif", max_frames=12)
+    assert 10 <= len(grabs) <= 12
+    assert len(draws) <= len(grabs) + 1  # the first frame's draw that settles the layout, then one per frame
+
+
 def test_animation_mp4_needs_ffmpeg(tmp_path):
     from matplotlib import animation
 

@@ -11,6 +11,7 @@ from ..trajectory import Trajectory
 from . import _style as style
 from ._common import _pyplot, frame_stride, obstacles, scene_of
 from ._headings import HEADING_COLOR, heading_ticks, use_headings
+from ._save_animation import save_frames
 
 WRITERS = {".gif": "pillow", ".mp4": "ffmpeg", ".webm": "ffmpeg", ".mkv": "ffmpeg"}
 
@@ -152,8 +153,7 @@ def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, m
 
     result = animation.FuncAnimation(fig, draw, frames=len(frames), interval=1000.0 / fps, blit=False)
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        result.save(path, writer=writer, fps=fps, dpi=dpi)
+        save_frames(fig, draw, len(frames), path, writer, fps=fps, dpi=dpi)  # its first draw starts `result`
     return result
 
 

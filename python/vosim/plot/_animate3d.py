@@ -11,6 +11,7 @@ from ._animate import animation_writer
 from ._common import _pyplot
 from ._shapes3d import draw_shapes_3d
 from ._trajectories3d import _frames, frame_box, scene3d
+from ._save_animation import save_frames
 
 
 def animate3d(traj: Trajectory, *, obstacles=None, scene: int = 0, path=None, fps: float = 20.0,
@@ -107,6 +108,5 @@ def animate3d(traj: Trajectory, *, obstacles=None, scene: int = 0, path=None, fp
     ax.view_init(elev=elev, azim=azim)
     result = animation.FuncAnimation(fig, draw, frames=len(frames), interval=1000.0 / fps, blit=False)
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        result.save(path, writer=writer, fps=fps, dpi=dpi)
+        save_frames(fig, draw, len(frames), path, writer, fps=fps, dpi=dpi)  # its first draw starts `result`
     return result
