@@ -9,12 +9,9 @@ import numpy as np
 
 from ._checks import integer
 from .methods import Method
-from .metrics import scene_peaks
+from .metrics import SERIES, scene_peaks
 from .scenarios import ALL_SCENARIOS, Scenario, build_batch, takes_seed
 from .simulator import Simulator
-
-#: Per-agent and per-step metrics are kept out of the table (see ``DataFrame.attrs["series"]``).
-SERIES = ("min_clearance_series", "collisions_series")
 
 
 def _factory(item, k: int) -> Callable[..., Scenario] | Scenario:
