@@ -103,6 +103,23 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
         array = self._engine.view(name)
         return array if self._scene_axis else array[0]
 
+    # ------------------------------------- the engine, for the package's own modules
+    def _snapshot(self) -> dict:
+        """The engine's whole state as plain data (what a checkpoint carries)."""
+        return self._engine.snapshot()
+
+    def _edges_near(self, scene: int, x: float, y: float, reach: float) -> list:
+        """The obstacle edges within ``reach`` of ``(x, y)`` in ``scene``, nearest first."""
+        return self._engine.obstacle_neighbors(scene, x, y, reach)
+
+    def _obstacle_table(self, scene: int) -> dict:
+        """The engine's obstacle vertices (points, next, prev) of ``scene`` (-1: the shared ones)."""
+        return self._engine.obstacle_table(scene)
+
+    def _add_agent_fields(self, n: int, fields: dict) -> np.ndarray:
+        """Add ``n`` agents per scene from one complete array per input field (no defaults filled)."""
+        return self._engine.add_agents(n, fields)
+
     def _set_field(self, name: str, value) -> None:
         if self._engine.busy:
             raise RuntimeError(f"{name}: the simulator is busy running in another thread; "

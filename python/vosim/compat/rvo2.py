@@ -168,7 +168,7 @@ class PyRVOSimulator:
     def _view(self, name: str) -> np.ndarray:
         self._flush()
         if name not in self._views:
-            self._views[name] = self._sim._engine.view(name)[0]
+            self._views[name] = self._sim._view(name)
         return self._views[name]
 
     def _agent(self, agent_no) -> int:
@@ -211,12 +211,12 @@ class PyRVOSimulator:
             x, y = seen.positions[agent_no]
             # RVO2's range: what the agent could reach within its obstacle time horizon, plus its radius.
             reach = seen.time_horizon_obst[agent_no] * seen.max_speed[agent_no] + seen.radius[agent_no]
-            self._edges_seen[agent_no] = seen._engine.obstacle_neighbors(0, float(x), float(y), float(reach))
+            self._edges_seen[agent_no] = seen._edges_near(0, float(x), float(y), float(reach))
         return self._edges_seen[agent_no]
 
     def _vertex_table(self) -> dict:
         if self._table is None:
-            table = self._sim._engine.obstacle_table(-1)
+            table = self._sim._obstacle_table(-1)
             self._table = {"points": table["points"], "next": list(table["next"]), "prev": list(table["prev"])}
         return self._table
 
@@ -292,7 +292,7 @@ class PyRVOSimulator:
         )
         # Every other per-agent field (RVO2 has none of them) gets vosim's default.
         defaults = {name: constant(value) for name, value in ADD_DEFAULTS.items() if name not in given}
-        self._sim._engine.add_agents(n, {**defaults, **given})
+        self._sim._add_agent_fields(n, {**defaults, **given})
         self._new_agents.clear()
         self._views.clear()
 
@@ -327,7 +327,7 @@ class PyRVOSimulator:
     def doStep(self) -> None:
         """Advance one time step."""
         self._flush()
-        self._before = self._sim._engine.snapshot()
+        self._before = self._sim._snapshot()
         self._seen = None
         self._inspected.clear()
         self._edges_seen.clear()
