@@ -263,9 +263,9 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
                                    np.ascontiguousarray(points, dtype=np.float64),
                                    np.ascontiguousarray(radius, dtype=np.float64))
 
-    def set_waypoints(self, ids, waypoints, *, radius=None) -> None:
+    def set_waypoints(self, ids, waypoints, *, waypoint_radius=None, radius=None) -> None:
         """Give agents waypoints: each heads for its first, moves on to the next when
-        within ``radius`` of it, and keeps the last as its final goal.
+        within ``waypoint_radius`` of it, and keeps the last as its final goal.
 
         Parameters
         ----------
@@ -275,22 +275,32 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
             A sequence of ``m`` arrays ``(k_i, D)`` (k_i >= 1, D the simulator's
             dimensions), in the order to visit; None for an agent clears its
             waypoints (its goal stays).
-        radius
+        waypoint_radius
             Distance at which a waypoint counts as reached, a scalar or ``(m,)``;
-            by default each agent's arrival radius.
+            by default each agent's arrival radius (the keyword of ``add_agents``).
+        radius
+            Deprecated name of ``waypoint_radius`` (a DeprecationWarning).
 
         The ``goals`` view shows each agent's current waypoint. An agent
         counts as arrived only at its last waypoint.
         """
+        name = "waypoint_radius"
+        if radius is not None:
+            if waypoint_radius is not None:
+                raise TypeError("set_waypoints: give waypoint_radius only (radius is its deprecated name)")
+            warnings.warn("set_waypoints(radius=) is deprecated; use waypoint_radius=, as add_agents does",
+                          DeprecationWarning, stacklevel=2)
+            name, waypoint_radius = "radius", radius
         ids = ids_array(ids)
         arrays = self._waypoint_arrays(waypoints, len(ids))
-        if radius is None:
+        if waypoint_radius is None:
             scene_slot = [self._engine.locate(int(i)) for i in ids] if len(ids) else []
             reach = self._engine.view("arrival_radius")
-            radius = np.array([reach[b, j] for b, j in scene_slot], dtype=np.float64)
+            waypoint_radius = np.array([reach[b, j] for b, j in scene_slot], dtype=np.float64)
         else:
-            radius = shaped(radius, "radius", [(), (len(ids),)], (len(ids),), minimum=0.0, maximum=MAX_MAGNITUDE)
-        self._send_waypoints(ids, arrays, radius)
+            waypoint_radius = shaped(waypoint_radius, name, [(), (len(ids),)], (len(ids),), minimum=0.0,
+                                     maximum=MAX_MAGNITUDE)
+        self._send_waypoints(ids, arrays, waypoint_radius)
 
     # ---------------------------------------------------------------- agents
     def _agent_shapes(self, n: int, width: int | None) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
