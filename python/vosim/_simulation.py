@@ -35,7 +35,8 @@ from ._obstacles import _ObstacleMethods
 from ._obstacles3d import _Obstacle3DMethods
 from ._progress import make_progress
 from ._kinematics import KINEMATICS, default_headings, kinematics_codes, kinematics_names
-from ._fields import ADD_AGENTS_SIGNATURE, ADD_DEFAULTS, FIELDS, VIEWS, bytes_per_agent, parameter_docs
+from ._fields import (ADD_AGENTS_SIGNATURE, ADD_DEFAULTS, FIELDS, VIEWS, bytes_per_agent, derive_defaults,
+                      parameter_docs)
 from .metrics import from_engine as metrics_from_engine
 from .methods import ORCA, Method, method_from_name
 from .trajectory import Trajectory
@@ -393,31 +394,21 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
         fields["kinematics"] = kinematics_codes("holonomic" if fields["kinematics"] is None else fields["kinematics"])
         values = {name: per_agent(name, default if fields[name] is None else fields[name])
                   for name, default in ADD_DEFAULTS.items() if not FIELDS[name].is_vector}
-        pref_speed = values["max_speed"] if fields["pref_speed"] is None else per_agent(
-            "pref_speed", fields["pref_speed"])
-        arrival_radius = values["radius"] if fields["arrival_radius"] is None else per_agent(
-            "arrival_radius", fields["arrival_radius"])
-        # Derived defaults of the kinematic fields (README, "Differential-drive robots").
+        derive_defaults(values, lambda name: None if fields[name] is None else per_agent(name, fields[name]))
         headings = (np.broadcast_to(default_headings(positions, velocities, goals), scalar_target)
                     if fields["headings"] is None else per_agent("headings", fields["headings"]))
-        wheel_track = values["radius"] if fields["wheel_track"] is None else per_agent(
-            "wheel_track", fields["wheel_track"])
-        max_wheel_speed = values["max_speed"] if fields["max_wheel_speed"] is None else per_agent(
-            "max_wheel_speed", fields["max_wheel_speed"])
-        center_distance = 0.5 * wheel_track if fields["effective_center_distance"] is None else per_agent(
-            "effective_center_distance", fields["effective_center_distance"])
-        self._refuse_bad_drives(values["kinematics"], wheel_track, center_distance, values["max_angular_speed"])
+        self._refuse_bad_drives(values["kinematics"], values["wheel_track"], values["effective_center_distance"],
+                                values["max_angular_speed"])
 
         values.update(positions=positions, velocities=velocities, pref_velocities=pref_velocities,
-                      goals=goals, has_goal=has_goal.astype(np.uint8), pref_speed=pref_speed,
-                      arrival_radius=arrival_radius, headings=headings, wheel_track=wheel_track,
-                      max_wheel_speed=max_wheel_speed, effective_center_distance=center_distance)
+                      goals=goals, has_goal=has_goal.astype(np.uint8), headings=headings)
         values = {name: value.astype(np.dtype(FIELDS[name].dtype)) if FIELDS[name].dtype.startswith("int")
                   else value for name, value in values.items()}
         ids = self._engine.add_agents(n, values)
         if plan is not None:
             arrays, radius = plan
-            self._send_waypoints(ids.reshape(-1), arrays, (arrival_radius if radius is None else radius).reshape(-1))
+            self._send_waypoints(ids.reshape(-1), arrays,
+                                 (values["arrival_radius"] if radius is None else radius).reshape(-1))
         return ids if self._scene_axis else ids[0]
 
     def _refuse_bad_drives(self, kinematics, wheel_track, center_distance, max_angular_speed) -> None:

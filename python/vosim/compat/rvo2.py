@@ -40,7 +40,7 @@ import numpy as np
 
 from .. import _checkpoint, _core
 from .._checks import INT32_MAX, MAX_MAGNITUDE, MIN_TIME, check_values, integer, real_array, scalar
-from .._fields import ADD_DEFAULTS
+from .._fields import ADD_DEFAULTS, derive_defaults
 from ..methods import ORCA
 from ..simulator import Simulator
 
@@ -277,19 +277,16 @@ class PyRVOSimulator:
             has_goal=np.zeros((1, n), dtype=np.uint8),
             radius=radius,
             max_speed=max_speed,
-            pref_speed=max_speed,
             neighbor_dist=column("neighbor_dist"),
             max_neighbors=column("max_neighbors", np.int32),
             time_horizon=column("time_horizon"),
             time_horizon_obst=column("time_horizon_obst"),
-            arrival_radius=radius,
             # RVO2's agents are holonomic (their headings follow their velocities).
             kinematics=np.zeros((1, n), dtype=np.int8),
             headings=np.zeros((1, n)),
-            wheel_track=radius,
-            max_wheel_speed=max_speed,
-            effective_center_distance=radius / 2,
         )
+        # pref_speed, arrival_radius and the drive's sizes follow radius and max_speed, as in add_agents.
+        derive_defaults(given, lambda name: None)
         # Every other per-agent field (RVO2 has none of them) gets vosim's default.
         defaults = {name: constant(value) for name, value in ADD_DEFAULTS.items() if name not in given}
         self._sim._add_agent_fields(n, {**defaults, **given})
