@@ -106,3 +106,18 @@ def test_the_step_checks_each_field_against_its_range(field):
         sim.step()
     with pytest.raises(ValueError, match=field.name):
         setattr(sim, field.name, _outside(field))
+
+
+def test_derived_defaults_follow_their_source_fields():
+    from vosim._fields import DERIVED_DEFAULTS
+
+    resolved = {name for name in INPUTS if FIELDS[name].default is not None}
+    for field, source, scale in DERIVED_DEFAULTS:
+        assert field in INPUTS and FIELDS[field].default is None, field
+        assert source in resolved, (field, source)  # given a value before this row needs it
+        resolved.add(field)
+    sim = vosim.Simulator(time_step=0.1)
+    sim.add_agents(positions=[[0.0, 0.0], [5.0, 0.0]], radius=[0.3, 0.7], max_speed=[1.5, 2.5],
+                   kinematics="differential_drive")
+    for field, source, scale in DERIVED_DEFAULTS:
+        np.testing.assert_array_equal(getattr(sim, field), scale * getattr(sim, source), err_msg=field)

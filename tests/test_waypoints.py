@@ -98,3 +98,20 @@ def test_set_waypoints_errors():
     with pytest.raises(ValueError, match="radius is -2.0"):
         sim.set_waypoints([0], [SQUARE_PATH], radius=-2.0)
     assert sim.goals[0].tolist() == [4.0, 0.0]
+
+
+def test_set_waypoints_takes_add_agents_keyword_and_warns_on_the_old_one():
+    def walker():
+        sim = vosim.Simulator(time_step=0.1)
+        sim.add_agents(positions=[[0.0, 0.0]], goals=[[4.0, 0.0]], radius=0.3, max_speed=1.0)
+        return sim
+
+    new, old = walker(), walker()
+    new.set_waypoints([0], [SQUARE_PATH], waypoint_radius=0.2)
+    with pytest.warns(DeprecationWarning, match="waypoint_radius"):
+        old.set_waypoints([0], [SQUARE_PATH], radius=0.2)
+    np.testing.assert_array_equal(new.run(steps=60).positions, old.run(steps=60).positions)
+    with pytest.raises(ValueError, match="waypoint_radius is -2.0"):
+        new.set_waypoints([0], [SQUARE_PATH], waypoint_radius=-2.0)
+    with pytest.raises(TypeError, match="waypoint_radius only"):
+        new.set_waypoints([0], [SQUARE_PATH], waypoint_radius=0.2, radius=0.2)

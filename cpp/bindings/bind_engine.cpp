@@ -296,6 +296,9 @@ void bind_engine(py::module_& m) {
     m.attr("MAX_AGENTS") = AgentState::kMaxAgents;
 
     m.attr("AGENT_FIELDS") = agent_fields();
+    py::list derived;
+    for (const DerivedDefault& row : kDerivedDefaults) derived.append(py::make_tuple(row.field, row.from, row.scale));
+    m.attr("DERIVED_DEFAULTS") = py::tuple(derived);
     py::tuple kinematics(kKinematicsCount);
     for (int k = 0; k < kKinematicsCount; ++k) kinematics[k] = kKinematicsNames[k];
     m.attr("KINEMATICS") = kinematics;

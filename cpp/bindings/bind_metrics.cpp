@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <vector>
 #include <string>
+#include <type_traits>
 
 #include "metrics/clearance.hpp"
 #include "run_metrics.hpp"
@@ -99,49 +100,59 @@ py::array_t<T> array(const std::vector<T>& values, std::vector<py::ssize_t> shap
     return out;
 }
 
+// One metric's values shaped by its scope (flags as bool).
+template <class T>
+py::object metric_array(const std::vector<T>& values, MetricScope scope, const RunMetrics& m) {
+    const py::ssize_t scenes = m.scenes(), count = m.count();
+    const py::ssize_t states = static_cast<py::ssize_t>(m.series_steps.size());
+    std::vector<py::ssize_t> shape{scenes};
+    if (scope == MetricScope::kAgent) shape = {scenes, count};
+    if (scope == MetricScope::kSeries) shape = {states, scenes};
+    py::object out = array(values, shape);
+    if constexpr (std::is_same_v<T, std::uint8_t>) out = out.attr("astype")("bool");
+    return out;
+}
+
+double phase_seconds(const PhaseTimes& times, const char* name) {
+    const std::string key(name);
+    if (key == "time_neighbors") return times.neighbors;
+    if (key == "time_velocities") return times.velocities;
+    if (key == "time_integration") return times.integration;
+    throw std::logic_error("no phase time named " + key);
+}
+
+py::tuple metric_rows() {
+    static const char* const kScopes[] = {"scene", "agent", "series", "timing"};
+    py::list rows;
+    for (const MetricInfo& info : kRunMetrics) {
+        py::dict row;
+        row["name"] = info.name;
+        row["scope"] = kScopes[static_cast<int>(info.scope)];
+        row["unit"] = info.unit;
+        row["doc"] = info.doc;
+        rows.append(row);
+    }
+    return py::tuple(rows);
+}
+
 }  // namespace
 
 py::dict run_metrics_dict(const RunMetrics& m, const PhaseTimes& times) {
-    const py::ssize_t scenes = m.scenes(), count = m.count();
-    const std::vector<py::ssize_t> per_scene{scenes}, per_agent{scenes, count};
-    const std::vector<py::ssize_t> per_state{static_cast<py::ssize_t>(m.series_steps.size()), scenes};
     py::dict out;
-    out["collision_agent_steps"] = array(m.collision_agent_steps, per_scene);
-    out["collision_pairs"] = array(m.collision_pairs, per_scene);
-    out["collision_pairs_capped"] = array(m.collision_pairs_capped, per_scene).attr("astype")("bool");
-    out["max_penetration"] = array(m.max_penetration, per_scene);
-    out["obstacle_agent_steps"] = array(m.obstacle_agent_steps, per_scene);
-    out["max_obstacle_penetration"] = array(m.max_obstacle_penetration, per_scene);
-    out["min_clearance"] = array(m.min_clearance, per_scene);
-    out["arrival_rate"] = array(m.arrival_rate, per_scene);
-    out["makespan"] = array(m.makespan, per_scene);
-    out["mean_travel_time"] = array(m.mean_travel_time, per_scene);
-    out["mean_path_length"] = array(m.mean_path_length, per_scene);
-    out["path_efficiency"] = array(m.path_efficiency, per_scene);
-    out["mean_speed"] = array(m.mean_speed, per_scene);
-    out["sum_abs_dv"] = array(m.sum_abs_dv, per_scene);
-    out["sum_abs_da"] = array(m.sum_abs_da, per_scene);
-    out["stalled_agents"] = array(m.stalled_agents, per_scene);
-    out["fallbacks"] = array(m.fallbacks, per_scene);
-    out["arrival_step"] = array(m.arrival_step, per_agent);
-    out["path_length"] = array(m.path_length, per_agent);
-    out["peak_acceleration"] = array(m.peak_acceleration, per_agent);
-    out["peak_angular_speed"] = array(m.peak_angular_speed, per_agent);
-    out["agent_path_efficiency"] = array(m.agent_path_efficiency, per_agent);
-    out["agent_mean_speed"] = array(m.agent_mean_speed, per_agent);
-    out["longest_stall"] = array(m.longest_stall, per_agent);
+#define VOSIM_METRIC_ENTRY(name, scope, T, unit, doc) out[#name] = metric_array(m.name, MetricScope::scope, m);
+    VOSIM_RUN_METRICS(VOSIM_METRIC_ENTRY)
+#undef VOSIM_METRIC_ENTRY
+#define VOSIM_TIME_ENTRY(name, scope, T, unit, doc) out[#name] = phase_seconds(times, #name);
+    VOSIM_RUN_TIMES(VOSIM_TIME_ENTRY)
+#undef VOSIM_TIME_ENTRY
     out["series_steps"] = array(m.series_steps, {static_cast<py::ssize_t>(m.series_steps.size())});
-    out["min_clearance_series"] = array(m.min_clearance_series, per_state);
-    out["collisions_series"] = array(m.collisions_series, per_state);
-    out["time_neighbors"] = times.neighbors;
-    out["time_velocities"] = times.velocities;
-    out["time_integration"] = times.integration;
     return out;
 }
 
 void bind_metrics(py::module_& m) {
     // Below this speed a goal-seeking agent that has not arrived stalls.
     m.attr("STALL_SPEED") = MetricsSettings{}.stall_speed;
+    m.attr("RUN_METRICS") = metric_rows();
     m.def(
         "overlaps",
         [](const Doubles& positions, const Doubles& radius, const Bytes& active, double min_fraction) {

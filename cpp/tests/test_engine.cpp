@@ -16,61 +16,11 @@
 #include "spatial/edge_grid.hpp"
 #include "threads.hpp"
 
+#include "crowd.hpp"
+
 using namespace vosim;
 
 namespace {
-
-// Holonomic agents in the plane, one value per agent for every input
-// (the arrays are owned here and must outlive add_agents).
-struct Crowd {
-    std::vector<double> positions, goals, zero2;
-    std::vector<double> radius, max_speed, pref_speed, neighbor_dist, horizon, arrival, one, inf, zero;
-    std::vector<std::int32_t> neighbours;
-    std::vector<std::uint8_t> has_goal;
-    std::vector<std::int8_t> kinematics;
-
-    Crowd(const std::vector<Vec2>& starts, const std::vector<Vec2>& targets, double reach = 5.0) {
-        const std::size_t n = starts.size();
-        for (std::size_t k = 0; k < n; ++k) {
-            positions.insert(positions.end(), {starts[k].x, starts[k].y});
-            goals.insert(goals.end(), {targets[k].x, targets[k].y});
-        }
-        zero2.assign(2 * n, 0.0);
-        radius.assign(n, 0.5);
-        max_speed.assign(n, 2.0);
-        pref_speed.assign(n, 1.0);
-        neighbor_dist.assign(n, reach);
-        horizon.assign(n, 2.0);
-        arrival.assign(n, 0.1);
-        one.assign(n, 1.0);
-        inf.assign(n, std::numeric_limits<double>::infinity());
-        zero.assign(n, 0.0);
-        neighbours.assign(n, 10);
-        has_goal.assign(n, 1);
-        kinematics.assign(n, 0);
-    }
-    AgentInput input() const {
-        AgentInput in;
-        in.positions = {positions.data(), 0, 2};
-        in.goals = {goals.data(), 0, 2};
-        in.velocities = in.pref_velocities = {zero2.data(), 0, 2};
-        in.radius = {radius.data(), 0, 1};
-        in.max_speed = {max_speed.data(), 0, 1};
-        in.pref_speed = {pref_speed.data(), 0, 1};
-        in.neighbor_dist = {neighbor_dist.data(), 0, 1};
-        in.time_horizon = in.time_horizon_obst = {horizon.data(), 0, 1};
-        in.arrival_radius = {arrival.data(), 0, 1};
-        in.priority = in.acceleration_interval = in.wheel_track = in.max_wheel_speed = in.max_angular_speed =
-            in.effective_center_distance = in.tracking_error = in.tracking_time = {one.data(), 0, 1};
-        in.max_acceleration = {inf.data(), 0, 1};
-        in.uncertainty_offset = in.headings = {zero.data(), 0, 1};
-        in.max_neighbors = {neighbours.data(), 0, 1};
-        in.has_goal = {has_goal.data(), 0, 1};
-        in.kinematics = {kinematics.data(), 0, 1};
-        return in;
-    }
-    int size() const { return static_cast<int>(radius.size()); }
-};
 
 bool same(Vec2 a, Vec2 b) { return a.x == b.x && a.y == b.y; }
 

@@ -87,3 +87,22 @@ TEST_CASE("append copies every input field; the check names a field out of its r
     state.velocities[2 * state.index(0, 0)] = 1e16;
     CHECK_THROWS_WITH_AS(check_state(state), doctest::Contains("velocity is 1e+16"), std::invalid_argument);
 }
+
+TEST_CASE("derived defaults name an input field of derived default and one resolved before it") {
+    std::set<std::string> resolved;
+    for (const FieldInfo& info : kAgentFields) {
+        if (info.role == FieldRole::kInput && info.default_value != kDerived) resolved.insert(info.name);
+    }
+    for (const DerivedDefault& row : kDerivedDefaults) {
+        INFO(row.field);
+        bool derived_input = false;
+        for (const FieldInfo& info : kAgentFields) {
+            derived_input = derived_input || (std::string(info.name) == row.field && info.role == FieldRole::kInput &&
+                                              info.default_value == kDerived);
+        }
+        CHECK(derived_input);
+        CHECK(resolved.count(row.from) == 1);
+        CHECK(row.scale > 0.0);
+        resolved.insert(row.field);
+    }
+}

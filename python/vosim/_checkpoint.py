@@ -51,7 +51,7 @@ def payload(sim) -> dict:
         "vosim_version": __version__,
         "kind": _kind(sim),
         "method": sim.method.to_dict(),
-        "engine": sim._engine.snapshot(),
+        "engine": sim._snapshot(),
         "shapes3d": sim._shape_payload(),
     }
     state["checksum"] = checksum(state)

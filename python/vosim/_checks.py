@@ -43,7 +43,7 @@ def _first(mask: np.ndarray) -> tuple[int, ...]:
     return tuple(int(i) for i in np.argwhere(mask)[0])
 
 
-def _as_array(value, name: str) -> np.ndarray:
+def as_array(value, name: str) -> np.ndarray:
     try:
         return np.asarray(value)
     except (ValueError, TypeError) as error:  # ragged nested sequences
@@ -52,7 +52,7 @@ def _as_array(value, name: str) -> np.ndarray:
 
 def real_array(value, name: str, *, dtype=np.float64) -> np.ndarray:
     """``value`` as an array of real numbers (bool, complex, text and objects refused)."""
-    array = _as_array(value, name)
+    array = as_array(value, name)
     if array.dtype == np.bool_ or not (
         np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)
     ):
@@ -183,7 +183,7 @@ def flags(value, name: str, shapes: Sequence[tuple[int, ...]], target: tuple[int
 
     Booleans are accepted, and integers that are 0 or 1.
     """
-    array = _as_array(value, name)
+    array = as_array(value, name)
     if array.dtype != np.bool_:
         if not np.issubdtype(array.dtype, np.integer):
             raise TypeError(f"{name}: expected booleans, got an array of dtype {array.dtype}")
@@ -198,7 +198,7 @@ def flags(value, name: str, shapes: Sequence[tuple[int, ...]], target: tuple[int
 
 def ids_array(ids, name: str = "ids") -> np.ndarray:
     """A 1-D int64 array of agent ids."""
-    array = _as_array(ids, name)
+    array = as_array(ids, name)
     if array.ndim == 0:
         array = array.reshape(1)
     if array.size and (array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer)):

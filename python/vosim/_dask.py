@@ -12,7 +12,7 @@ from ._main_guard import require_guard
 LOCAL = "local"
 
 
-def _distributed():
+def distributed_module():
     try:
         import distributed
     except ImportError as error:
@@ -63,7 +63,7 @@ def client_for(client, *, workers: int | None = None, threads: int | None = None
     ``"tcp://10.0.0.5:8786"``, or ``"local"`` for a new ``LocalCluster`` of
     ``workers`` processes (each running vosim on ``threads`` threads).
     """
-    distributed = _distributed()
+    distributed = distributed_module()
     if isinstance(client, distributed.Client):
         yield client
         return

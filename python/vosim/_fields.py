@@ -67,6 +67,21 @@ INPUTS = tuple(name for name, f in FIELDS.items() if f.role == "input" and name 
 ADD_DEFAULTS = {name: FIELDS[name].default for name in INPUTS if FIELDS[name].default is not None}
 ADD_DEFAULTS["kinematics"] = "holonomic"  # stored as 0; Python speaks of the names (_kinematics.py)
 
+#: add_agents' defaults taken from another field: (field, source, scale), in the order they
+#: are resolved; a field not given gets ``scale * values[source]`` (the engine's table).
+DERIVED_DEFAULTS = tuple((field, source, float(scale)) for field, source, scale in _core.DERIVED_DEFAULTS)
+
+
+def derive_defaults(values: dict, given) -> None:
+    """Fill ``values`` with the derived default of each :data:`DERIVED_DEFAULTS` field that
+    ``given(field)`` (the caller's checked value, or None) does not supply."""
+    for field, source, scale in DERIVED_DEFAULTS:
+        value = given(field)
+        if value is None:
+            value = values[source] if scale == 1.0 else scale * values[source]
+        values[field] = value
+
+
 #: Per-agent numbers of add_agents (one value per agent; what a scenario may set per agent).
 PER_AGENT_NUMBERS = tuple(name for name in INPUTS if not FIELDS[name].is_vector)
 

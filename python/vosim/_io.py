@@ -156,9 +156,9 @@ def _frame_selection(frames, count: int):
         return slice(None)
     if isinstance(frames, slice):
         return frames
-    from ._checks import _as_array
+    from ._checks import as_array
 
-    chosen = _as_array(frames, "frames")
+    chosen = as_array(frames, "frames")
     if chosen.ndim == 0:
         chosen = chosen.reshape(1)
     if chosen.ndim != 1 or (chosen.size and (chosen.dtype == np.bool_ or not np.issubdtype(chosen.dtype, np.integer))):

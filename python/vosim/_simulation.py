@@ -35,7 +35,8 @@ from ._obstacles import _ObstacleMethods
 from ._obstacles3d import _Obstacle3DMethods
 from ._progress import make_progress
 from ._kinematics import KINEMATICS, default_headings, kinematics_codes, kinematics_names
-from ._fields import ADD_AGENTS_SIGNATURE, ADD_DEFAULTS, FIELDS, VIEWS, bytes_per_agent, parameter_docs
+from ._fields import (ADD_AGENTS_SIGNATURE, ADD_DEFAULTS, FIELDS, VIEWS, bytes_per_agent, derive_defaults,
+                      parameter_docs)
 from .metrics import from_engine as metrics_from_engine
 from .methods import ORCA, Method, method_from_name
 from .trajectory import Trajectory
@@ -102,6 +103,23 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
     def _view(self, name: str) -> np.ndarray:
         array = self._engine.view(name)
         return array if self._scene_axis else array[0]
+
+    # ------------------------------------- the engine, for the package's own modules
+    def _snapshot(self) -> dict:
+        """The engine's whole state as plain data (what a checkpoint carries)."""
+        return self._engine.snapshot()
+
+    def _edges_near(self, scene: int, x: float, y: float, reach: float) -> list:
+        """The obstacle edges within ``reach`` of ``(x, y)`` in ``scene``, nearest first."""
+        return self._engine.obstacle_neighbors(scene, x, y, reach)
+
+    def _obstacle_table(self, scene: int) -> dict:
+        """The engine's obstacle vertices (points, next, prev) of ``scene`` (-1: the shared ones)."""
+        return self._engine.obstacle_table(scene)
+
+    def _add_agent_fields(self, n: int, fields: dict) -> np.ndarray:
+        """Add ``n`` agents per scene from one complete array per input field (no defaults filled)."""
+        return self._engine.add_agents(n, fields)
 
     def _set_field(self, name: str, value) -> None:
         if self._engine.busy:
@@ -246,9 +264,9 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
                                    np.ascontiguousarray(points, dtype=np.float64),
                                    np.ascontiguousarray(radius, dtype=np.float64))
 
-    def set_waypoints(self, ids, waypoints, *, radius=None) -> None:
+    def set_waypoints(self, ids, waypoints, *, waypoint_radius=None, radius=None) -> None:
         """Give agents waypoints: each heads for its first, moves on to the next when
-        within ``radius`` of it, and keeps the last as its final goal.
+        within ``waypoint_radius`` of it, and keeps the last as its final goal.
 
         Parameters
         ----------
@@ -258,22 +276,32 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
             A sequence of ``m`` arrays ``(k_i, D)`` (k_i >= 1, D the simulator's
             dimensions), in the order to visit; None for an agent clears its
             waypoints (its goal stays).
-        radius
+        waypoint_radius
             Distance at which a waypoint counts as reached, a scalar or ``(m,)``;
-            by default each agent's arrival radius.
+            by default each agent's arrival radius (the keyword of ``add_agents``).
+        radius
+            Deprecated name of ``waypoint_radius`` (a DeprecationWarning).
 
         The ``goals`` view shows each agent's current waypoint. An agent
         counts as arrived only at its last waypoint.
         """
+        name = "waypoint_radius"
+        if radius is not None:
+            if waypoint_radius is not None:
+                raise TypeError("set_waypoints: give waypoint_radius only (radius is its deprecated name)")
+            warnings.warn("set_waypoints(radius=) is deprecated; use waypoint_radius=, as add_agents does",
+                          DeprecationWarning, stacklevel=2)
+            name, waypoint_radius = "radius", radius
         ids = ids_array(ids)
         arrays = self._waypoint_arrays(waypoints, len(ids))
-        if radius is None:
+        if waypoint_radius is None:
             scene_slot = [self._engine.locate(int(i)) for i in ids] if len(ids) else []
             reach = self._engine.view("arrival_radius")
-            radius = np.array([reach[b, j] for b, j in scene_slot], dtype=np.float64)
+            waypoint_radius = np.array([reach[b, j] for b, j in scene_slot], dtype=np.float64)
         else:
-            radius = shaped(radius, "radius", [(), (len(ids),)], (len(ids),), minimum=0.0, maximum=MAX_MAGNITUDE)
-        self._send_waypoints(ids, arrays, radius)
+            waypoint_radius = shaped(waypoint_radius, name, [(), (len(ids),)], (len(ids),), minimum=0.0,
+                                     maximum=MAX_MAGNITUDE)
+        self._send_waypoints(ids, arrays, waypoint_radius)
 
     # ---------------------------------------------------------------- agents
     def _agent_shapes(self, n: int, width: int | None) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
@@ -366,31 +394,21 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
         fields["kinematics"] = kinematics_codes("holonomic" if fields["kinematics"] is None else fields["kinematics"])
         values = {name: per_agent(name, default if fields[name] is None else fields[name])
                   for name, default in ADD_DEFAULTS.items() if not FIELDS[name].is_vector}
-        pref_speed = values["max_speed"] if fields["pref_speed"] is None else per_agent(
-            "pref_speed", fields["pref_speed"])
-        arrival_radius = values["radius"] if fields["arrival_radius"] is None else per_agent(
-            "arrival_radius", fields["arrival_radius"])
-        # Derived defaults of the kinematic fields (README, "Differential-drive robots").
+        derive_defaults(values, lambda name: None if fields[name] is None else per_agent(name, fields[name]))
         headings = (np.broadcast_to(default_headings(positions, velocities, goals), scalar_target)
                     if fields["headings"] is None else per_agent("headings", fields["headings"]))
-        wheel_track = values["radius"] if fields["wheel_track"] is None else per_agent(
-            "wheel_track", fields["wheel_track"])
-        max_wheel_speed = values["max_speed"] if fields["max_wheel_speed"] is None else per_agent(
-            "max_wheel_speed", fields["max_wheel_speed"])
-        center_distance = 0.5 * wheel_track if fields["effective_center_distance"] is None else per_agent(
-            "effective_center_distance", fields["effective_center_distance"])
-        self._refuse_bad_drives(values["kinematics"], wheel_track, center_distance, values["max_angular_speed"])
+        self._refuse_bad_drives(values["kinematics"], values["wheel_track"], values["effective_center_distance"],
+                                values["max_angular_speed"])
 
         values.update(positions=positions, velocities=velocities, pref_velocities=pref_velocities,
-                      goals=goals, has_goal=has_goal.astype(np.uint8), pref_speed=pref_speed,
-                      arrival_radius=arrival_radius, headings=headings, wheel_track=wheel_track,
-                      max_wheel_speed=max_wheel_speed, effective_center_distance=center_distance)
+                      goals=goals, has_goal=has_goal.astype(np.uint8), headings=headings)
         values = {name: value.astype(np.dtype(FIELDS[name].dtype)) if FIELDS[name].dtype.startswith("int")
                   else value for name, value in values.items()}
         ids = self._engine.add_agents(n, values)
         if plan is not None:
             arrays, radius = plan
-            self._send_waypoints(ids.reshape(-1), arrays, (arrival_radius if radius is None else radius).reshape(-1))
+            self._send_waypoints(ids.reshape(-1), arrays,
+                                 (values["arrival_radius"] if radius is None else radius).reshape(-1))
         return ids if self._scene_axis else ids[0]
 
     def _refuse_bad_drives(self, kinematics, wheel_track, center_distance, max_angular_speed) -> None:

@@ -25,7 +25,7 @@ import numpy as np
 from ._checks import integer
 from ._dask import active_client
 from ._progress import make_progress
-from .comparison import _factory, _methods, _scenes, run_cell, seed_list
+from .comparison import named_methods, run_cell, scenario_source, scenes_of, seed_list
 from .metrics import PER_SCENE, TIMES
 from .methods import Method
 from .scenarios import Scenario
@@ -99,7 +99,7 @@ def _run(cell: _Cell, steps, threads):
         from ._threads import set_num_threads
 
         set_num_threads(threads)
-    scenes, seeds = _scenes(cell.source, cell.seeds, cell.scenario_params)
+    scenes, seeds = scenes_of(cell.source, cell.seeds, cell.scenario_params)
     rows, _ = run_cell(cell.label, cell.method, _with_agent_params(scenes, cell.agent_params), seeds, steps)
     for row in rows:
         row.update(cell.columns)
@@ -108,7 +108,7 @@ def _run(cell: _Cell, steps, threads):
 
 def _identify(cell: _Cell, steps) -> str:
     """A digest of everything a cell's rows depend on: its method, scenes, parameters and step limit."""
-    scenes, seeds = _scenes(cell.source, cell.seeds, cell.scenario_params)
+    scenes, seeds = scenes_of(cell.source, cell.seeds, cell.scenario_params)
     scenes = _with_agent_params(scenes, cell.agent_params)
     description = {
         "label": cell.label, "method": cell.method.to_dict(), "scenes": [s.to_dict() for s in scenes],
@@ -300,10 +300,10 @@ def sweep(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequence,
         import pandas as pd
     except ImportError as error:  # pragma: no cover - depends on the environment
         raise ImportError('sweep needs pandas and pyarrow: pip install "vosim[dask]"') from error
-    named = _methods(methods)
+    named = named_methods(methods)
     if isinstance(scenarios, (str, bytes, Scenario)) or callable(scenarios):
         scenarios = [scenarios]
-    sources = [_factory(item, k) for k, item in enumerate(scenarios)]
+    sources = [scenario_source(item, k) for k, item in enumerate(scenarios)]
     if not sources:
         raise ValueError("scenarios: expected at least one scenario")
     seeds = seed_list(seeds)
@@ -358,9 +358,9 @@ def sweep(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequence,
             for cell in todo:
                 finish(cell, _run(cell, steps, threads))
         elif todo:
-            from ._dask import LOCAL, _distributed, client_for, local_layout
+            from ._dask import LOCAL, distributed_module, client_for, local_layout
 
-            distributed = _distributed()
+            distributed = distributed_module()
             if isinstance(client, str) and client == LOCAL:
                 workers, threads = local_layout(workers, threads)
             with client_for(client, workers=workers, threads=threads) as dask_client:

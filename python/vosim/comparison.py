@@ -9,15 +9,12 @@ import numpy as np
 
 from ._checks import integer
 from .methods import Method
-from .metrics import scene_peaks
+from .metrics import SERIES, scene_peaks
 from .scenarios import ALL_SCENARIOS, Scenario, build_batch, takes_seed
 from .simulator import Simulator
 
-#: Per-agent and per-step metrics are kept out of the table (see ``DataFrame.attrs["series"]``).
-SERIES = ("min_clearance_series", "collisions_series")
 
-
-def _factory(item, k: int) -> Callable[..., Scenario] | Scenario:
+def scenario_source(item, k: int) -> Callable[..., Scenario] | Scenario:
     """A scenario function taking ``seed=``, or a fixed Scenario (run once, with its own seed)."""
     if isinstance(item, Scenario):
         return item
@@ -32,7 +29,7 @@ def _factory(item, k: int) -> Callable[..., Scenario] | Scenario:
                     f"got {type(item).__name__}")
 
 
-def _scenes(source, seeds: list[int], params: Mapping | None = None) -> tuple[list[Scenario], list[int | None]]:
+def scenes_of(source, seeds: list[int], params: Mapping | None = None) -> tuple[list[Scenario], list[int | None]]:
     """The scenes of one scenario source and their seeds: one per seed, or the fixed Scenario once."""
     if isinstance(source, Scenario):
         return [source], [source.seed]
@@ -101,7 +98,7 @@ def _refuse_unsupported(named: Mapping[str, Method], scene: Scenario, k: int) ->
 
 def _run_cell_on_worker(label, method, source, seeds, steps):
     """A cell built and run where it is scheduled (a Dask worker)."""
-    scenes, run_seeds = _scenes(source, seeds)
+    scenes, run_seeds = scenes_of(source, seeds)
     return run_cell(label, method, scenes, run_seeds, steps)
 
 
@@ -118,7 +115,8 @@ def seed_list(seeds) -> list[int]:
     return seeds
 
 
-def _methods(methods) -> dict[str, Method]:
+def named_methods(methods) -> dict[str, Method]:
+    """The methods of :func:`compare` and :func:`vosim.sweep` by label (a mapping, or each method's name)."""
     if isinstance(methods, Mapping):
         named = dict(methods)
     else:
@@ -195,10 +193,10 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
         import pandas as pd
     except ImportError as error:  # pragma: no cover - depends on the environment
         raise ImportError('compare needs pandas: pip install "vosim[pandas]"') from error
-    named = _methods(methods)
+    named = named_methods(methods)
     if isinstance(scenarios, (str, bytes, Scenario)) or callable(scenarios):
         scenarios = [scenarios]
-    factories = [_factory(item, k) for k, item in enumerate(scenarios)]
+    factories = [scenario_source(item, k) for k, item in enumerate(scenarios)]
     if not factories:
         raise ValueError("scenarios: expected at least one scenario")
     seeds = seed_list(seeds)
@@ -207,7 +205,7 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
 
     # Locally every scene is made here anyway; a cluster makes them on its
     # workers, so only the first is made here, to check the dimensions.
-    cells = [_scenes(factory, seeds if client is None else seeds[:1]) for factory in factories]
+    cells = [scenes_of(factory, seeds if client is None else seeds[:1]) for factory in factories]
     for k, (scenes, _) in enumerate(cells):
         _refuse_unsupported(named, scenes[0], k)
 

@@ -2,7 +2,8 @@
 
 Every ``run()`` fills ``Trajectory.metrics``, a dict of NumPy arrays. In a
 Batch the first axis of each is the scene; a Simulator's have no scene axis.
-The definitions, in one place:
+The definitions, in one place (the sections by scope are generated from the
+engine's metric table, :data:`TABLE`):
 
 Arrival
 -------
@@ -16,84 +17,7 @@ arrived) use this definition. ``summary()`` reports the agents that arrived
 and were then no longer at their goals at the end as having *left* them.
 ``Simulator.arrived`` is different: whether each agent is at its goal now.
 
-Per scene
----------
-``collision_agent_steps``
-    Agent-states in which the agent overlaps another agent (its disc and
-    another's intersect: ``dist < r_i + r_j``), counted over the start and the
-    state after each step.
-``collision_pairs``
-    Distinct pairs of agents that overlapped at some point. At most
-    ``16 × N`` pairs are told apart (``N`` agents per scene), so that memory
-    stays linear in the agents however many overlap: past that,
-    ``collision_pairs_capped`` is True and ``collision_pairs`` reads
-    ``16 × N + 1``, a lower bound.
-``collision_pairs_capped``
-    Whether ``collision_pairs`` passed its cap (a bool).
-``max_penetration``
-    Largest ``r_i + r_j - dist`` over all overlaps (0 without any).
-``obstacle_agent_steps``, ``max_obstacle_penetration``
-    The same against obstacle edges: agent-states in which an agent's disc
-    reaches past an edge it faces (its centre is closer to the edge than its
-    radius), and the largest ``radius - distance``. Moving obstacles count
-    too, where they are in that state.
-``min_clearance``
-    Smallest ``dist - r_i - r_j`` over the states of the run, between each
-    agent and its neighbours (the ``max_neighbors`` nearest within
-    ``neighbor_dist``) and every agent it overlaps; ``inf`` with no pair in
-    range. Negative means overlap.
-``arrival_rate``
-    Share of the goal-seeking agents that arrived during the run (see
-    Arrival).
-``makespan``
-    Seconds until the last goal-seeking agent arrived; NaN unless all did.
-``mean_travel_time``
-    Mean seconds to arrival, over the agents that arrived.
-``mean_path_length``
-    Mean distance travelled during the whole run, over the agents.
-``mean_speed``
-    Mean over the agents of each one's speed while travelling: distance
-    travelled until arrival over the time until arrival, or, for agents
-    that did not arrive (and those without a goal), distance over the run's
-    duration. Agents that arrived early are not slowed by waiting for the
-    others (or, in a Batch, for other scenes).
-``path_efficiency``
-    Mean, over the agents that arrived, of straight-line distance from start
-    to arrival point over the distance travelled until then (1: a straight
-    path).
-``sum_abs_dv``, ``sum_abs_da``
-    Smoothness: sum over agents and steps of ``|v_k - v_{k-1}|`` (m/s), and
-    of ``|a_k - a_{k-1}|`` with ``a_k = (v_k - v_{k-1}) / dt`` (m/s^2).
-``stalled_agents``
-    Goal-seeking agents that moved slower than 0.05 m/s without having
-    arrived for at least 40 steps in a row: deadlock detection.
-``fallbacks``
-    Agent-steps in which the method fell back: ORCA's linear program 3 (its
-    half-planes left no admissible velocity), or geometric selection finding
-    nothing admissible.
-``time_neighbors``, ``time_velocities``, ``time_integration``
-    Seconds of the run spent finding neighbours (index and queries, agents
-    and obstacle edges), in the method, and integrating; averaged over
-    threads (the same for every scene).
-
-Per agent (``(..., N)``)
--------------------------
-``arrival_step`` (steps of the run until arrival, -1 if not), ``path_length``
-(whole run), ``agent_path_efficiency``, ``agent_mean_speed`` (as in
-``mean_speed``), ``longest_stall`` (steps), ``peak_acceleration`` (the
-largest realised ``|v_k - v_{k-1}| / dt`` over the run, m/s^2: compare it
-with ``max_acceleration``), ``peak_angular_speed`` (the largest realised
-``|theta_k - theta_{k-1}| / dt`` over the run, heading changes wrapped to
-``(-pi, pi]``, rad/s: compare it with ``max_angular_speed``; NaN for
-holonomic agents and in 3D, whose headings only follow their velocities,
-so that a reversal would read as a half-turn in one step).
-
-Per frame (``(T, ...)``, aligned with the trajectory's frames)
--------------------------------------------------------------
-``min_clearance_series`` (as ``min_clearance``, for that state) and
-``collisions_series`` (overlapping pairs in that state, counted up to the
-same cap: ``16 × N + 1`` means more).
-
+{definitions}
 A run stopped by Ctrl-C (or by an error) does not observe its last state:
 its last frame's series values are NaN (clearance) and -1 (collisions).
 
@@ -108,18 +32,43 @@ over the agents.
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 
-PER_SCENE = (
-    "collision_agent_steps", "collision_pairs", "collision_pairs_capped", "max_penetration", "obstacle_agent_steps",
-    "max_obstacle_penetration", "min_clearance", "arrival_rate", "makespan", "mean_travel_time",
-    "mean_path_length", "path_efficiency", "mean_speed", "sum_abs_dv", "sum_abs_da", "stalled_agents",
-    "fallbacks",
+from . import _core
+
+#: The engine's metric table (``metric_table.hpp``): one dict per metric with its
+#: ``name``, ``scope`` ("scene", "agent", "series" or "timing"), ``unit`` and ``doc``.
+TABLE = _core.RUN_METRICS
+PER_SCENE = tuple(row["name"] for row in TABLE if row["scope"] == "scene")
+PER_AGENT = tuple(row["name"] for row in TABLE if row["scope"] == "agent")
+SERIES = tuple(row["name"] for row in TABLE if row["scope"] == "series")
+TIMES = tuple(row["name"] for row in TABLE if row["scope"] == "timing")
+
+_SECTIONS = (
+    ("scene", "Per scene (``(B,)`` in a Batch)"),
+    ("agent", "Per agent (``(..., N)``)"),
+    ("series", "Per frame (``(T, ...)``, aligned with the trajectory's frames)"),
+    ("timing", "Timing (the same for every scene)"),
 )
-PER_AGENT = ("arrival_step", "path_length", "agent_path_efficiency", "agent_mean_speed", "longest_stall",
-             "peak_acceleration", "peak_angular_speed")
-SERIES = ("min_clearance_series", "collisions_series")
-TIMES = ("time_neighbors", "time_velocities", "time_integration")
+
+
+def definitions() -> str:
+    """The definitions of the metrics as reStructuredText, one section per scope, from :data:`TABLE`."""
+    text = []
+    for scope, title in _SECTIONS:
+        text += [title, "-" * len(title)]
+        for row in TABLE:
+            if row["scope"] == scope:
+                text += [f"``{row['name']}`` ({row['unit']})",
+                         textwrap.fill(row["doc"], 79, initial_indent="    ", subsequent_indent="    ")]
+        text.append("")
+    return "\n".join(text)
+
+
+if __doc__:  # (None under python -OO)
+    __doc__ = __doc__.replace("{definitions}", definitions())
 #: Per-agent metrics that tables (``metrics_table``, :func:`vosim.compare`) give per scene as
 #: their largest value over the scene's agents: the scene's peak turn rate, rad/s
 #: (over the agents for which it is defined; NaN when there is none).

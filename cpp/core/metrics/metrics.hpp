@@ -1,5 +1,5 @@
-// Metrics gathered while a run steps, per scene and per agent (definitions in
-// the Python package's metrics module, which documents them in one place).
+// Metrics gathered while a run steps, per scene and per agent (named and
+// defined in metric_table.hpp, which the vosim.metrics documentation shows).
 //
 // Every state of a run (the start and the state after each step) is observed
 // once, while the next step's neighbours are found (or by a last pass after
@@ -14,6 +14,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "metrics/metric_table.hpp"
 #include "state/agent_state.hpp"
 #include "vec.hpp"
 
@@ -79,24 +80,17 @@ public:
     int scenes() const { return scenes_; }
     int count() const { return count_; }
 
-    // Per scene (after finish).
-    std::vector<std::int64_t> collision_agent_steps, collision_pairs, obstacle_agent_steps, stalled_agents,
-        fallbacks;
-    std::vector<std::uint8_t> collision_pairs_capped;  // more distinct pairs than pair_cap(): a lower bound
-    // Pairs a scene keeps track of (distinct over the run, or in one state).
+    // The results (after finish), one member per row of the metric table:
+    // per scene (scenes), per agent (scenes x count, scene-major) and per
+    // observed state that a trajectory frame may need (frames x scenes).
+#define VOSIM_METRIC_MEMBER(name, scope, T, unit, doc) std::vector<T> name;
+    VOSIM_RUN_METRICS(VOSIM_METRIC_MEMBER)
+#undef VOSIM_METRIC_MEMBER
+    // Pairs a scene keeps track of (distinct over the run, or in one state);
+    // collisions_series counts at most pair_cap() + 1.
     std::int64_t pair_cap() const { return kPairsPerAgent * std::max(count_, 1); }
-    std::vector<double> max_penetration, max_obstacle_penetration, min_clearance, arrival_rate, makespan,
-        mean_travel_time, mean_path_length, path_efficiency, mean_speed, sum_abs_dv, sum_abs_da;
-    // Per agent, scene-major (scenes x count).
-    std::vector<std::int64_t> arrival_step;
-    std::vector<double> path_length, agent_path_efficiency, agent_mean_speed, peak_acceleration,
-        peak_angular_speed;
-    std::vector<std::int32_t> longest_stall;
-    // Per observed state that a trajectory frame may need (every
-    // record_every-th step, and the last): step, then scenes values.
+    // The step of each row of the series (every record_every-th step, and the last).
     std::vector<std::int64_t> series_steps;
-    std::vector<double> min_clearance_series;       // frames x scenes
-    std::vector<std::int64_t> collisions_series;    // frames x scenes (overlapping pairs, at most pair_cap() + 1)
 
 private:
     std::size_t slot_index(std::size_t storage_index) const;

@@ -116,6 +116,24 @@ inline constexpr double kDerived = std::numeric_limits<double>::lowest();
     X(detour_side, std::int8_t, 1, kHidden, kNever, kSideRange, 0.0,                                       \
       "Deadlock resolution's detour: +1 turns right, -1 left, 0 none.")
 
+// add_agents' derived defaults: an input field whose default is kDerived and
+// that follows another takes `scale` x that field's values when not given
+// (rows in the order they are resolved). Python applies them from
+// _core.DERIVED_DEFAULTS (python/vosim/_fields.py); goals, has_goal and
+// headings, derived from geometry, are Python's own.
+struct DerivedDefault {
+    const char* field;
+    const char* from;
+    double scale;
+};
+inline constexpr DerivedDefault kDerivedDefaults[] = {
+    {"pref_speed", "max_speed", 1.0},
+    {"arrival_radius", "radius", 1.0},
+    {"wheel_track", "radius", 1.0},
+    {"max_wheel_speed", "max_speed", 1.0},
+    {"effective_center_distance", "wheel_track", 0.5},
+};
+
 // One row of the table as data (for the bindings and the C++ tests).
 struct FieldInfo {
     const char* name;

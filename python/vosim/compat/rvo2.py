@@ -40,7 +40,7 @@ import numpy as np
 
 from .. import _checkpoint, _core
 from .._checks import INT32_MAX, MAX_MAGNITUDE, MIN_TIME, check_values, integer, real_array, scalar
-from .._fields import ADD_DEFAULTS
+from .._fields import ADD_DEFAULTS, derive_defaults
 from ..methods import ORCA
 from ..simulator import Simulator
 
@@ -168,7 +168,7 @@ class PyRVOSimulator:
     def _view(self, name: str) -> np.ndarray:
         self._flush()
         if name not in self._views:
-            self._views[name] = self._sim._engine.view(name)[0]
+            self._views[name] = self._sim._view(name)
         return self._views[name]
 
     def _agent(self, agent_no) -> int:
@@ -211,12 +211,12 @@ class PyRVOSimulator:
             x, y = seen.positions[agent_no]
             # RVO2's range: what the agent could reach within its obstacle time horizon, plus its radius.
             reach = seen.time_horizon_obst[agent_no] * seen.max_speed[agent_no] + seen.radius[agent_no]
-            self._edges_seen[agent_no] = seen._engine.obstacle_neighbors(0, float(x), float(y), float(reach))
+            self._edges_seen[agent_no] = seen._edges_near(0, float(x), float(y), float(reach))
         return self._edges_seen[agent_no]
 
     def _vertex_table(self) -> dict:
         if self._table is None:
-            table = self._sim._engine.obstacle_table(-1)
+            table = self._sim._obstacle_table(-1)
             self._table = {"points": table["points"], "next": list(table["next"]), "prev": list(table["prev"])}
         return self._table
 
@@ -277,22 +277,19 @@ class PyRVOSimulator:
             has_goal=np.zeros((1, n), dtype=np.uint8),
             radius=radius,
             max_speed=max_speed,
-            pref_speed=max_speed,
             neighbor_dist=column("neighbor_dist"),
             max_neighbors=column("max_neighbors", np.int32),
             time_horizon=column("time_horizon"),
             time_horizon_obst=column("time_horizon_obst"),
-            arrival_radius=radius,
             # RVO2's agents are holonomic (their headings follow their velocities).
             kinematics=np.zeros((1, n), dtype=np.int8),
             headings=np.zeros((1, n)),
-            wheel_track=radius,
-            max_wheel_speed=max_speed,
-            effective_center_distance=radius / 2,
         )
+        # pref_speed, arrival_radius and the drive's sizes follow radius and max_speed, as in add_agents.
+        derive_defaults(given, lambda name: None)
         # Every other per-agent field (RVO2 has none of them) gets vosim's default.
         defaults = {name: constant(value) for name, value in ADD_DEFAULTS.items() if name not in given}
-        self._sim._engine.add_agents(n, {**defaults, **given})
+        self._sim._add_agent_fields(n, {**defaults, **given})
         self._new_agents.clear()
         self._views.clear()
 
@@ -327,7 +324,7 @@ class PyRVOSimulator:
     def doStep(self) -> None:
         """Advance one time step."""
         self._flush()
-        self._before = self._sim._engine.snapshot()
+        self._before = self._sim._snapshot()
         self._seen = None
         self._inspected.clear()
         self._edges_seen.clear()

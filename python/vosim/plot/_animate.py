@@ -9,7 +9,7 @@ import numpy as np
 from .._checks import integer, scalar
 from ..trajectory import Trajectory
 from . import _style as style
-from ._common import _pyplot, frame_stride, obstacles, scene_of
+from ._common import pyplot_module, frame_stride, obstacles, scene_of
 from ._headings import HEADING_COLOR, heading_ticks, use_headings
 from ._save_animation import save_frames
 
@@ -28,7 +28,7 @@ def animation_writer(path, argument: str = "path") -> tuple[Path, str]:
     writer = WRITERS.get(path.suffix.lower())
     if writer is None:
         raise ValueError(f"{argument}: cannot tell the format of {str(path)!r}; use one of {', '.join(WRITERS)}")
-    _pyplot()
+    pyplot_module()
     from matplotlib import animation
 
     if not animation.writers.is_available(writer):
@@ -88,7 +88,7 @@ def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, m
     writer = None
     if path is not None:
         path, writer = animation_writer(path)
-    plt = _pyplot()
+    plt = pyplot_module()
     from matplotlib import animation
     from matplotlib.collections import EllipseCollection, LineCollection
 

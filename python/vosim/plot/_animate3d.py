@@ -8,10 +8,10 @@ from .._checks import integer, scalar
 from ..trajectory import Trajectory
 from . import _style as style
 from ._animate import animation_writer
-from ._common import _pyplot
-from ._shapes3d import draw_shapes_3d
-from ._trajectories3d import _frames, frame_box, scene3d
+from ._common import pyplot_module
 from ._save_animation import save_frames
+from ._shapes3d import draw_shapes_3d
+from ._trajectories3d import frame_indices, frame_box, scene3d
 
 
 def animate3d(traj: Trajectory, *, obstacles=None, scene: int = 0, path=None, fps: float = 20.0,
@@ -57,12 +57,12 @@ def animate3d(traj: Trajectory, *, obstacles=None, scene: int = 0, path=None, fp
     writer = None
     if path is not None:
         path, writer = animation_writer(path)
-    plt = _pyplot()
+    plt = pyplot_module()
     from matplotlib import animation
     from matplotlib.lines import Line2D
     from mpl_toolkits.mplot3d.art3d import Line3DCollection
 
-    frames = _frames(traj, max_frames)
+    frames = frame_indices(traj, max_frames)
     live = data["live"]
     positions = data["positions"][:, live]
     n = positions.shape[1]

@@ -8,7 +8,7 @@ from .._checks import integer
 from ..trajectory import Trajectory
 
 
-def _pyplot():
+def pyplot_module():
     try:
         import matplotlib
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import _pyplot
+from ._common import pyplot_module
 from ._style import series_color
 
 #: Dash patterns of the methods' curves, in the order methods appear.
@@ -72,7 +72,7 @@ def compare(table, *, figure: str = "metrics", metrics=None, figsize_per_panel=(
         ``figure`` or metric, or ``"collisions"``/``"arrivals"`` for a
         table without per-step data.
     """
-    plt = _pyplot()
+    plt = pyplot_module()
     for column in ("method", "scenario", "seed"):
         if column not in getattr(table, "columns", ()):
             raise ValueError(f"table: expected a table from vosim.compare (no column {column!r})")

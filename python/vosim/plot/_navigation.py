@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import _pyplot, obstacles
+from ._common import pyplot_module, obstacles
 
 
 def navigation(planner, *, paths=None, starts=None, sim=None, ax=None, title: str | None = None):
@@ -36,7 +36,7 @@ def navigation(planner, *, paths=None, starts=None, sim=None, ax=None, title: st
     """
     from ..navigation import NavMesh, Roadmap
 
-    plt = _pyplot()
+    plt = pyplot_module()
     from matplotlib.collections import LineCollection, PolyCollection
 
     if not isinstance(planner, (Roadmap, NavMesh)):

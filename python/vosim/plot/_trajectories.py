@@ -6,7 +6,7 @@ import numpy as np
 
 from ..trajectory import Trajectory
 from . import _style as style
-from ._common import _pyplot, frame_stride, obstacles, scene_of
+from ._common import pyplot_module, frame_stride, obstacles, scene_of
 from ._headings import HEADING_COLOR, draw_heading_arrows, heading_frames, use_headings
 from ._style import legend_below
 
@@ -110,7 +110,7 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
     if color_by not in COLOR_BY:
         raise ValueError(f"color_by is {color_by!r}; must be one of {', '.join(map(repr, COLOR_BY))}")
     data = scene_of(traj, scene)
-    plt = _pyplot()
+    plt = pyplot_module()
     from matplotlib.collections import LineCollection
     from matplotlib.lines import Line2D
 
@@ -171,7 +171,7 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
                color=colors[live] if color_by == "agent" else style.START_COLOR, zorder=4)
     handles.append(Line2D([], [], linestyle="", marker="o", color=style.START_COLOR, markersize=3.5))
     labels.append("start" + (" (agent's colour)" if color_by == "agent" else ""))
-    arrived = _arrived(traj, data)
+    arrived = arrived_mask(traj, data)
     missed = has_goal & ~arrived
     if missed.any():
         final = data["positions"][-1, missed]
@@ -256,7 +256,7 @@ def _moving(traj: Trajectory, data: dict, frames: np.ndarray) -> np.ndarray:
     return moving
 
 
-def _arrived(traj: Trajectory, data: dict) -> np.ndarray:
+def arrived_mask(traj: Trajectory, data: dict) -> np.ndarray:
     """Whether each agent of the scene arrived during the run (or, without metrics, is at its goal at the end)."""
     steps = (traj.metrics or {}).get("arrival_step")
     if steps is not None:

@@ -6,9 +6,9 @@ import numpy as np
 
 from ..trajectory import Trajectory
 from . import _style as style
-from ._common import _pyplot, frame_stride, scene_of
+from ._common import pyplot_module, frame_stride, scene_of
 from ._shapes3d import PLANES, draw_shapes_3d, draw_shapes_projected, shape_bounds, shapes_of
-from ._trajectories import _arrived, default_title
+from ._trajectories import arrived_mask, default_title
 
 AXIS_LABELS = ("x [m]", "y [m]", "z [m]")
 VIEW_NAMES = {"xy": "top view (x-y)", "xz": "side view (x-z)", "yz": "side view (y-z)"}
@@ -52,7 +52,7 @@ def frame_box(ax, lo, hi) -> None:
     ax.set_zlabel(AXIS_LABELS[2])
 
 
-def _frames(traj: Trajectory, max_frames) -> np.ndarray:
+def frame_indices(traj: Trajectory, max_frames) -> np.ndarray:
     stride = frame_stride(len(traj.times), max_frames)
     return np.unique(np.r_[np.arange(0, len(traj.times), stride), len(traj.times) - 1])
 
@@ -88,7 +88,7 @@ def _draw(ax, traj, data, frames, axes, linewidth):
     ax.scatter(*positions[0].T, s=7, color=colors, zorder=4)
     handles.append(Line2D([], [], linestyle="", marker="o", color=style.START_COLOR, markersize=3.5))
     labels.append("start (agent's colour)")
-    missed = has_goal & ~_arrived(traj, data)
+    missed = has_goal & ~arrived_mask(traj, data)
     if missed.any():
         final = data["positions"][-1, missed][:, axes]
         ax.scatter(*final.T, s=30, marker="s", facecolors="none", edgecolors=style.NOT_ARRIVED_COLOR,
@@ -143,7 +143,7 @@ def trajectories3d(traj: Trajectory, *, obstacles=None, ax=None, scene: int = 0,
         3D axes when not).
     """
     data = scene3d(traj, scene, obstacles)
-    plt = _pyplot()
+    plt = pyplot_module()
     if ax is None:
         fig = plt.figure(figsize=(7.5, 7.5))
         ax = fig.add_subplot(projection="3d")
@@ -151,7 +151,7 @@ def trajectories3d(traj: Trajectory, *, obstacles=None, ax=None, scene: int = 0,
         raise ValueError("ax: expected 3D axes (fig.add_subplot(projection='3d'))")
     lo, hi = data["bounds"]
     drawn = draw_shapes_3d(ax, data["shapes"], bounds=(lo, hi))
-    handles, labels = _draw(ax, traj, data, _frames(traj, max_frames), [0, 1, 2], linewidth)
+    handles, labels = _draw(ax, traj, data, frame_indices(traj, max_frames), [0, 1, 2], linewidth)
     if drawn:
         handle, label = _obstacle_entry(drawn)
         handles.append(handle)
@@ -196,14 +196,14 @@ def projections(traj: Trajectory, *, obstacles=None, planes=("xy", "xz", "yz"), 
     if not planes or unknown:
         raise ValueError(f"planes: expected some of {', '.join(map(repr, PLANES))}, got {planes!r}")
     data = scene3d(traj, scene, obstacles)
-    plt = _pyplot()
+    plt = pyplot_module()
     lo, hi = data["bounds"]
     # Panels as tall as their contents need: no empty canvas above a flat top view.
     aspect = max((hi[PLANES[p][1]] - lo[PLANES[p][1]]) / (hi[PLANES[p][0]] - lo[PLANES[p][0]]) for p in planes)
     width = 5.2
     fig, axs = plt.subplots(1, len(planes), figsize=(width * len(planes), width * min(max(aspect, 0.3), 1.6) + 1.4),
                             layout="constrained", squeeze=False)
-    frames = _frames(traj, max_frames)
+    frames = frame_indices(traj, max_frames)
     drawn_any = 0
     for ax, plane in zip(axs[0], planes):
         axes = list(PLANES[plane])

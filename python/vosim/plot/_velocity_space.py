@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import _pyplot, count
+from ._common import pyplot_module, count
 from ._style import legend_below
 
 # Colours of what is drawn.
@@ -14,7 +14,7 @@ FORBIDDEN = "#D55E00"    # vermillion
 FEASIBLE = "#009E73"     # bluish green
 
 
-def _clip(polygon: np.ndarray, point: np.ndarray, normal: np.ndarray) -> np.ndarray:
+def clip_half_plane(polygon: np.ndarray, point: np.ndarray, normal: np.ndarray) -> np.ndarray:
     """The part of a convex polygon where ``dot(normal, p - point) >= 0`` (Sutherland-Hodgman)."""
     if len(polygon) == 0:
         return polygon
@@ -59,7 +59,7 @@ def _capsule(a: np.ndarray, b: np.ndarray, radius: float, samples: int = 48) -> 
 
 
 def _half_plane(box: np.ndarray, point, normal) -> np.ndarray:
-    return _clip(box, np.asarray(point, dtype=np.float64), np.asarray(normal, dtype=np.float64))
+    return clip_half_plane(box, np.asarray(point, dtype=np.float64), np.asarray(normal, dtype=np.float64))
 
 
 def _shade_outside(ax, box: np.ndarray, region: np.ndarray, **style) -> None:
@@ -143,7 +143,7 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
         drawing when not).
     """
     info = sim.inspect(agent_id)
-    plt = _pyplot()
+    plt = pyplot_module()
     from matplotlib.patches import Circle, Patch, Polygon
 
     proxies = []  # legend entries for what is drawn without a label of its own
@@ -166,9 +166,9 @@ def velocity_space(sim, agent_id: int, *, ax=None, extent: float | None = None, 
         hard_region = box  # velocities every hard half-plane allows
         for k, (point, direction) in enumerate(zip(lines["point"], lines["direction"])):
             right = np.array([direction[1], -direction[0]])  # the forbidden side
-            feasible = _clip(feasible, point, -right)
+            feasible = clip_half_plane(feasible, point, -right)
             if lines["obstacle"][k]:
-                hard_region = _clip(hard_region, point, -right)
+                hard_region = clip_half_plane(hard_region, point, -right)
                 continue
             ax.add_patch(Polygon(_half_plane(box, point, right), closed=True, facecolor=FORBIDDEN, alpha=0.07,
                                  edgecolor="none", zorder=1))

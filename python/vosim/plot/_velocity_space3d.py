@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import _pyplot, count
-from ._velocity_space import FEASIBLE, FORBIDDEN, _clip
+from ._common import pyplot_module, count
+from ._velocity_space import FEASIBLE, FORBIDDEN, clip_half_plane
 
 #: The slices: which velocity components span them, and which one is held at the new velocity's value.
 SLICES = (("vx", "vy", 0, 1, 2), ("vx", "vz", 0, 2, 1), ("vy", "vz", 1, 2, 0))
@@ -79,7 +79,7 @@ def velocity_space3d(sim, agent_id: int | None = None, *, extent: float | None =
     hard = np.asarray(planes["obstacle"], dtype=bool).reshape(-1)
     if extent is None:
         extent = 1.3 * max(max_speed, *(float(np.linalg.norm(v)) for v in (new, current, preferred)), 1e-3)
-    plt = _pyplot()
+    plt = pyplot_module()
     from matplotlib.lines import Line2D
     from matplotlib.patches import Circle, Patch, Polygon
 
@@ -105,10 +105,10 @@ def velocity_space3d(sim, agent_id: int | None = None, *, extent: float | None =
                     ax.add_patch(Polygon(square, closed=True, facecolor=color, alpha=0.12, zorder=1))
                 continue
             q, n2 = cut
-            forbidden = _clip(square, q, -n2)
+            forbidden = clip_half_plane(square, q, -n2)
             if len(forbidden) >= 3:
                 ax.add_patch(Polygon(forbidden, closed=True, facecolor=color, alpha=0.08, edgecolor="none", zorder=1))
-            allowed = _clip(allowed, q, n2)
+            allowed = clip_half_plane(allowed, q, n2)
             # The boundary line within the square.
             direction = np.array([-n2[1], n2[0]]) / np.linalg.norm(n2)
             ends = np.array([q - 3 * extent * direction, q + 3 * extent * direction])

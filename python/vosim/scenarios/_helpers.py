@@ -7,10 +7,10 @@ import math
 from .._checks import integer
 
 
-def _seed(seed) -> int:
+def checked_seed(seed) -> int:
     return integer(seed, "seed", minimum=0, maximum=2**64 - 1)
 
 
-def _steps_for(distance: float, speed: float, time_step: float, factor: float = 3.0, extra: int = 300) -> int:
+def steps_for(distance: float, speed: float, time_step: float, factor: float = 3.0, extra: int = 300) -> int:
     """A generous step limit: ``factor`` times the unobstructed travel time, plus ``extra`` steps."""
     return int(math.ceil(factor * distance / speed / time_step)) + extra

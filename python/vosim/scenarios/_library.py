@@ -17,7 +17,7 @@ import numpy as np
 
 from .._checks import MAX_AGENTS, MAX_MAGNITUDE, integer, scalar
 from ..methods import AVO, ORCA
-from ._helpers import _seed, _steps_for
+from ._helpers import checked_seed, steps_for
 from ._scenario import Scenario
 
 # Pedestrians: 0.3 m radius, 1.2 m/s preferred, 1.5 m/s at most, reacting to
@@ -72,7 +72,7 @@ def circle(n: int = 250, radius: float = 200.0, *, seed: int | None = None) -> S
     goals_of = radius * np.column_stack([np.cos(angles), np.sin(angles)])
     positions = goals_of.copy()
     if seed is not None:
-        positions += np.random.default_rng(_seed(seed)).uniform(-1e-4, 1e-4, positions.shape)
+        positions += np.random.default_rng(checked_seed(seed)).uniform(-1e-4, 1e-4, positions.shape)
     return Scenario(
         name=f"circle{n}",
         positions=positions,
@@ -80,7 +80,7 @@ def circle(n: int = 250, radius: float = 200.0, *, seed: int | None = None) -> S
         agent_params=dict(radius=agent_radius, max_speed=2.0, pref_speed=1.0, neighbor_dist=15.0,
                           max_neighbors=10, time_horizon=10.0, time_horizon_obst=10.0),
         time_step=0.25,
-        max_steps=max(10_000, _steps_for(2 * radius, 1.0, 0.25, factor=6.0)),
+        max_steps=max(10_000, steps_for(2 * radius, 1.0, 0.25, factor=6.0)),
         seed=seed,
     )
 
@@ -122,7 +122,7 @@ def blocks(*, seed: int = 1) -> Scenario:
     own run: 3785), most runs take 3100 to 5200, and seed 0 jams for 13795
     steps. The default, seed 1, is a typical run (3780 steps).
     """
-    seed = _seed(seed)
+    seed = checked_seed(seed)
     positions, goals = _blocks_agents()
     return Scenario(
         name="blocks",
@@ -160,7 +160,7 @@ def roadmap(*, seed: int = 1, waypoint_radius: float = 6.0) -> Scenario:
     waypoint_radius
         Distance to a roadmap point within which an agent heads for the next.
     """
-    seed = _seed(seed)
+    seed = checked_seed(seed)
     waypoint_radius = scalar(waypoint_radius, "waypoint_radius", minimum=0.0, strict=True, maximum=MAX_MAGNITUDE)
     positions, goals = _blocks_agents()
     obstacles = [("polygon", np.array(square)) for square in _BLOCK_SQUARES]
@@ -195,7 +195,7 @@ def headon_pair(distance: float = 10.0, *, seed: int = 0) -> Scenario:
         Distance between the two starts (> 1 m, twice the diameter).
     """
     distance = scalar(distance, "distance", minimum=4 * PEDESTRIAN["radius"], strict=True, maximum=1e6)
-    seed = _seed(seed)
+    seed = checked_seed(seed)
     positions = np.array([[-distance / 2, 0.0], [distance / 2, 0.0]])
     return Scenario(
         name="headon_pair",
@@ -203,7 +203,7 @@ def headon_pair(distance: float = 10.0, *, seed: int = 0) -> Scenario:
         goals=positions[::-1].copy(),
         agent_params=dict(PEDESTRIAN),
         time_step=PEDESTRIAN_TIME_STEP,
-        max_steps=_steps_for(distance, PEDESTRIAN["pref_speed"], PEDESTRIAN_TIME_STEP),
+        max_steps=steps_for(distance, PEDESTRIAN["pref_speed"], PEDESTRIAN_TIME_STEP),
         method=ORCA(perturbation=1e-3, seed=seed),
         seed=seed,
     )
@@ -224,7 +224,7 @@ def crossing(n_per_group: int = 16, *, seed: int = 0) -> Scenario:
         Seed of the jitter.
     """
     n = integer(n_per_group, "n_per_group", minimum=1, maximum=2500)
-    seed = _seed(seed)
+    seed = checked_seed(seed)
     rng = np.random.default_rng(seed)
     columns = math.ceil(math.sqrt(n))
     block = _grid(n, columns)
@@ -241,7 +241,7 @@ def crossing(n_per_group: int = 16, *, seed: int = 0) -> Scenario:
         goals=goals,
         agent_params=dict(PEDESTRIAN),
         time_step=PEDESTRIAN_TIME_STEP,
-        max_steps=_steps_for(2 * reach, PEDESTRIAN["pref_speed"], PEDESTRIAN_TIME_STEP),
+        max_steps=steps_for(2 * reach, PEDESTRIAN["pref_speed"], PEDESTRIAN_TIME_STEP),
         method=ORCA(seed=seed),
         seed=seed,
     )
@@ -292,7 +292,7 @@ def bottleneck(n: int = 40, door_width: float = 1.2, *, seed: int = 0) -> Scenar
     n = integer(n, "n", minimum=1, maximum=2500)
     diameter = 2 * PEDESTRIAN["radius"]
     door_width = scalar(door_width, "door_width", minimum=diameter, strict=True, maximum=1000.0)
-    seed = _seed(seed)
+    seed = checked_seed(seed)
     rng = np.random.default_rng(seed)
     rows = math.ceil(math.sqrt(n))
     columns = math.ceil(n / rows)
@@ -320,7 +320,7 @@ def bottleneck(n: int = 40, door_width: float = 1.2, *, seed: int = 0) -> Scenar
         agent_params=dict(PEDESTRIAN, waypoint_radius=1.0),
         obstacles=[("wall", wall)],
         time_step=PEDESTRIAN_TIME_STEP,
-        max_steps=_steps_for(depth + 8.0, PEDESTRIAN["pref_speed"], PEDESTRIAN_TIME_STEP)
+        max_steps=steps_for(depth + 8.0, PEDESTRIAN["pref_speed"], PEDESTRIAN_TIME_STEP)
         + int(math.ceil(3 * n / flow / PEDESTRIAN_TIME_STEP)),
         method=ORCA(seed=seed),
         seed=seed,
@@ -357,7 +357,7 @@ def corridor(n: int = 40, *, bidirectional: bool = True, length: float = 20.0, w
         raise TypeError(f"bidirectional: expected True or False, got {bidirectional!r}")
     width = scalar(width, "width", minimum=1.0, maximum=1000.0)
     length = scalar(length, "length", minimum=0.0, strict=True, maximum=10_000.0)
-    seed = _seed(seed)
+    seed = checked_seed(seed)
     rng = np.random.default_rng(seed)
     margin = PEDESTRIAN["radius"] + JITTER + 0.05
     rows = int(math.floor((width - 2 * margin) / SLOT + 1e-9)) + 1
@@ -396,7 +396,7 @@ def corridor(n: int = 40, *, bidirectional: bool = True, length: float = 20.0, w
         agent_params=dict(PEDESTRIAN),
         obstacles=walls,
         time_step=PEDESTRIAN_TIME_STEP,
-        max_steps=_steps_for(length, PEDESTRIAN["pref_speed"], PEDESTRIAN_TIME_STEP, factor=6.0),
+        max_steps=steps_for(length, PEDESTRIAN["pref_speed"], PEDESTRIAN_TIME_STEP, factor=6.0),
         method=ORCA(perturbation=0.05 if bidirectional else 0.0, seed=seed),
         seed=seed,
     )
@@ -422,7 +422,7 @@ def random_crowd(n: int = 50, density: float = 0.5, *, seed: int = 0) -> Scenari
     n = integer(n, "n", minimum=1, maximum=10_000)
     smallest_cell = 2 * PEDESTRIAN["radius"] + 0.1
     density = scalar(density, "density", minimum=0.0, strict=True, maximum=1.0 / smallest_cell**2)
-    seed = _seed(seed)
+    seed = checked_seed(seed)
     rng = np.random.default_rng(seed)
     cell = 1.0 / math.sqrt(density)
     side = math.ceil(math.sqrt(n))
@@ -436,7 +436,7 @@ def random_crowd(n: int = 50, density: float = 0.5, *, seed: int = 0) -> Scenari
         goals=goals,
         agent_params=dict(PEDESTRIAN),
         time_step=PEDESTRIAN_TIME_STEP,
-        max_steps=_steps_for(side * cell * math.sqrt(2), PEDESTRIAN["pref_speed"], PEDESTRIAN_TIME_STEP,
+        max_steps=steps_for(side * cell * math.sqrt(2), PEDESTRIAN["pref_speed"], PEDESTRIAN_TIME_STEP,
                              factor=4.0),
         method=ORCA(seed=seed),
         seed=seed,
@@ -495,7 +495,7 @@ def room_evacuation(n: int = 50, exits=1, *, exit_width: float = 1.2, room_size:
     room_size = scalar(room_size, "room_size", minimum=3.0, maximum=1000.0)
     diameter = 2 * PEDESTRIAN["radius"]
     exit_width = scalar(exit_width, "exit_width", minimum=diameter, strict=True, maximum=room_size - 2.0)
-    seed = _seed(seed)
+    seed = checked_seed(seed)
     rng = np.random.default_rng(seed)
     half = room_size / 2
     margin = 0.8
@@ -548,7 +548,7 @@ def room_evacuation(n: int = 50, exits=1, *, exit_width: float = 1.2, room_size:
         agent_params=dict(PEDESTRIAN, waypoint_radius=1.0),
         obstacles=walls,
         time_step=PEDESTRIAN_TIME_STEP,
-        max_steps=_steps_for(room_size + 3.0 + WIDE_SLOT * n / columns, PEDESTRIAN["pref_speed"],
+        max_steps=steps_for(room_size + 3.0 + WIDE_SLOT * n / columns, PEDESTRIAN["pref_speed"],
                              PEDESTRIAN_TIME_STEP)
         + int(math.ceil(3 * n / flow / PEDESTRIAN_TIME_STEP)),
         method=ORCA(seed=seed),

@@ -14,7 +14,7 @@ import numpy as np
 
 from .._checks import integer, scalar
 from ..shapes3d import Box, HalfSpace, ObstacleSet3D, Sphere
-from ._helpers import _seed, _steps_for
+from ._helpers import checked_seed, steps_for
 from ._scenario import Scenario
 
 # Small drones: 0.25 m radius, 1.5 m/s preferred, 2 m/s at most, reacting to
@@ -111,7 +111,7 @@ def swarm_gate(n: int = 24, *, window_size: float = 4.0, seed: int = 0) -> Scena
     """
     n = integer(n, "n", minimum=1, maximum=10_000)
     window_size = scalar(window_size, "window_size", minimum=1.0, maximum=12.0)
-    rng = np.random.default_rng(_seed(seed))
+    rng = np.random.default_rng(checked_seed(seed))
     altitude = 6.0
     block = _lattice(n, _block_shape(n, 3), DRONE_SLOT)
     block[:, 2] += altitude
@@ -126,7 +126,7 @@ def swarm_gate(n: int = 24, *, window_size: float = 4.0, seed: int = 0) -> Scena
         agent_params=dict(DRONE),
         obstacles=obstacles,
         time_step=DRONE_TIME_STEP,
-        max_steps=_steps_for(36.0, DRONE["pref_speed"], DRONE_TIME_STEP, factor=6.0),
+        max_steps=steps_for(36.0, DRONE["pref_speed"], DRONE_TIME_STEP, factor=6.0),
         seed=seed,
     )
 
@@ -155,7 +155,7 @@ def layers_crossing(layers: int = 3, n: int = 16, *, layer_gap: float = 1.5, see
     layers = integer(layers, "layers", minimum=1, maximum=100)
     n = integer(n, "n", minimum=1, maximum=10_000)
     layer_gap = scalar(layer_gap, "layer_gap", minimum=2 * DRONE["radius"] + 0.2, maximum=100.0)
-    rng = np.random.default_rng(_seed(seed))
+    rng = np.random.default_rng(checked_seed(seed))
     side = math.ceil(math.sqrt(n))
     flat = _lattice(n, (side, side, 1), DRONE_SLOT)  # in the x-y plane
     positions, goals = [], []
@@ -174,7 +174,7 @@ def layers_crossing(layers: int = 3, n: int = 16, *, layer_gap: float = 1.5, see
         goals=np.vstack(goals),
         agent_params=dict(DRONE),
         time_step=DRONE_TIME_STEP,
-        max_steps=_steps_for(30.0, DRONE["pref_speed"], DRONE_TIME_STEP, factor=6.0),
+        max_steps=steps_for(30.0, DRONE["pref_speed"], DRONE_TIME_STEP, factor=6.0),
         seed=seed,
     )
 
@@ -223,7 +223,7 @@ def random3d(n: int = 40, *, boxes: int = 4, spheres: int = 4, size=(30.0, 30.0,
     size = np.array([scalar(s, f"size[{k}]", minimum=5.0, maximum=1e4) for k, s in enumerate(np.ravel(size))])
     if size.shape != (3,):
         raise ValueError(f"size: expected 3 numbers, got {size.shape[0]}")
-    rng = np.random.default_rng(_seed(seed))
+    rng = np.random.default_rng(checked_seed(seed))
     obstacles = [GROUND, HalfSpace(point=(0.0, 0.0, size[2]), normal=(0.0, 0.0, -1.0))]
     for _ in range(boxes):
         half = rng.uniform(0.5, 1.5, 3) * (1, 1, size[2] / 6)
@@ -243,7 +243,7 @@ def random3d(n: int = 40, *, boxes: int = 4, spheres: int = 4, size=(30.0, 30.0,
         agent_params=dict(DRONE),
         obstacles=obstacles,
         time_step=DRONE_TIME_STEP,
-        max_steps=_steps_for(float(np.linalg.norm(size)), DRONE["pref_speed"], DRONE_TIME_STEP, factor=6.0),
+        max_steps=steps_for(float(np.linalg.norm(size)), DRONE["pref_speed"], DRONE_TIME_STEP, factor=6.0),
         seed=seed,
     )
 

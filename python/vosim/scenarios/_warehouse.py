@@ -9,7 +9,7 @@ import numpy as np
 from .._checks import integer, scalar
 from .._kinematics import KINEMATICS
 from ..methods import ORCA
-from ._helpers import _seed, _steps_for
+from ._helpers import checked_seed, steps_for
 from ._scenario import Scenario
 
 # Mobile robots: 0.3 m radius, 1 m/s preferred, 1.2 m/s at most, reacting to
@@ -103,7 +103,7 @@ def warehouse(n: int = 24, *, aisles: int = 4, shelf_length: float = 6.0, aisle_
     aisle_width = scalar(aisle_width, "aisle_width", minimum=MIN_AISLE, maximum=10.0)
     if not isinstance(kinematics, str) or kinematics not in KINEMATICS:
         raise ValueError(f"kinematics is {kinematics!r}; must be one of {', '.join(map(repr, KINEMATICS))}")
-    seed = _seed(seed)
+    seed = checked_seed(seed)
     rng = np.random.default_rng(seed)
 
     pitch = SHELF_DEPTH + aisle_width
@@ -174,7 +174,7 @@ def warehouse(n: int = 24, *, aisles: int = 4, shelf_length: float = 6.0, aisle_
         obstacles=obstacles,
         time_step=ROBOT_TIME_STEP,
         # Crowded aisles slow robots down: 2 s more per robot.
-        max_steps=_steps_for(longest, ROBOT["pref_speed"], ROBOT_TIME_STEP, factor=4.0) + 20 * n,
+        max_steps=steps_for(longest, ROBOT["pref_speed"], ROBOT_TIME_STEP, factor=4.0) + 20 * n,
         method=ORCA(perturbation=0.05, seed=seed),
         seed=seed,
     )

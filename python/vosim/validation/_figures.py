@@ -9,9 +9,9 @@ from ._weidmann import weidmann_specific_flow, weidmann_speed
 
 def figures(results) -> dict:
     """A matplotlib figure per result that has one, by file stem (``"rimea_4_orca"``)."""
-    from ..plot._common import _pyplot
+    from ..plot._common import pyplot_module
 
-    plt = _pyplot()
+    plt = pyplot_module()
     out = {}
     for result in results:
         stem = f"{result.test.lower().replace(' ', '_')}_{result.method.lower()}"

@@ -8,12 +8,6 @@ namespace vosim {
 
 namespace {
 
-bool same_limits(const TrackingLimits& a, const TrackingLimits& b) {
-    return a.max_speed == b.max_speed && a.max_wheel_speed == b.max_wheel_speed && a.wheel_track == b.wheel_track &&
-           a.max_angular_speed == b.max_angular_speed && a.tracking_error == b.tracking_error &&
-           a.tracking_time == b.tracking_time;
-}
-
 // The last polygon each thread built: robots of a scene mostly share their
 // limits, and the polygon (in the robot's frame) depends on nothing else.
 // A pure function's result, so reusing it changes no bit.
@@ -32,7 +26,7 @@ bool append_trackable_polygon(const AgentState& s, std::size_t i, double time_st
                               double& fastest) {
     const TrackingLimits limits = tracking_limits(s, i, time_step);
     LastPolygon& last = last_polygon;
-    if (!last.valid || !same_limits(last.limits, limits)) {
+    if (!last.valid || last.limits != limits) {
         last.count = tracking_polygon(limits, last.vertices);
         for (int k = 0; k < last.count; ++k) {
             last.edges[k] = normalize(last.vertices[(k + 1) % last.count] - last.vertices[k]);

@@ -44,6 +44,14 @@ struct TrackingLimits {
     double max_angular_speed = std::numeric_limits<double>::infinity();  // |w|
     double tracking_error = 0.0;  // eps > 0: the largest distance from the holonomic path
     double tracking_time = 0.0;   // T > 0 (at least one time step: the controls are held that long)
+
+    // Every limit equal (the same bits: a cached polygon serves both).
+    bool operator==(const TrackingLimits& o) const {
+        return max_speed == o.max_speed && max_wheel_speed == o.max_wheel_speed && wheel_track == o.wheel_track &&
+               max_angular_speed == o.max_angular_speed && tracking_error == o.tracking_error &&
+               tracking_time == o.tracking_time;
+    }
+    bool operator!=(const TrackingLimits& o) const { return !(*this == o); }
 };
 
 // v* / V = theta sin(theta) / (2 (1 - cos theta)), 1 at theta = 0, 0 at pi.

@@ -1,0 +1,113 @@
+// Each avoidance method made by the registry and run for one step on a case
+// small enough to work out by hand (the derivation is in each test). The
+// crowd: radius 0.5, top speed 2, preferred speed 1, horizons 2 s, dt 0.1 s,
+// agents at rest at the start.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <map>
+#include <string>
+
+#include "crowd.hpp"
+#include "methods/registry.hpp"
+
+using namespace vosim;
+
+namespace {
+
+// Agent `slot`'s velocity after one step of `method` (settings `values`).
+template <class V>
+V velocity_after_step(const Crowd& crowd, const std::string& method,
+                      const std::map<std::string, ParamValue>& values, int slot) {
+    Engine engine(1, 0.1, crowd.dims);
+    engine.set_method(make_method(method, values, 0, crowd.dims));
+    engine.add_agents(crowd.size(), crowd.input());
+    REQUIRE(engine.step());
+    return engine.state().template velocity<V>(engine.state().index(0, slot));
+}
+
+// A head-on pair at rest, 3 m apart on the x axis, each bound past the other.
+Crowd head_on() { return Crowd({Vec2(0.0, 0.0), Vec2(3.0, 0.0)}, {Vec2(10.0, 0.0), Vec2(-7.0, 0.0)}); }
+
+// One agent bound along +x with nobody near: its preferred velocity is (1, 0).
+Crowd alone() { return Crowd({Vec2(0.0, 0.0)}, {Vec2(10.0, 0.0)}); }
+
+}  // namespace
+
+TEST_CASE("ORCA, unequal priorities: the agent of lower priority takes the larger share of the way out") {
+    // As the equal head-on pair (test_engine.cpp): u = (1, 0), the half-plane
+    // normal -x; agent A takes priority_B / (priority_A + priority_B) = 3/4 of
+    // u, so its line is x <= 0.75 and its preferred (1, 0) projects onto
+    // (0.75, 0); B takes 1/4: x >= -0.25, its (-1, 0) projects onto (-0.25, 0).
+    Crowd crowd = head_on();
+    crowd.priority = {1.0, 3.0};
+    const Vec2 a = velocity_after_step<Vec2>(crowd, "ORCA", {}, 0);
+    const Vec2 b = velocity_after_step<Vec2>(crowd, "ORCA", {}, 1);
+    CHECK(a.x == doctest::Approx(0.75));
+    CHECK(a.y == doctest::Approx(0.0));
+    CHECK(b.x == doctest::Approx(-0.25));
+    CHECK(b.y == doctest::Approx(0.0));
+}
+
+TEST_CASE("VO, RVO and HRVO, head-on pair at rest: the nearest velocity outside the one cone") {
+    // Both at rest, so VO's apex (v_B), RVO's ((v_A + v_B) / 2) and HRVO's
+    // (where those cones' legs cross) are all the origin: one cone along +x
+    // of half-angle asin(1 / 3) (combined radius 1 at distance 3). The
+    // preferred (1, 0) lies inside; its projection onto either leg is
+    // cos(a) (cos a, +-sin a) = (8/9, +-sqrt(8)/9), 1/3 away. (Geometric
+    // selection: VO's and RVO's default samples at random.)
+    for (const char* method : {"VO", "RVO", "HRVO"}) {
+        INFO(method);
+        const Vec2 a = velocity_after_step<Vec2>(head_on(), method, {{"selection", std::string("geometric")}}, 0);
+        CHECK(a.x == doctest::Approx(8.0 / 9.0));
+        CHECK(std::fabs(a.y) == doctest::Approx(std::sqrt(8.0) / 9.0));
+    }
+}
+
+TEST_CASE("velocity obstacles and ORCA: an agent alone keeps its preferred velocity") {
+    for (const char* method : {"ORCA", "VO", "RVO", "HRVO"}) {
+        INFO(method);
+        const Vec2 v = velocity_after_step<Vec2>(alone(), method, {}, 0);
+        CHECK(v.x == doctest::Approx(1.0));
+        CHECK(v.y == doctest::Approx(0.0));
+    }
+}
+
+TEST_CASE("DetourCrowd's grid sampling, alone: the grid point at the desired velocity wins") {
+    // vel_bias 0: the grid is centred on 0 with half-width max_speed = 2 and
+    // cell 4 / (5 - 1) = 1, so (1, 0) is a candidate. With no neighbour the
+    // penalty is 2 |v - (1, 0)| + 0.75 |v| plus terms equal for every
+    // candidate; 2 |v - d| + 0.75 |v| >= 0.75 |d| + 1.25 |v - d|, least only at d.
+    const Vec2 v = velocity_after_step<Vec2>(alone(), "GridSampling",
+                                             {{"vel_bias", 0.0}, {"grid_size", std::int64_t{5}}}, 0);
+    CHECK(v.x == doctest::Approx(1.0));
+    CHECK(v.y == doctest::Approx(0.0));
+}
+
+TEST_CASE("force-based, alone: steering closes the gap in steering_time, one step's worth") {
+    // Acceleration (v_pref - v) / steering_time = (1, 0) / 0.5 = (2, 0); after
+    // dt = 0.1 s from rest: (0.2, 0).
+    const Vec2 v = velocity_after_step<Vec2>(alone(), "ForceBased", {}, 0);
+    CHECK(v.x == doctest::Approx(0.2));
+    CHECK(v.y == doctest::Approx(0.0));
+}
+
+TEST_CASE("AVO, alone: the velocity approaches the preferred one by 1 - exp(-dt / acceleration_interval)") {
+    // No neighbour and no acceleration bound: the target is (1, 0); with
+    // acceleration_interval 1 s and dt 0.1 s from rest, v = 1 - e^-0.1.
+    const Vec2 v = velocity_after_step<Vec2>(alone(), "AVO", {}, 0);
+    CHECK(v.x == doctest::Approx(1.0 - std::exp(-0.1)));
+    CHECK(v.y == doctest::Approx(0.0));
+}
+
+TEST_CASE("3D ORCA, head-on pair at rest: each takes half of the way out, as in the plane") {
+    // The 2D derivation along x (test_engine.cpp): the plane x <= 0.5 for A
+    // and x >= -0.5 for B, with the preferred (+-1, 0, 0) projected onto them.
+    const Crowd crowd({Vec3(0.0, 0.0, 0.0), Vec3(3.0, 0.0, 0.0)}, {Vec3(10.0, 0.0, 0.0), Vec3(-7.0, 0.0, 0.0)});
+    const Vec3 a = velocity_after_step<Vec3>(crowd, "ORCA", {}, 0);
+    const Vec3 b = velocity_after_step<Vec3>(crowd, "ORCA", {}, 1);
+    CHECK(a.x == doctest::Approx(0.5));
+    CHECK(a.y == doctest::Approx(0.0));
+    CHECK(a.z == doctest::Approx(0.0));
+    CHECK(b.x == doctest::Approx(-0.5));
+}
