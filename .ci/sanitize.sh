@@ -5,9 +5,12 @@
 # them. Any sanitizer report, in the test process or in a process it starts
 # (a notebook kernel, a fresh interpreter), fails the lane.
 #
-# The tests marked slow are left out (pytest -m "not slow"): under the
-# sanitizers they take several times as long and exercise nothing the
-# others do not.
+# Only the tests that drive the C++ core with hostile or long-lived input
+# run here (SANITIZE_TESTS below): file fuzzing and loading, the soak,
+# the engine, obstacles, metrics, checkpoints. Under the sanitizers the whole
+# suite takes hours on a small machine, and the rest (plots, notebooks,
+# sweeps, validation, parity runs, the CLI) goes through the same native
+# calls with friendlier input. Tests marked slow are left out as well.
 #
 # Needs a GCC or Clang that ships libasan and libubsan (CXX, default g++).
 set -euo pipefail
@@ -34,6 +37,21 @@ for name in libasan.so libubsan.so; do
     runtimes="$runtimes $path"
 done
 
+SANITIZE_TESTS=(
+    # untrusted files and inputs
+    tests/test_fuzz_files.py tests/test_untrusted_files.py tests/test_corrupt_files.py tests/test_io.py
+    tests/test_fuzz.py tests/test_fuzz3d.py tests/test_bad_input_3d.py tests/test_degenerate.py
+    # checkpoints and the soak
+    tests/test_checkpoints.py tests/test_checkpoint_obstacles.py tests/test_checkpoint_deadlock.py tests/test_soak.py
+    # the engine: agents, neighbours, obstacles, methods, metrics, threads
+    tests/test_agents.py tests/test_agents3d.py tests/test_run.py tests/test_determinism.py
+    tests/test_neighbors.py tests/test_neighbor_gathering.py tests/test_large_maps.py
+    tests/test_obstacles.py tests/test_obstacles3d_engine.py tests/test_moving_obstacles.py tests/test_shapes3d.py
+    tests/test_methods.py tests/test_methods3d.py tests/test_differential_drive.py tests/test_nh_orca.py
+    tests/test_metrics.py tests/test_metrics_bounded.py tests/test_memory.py tests/test_batch.py
+    tests/test_waypoints.py tests/test_waypoints3d.py tests/test_field_table.py tests/test_deadlock.py
+)
+
 reports=$(mktemp -d)
 trap 'rm -rf "$reports"' EXIT
 # detect_leaks=0: CPython does not free everything at exit, which
@@ -45,7 +63,7 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$reports/ubsan
 status=0
 export LD_PRELOAD="${runtimes# }"
 python -c 'import sys, vosim; sys.exit(0 if vosim._core.SANITIZED else "sanitize.sh: vosim was built without sanitizers")' &&
-    python -m pytest -m "not slow" -p no:cacheprovider || status=$?
+    python -m pytest -m "not slow" -p no:cacheprovider "${SANITIZE_TESTS[@]}" || status=$?
 unset LD_PRELOAD
 
 if compgen -G "$reports/*" > /dev/null; then
