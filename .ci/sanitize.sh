@@ -8,9 +8,10 @@
 # Only the tests that drive the C++ core with hostile or long-lived input
 # run here (SANITIZE_TESTS below): file fuzzing and loading, the soak,
 # the engine, obstacles, metrics, checkpoints. Under the sanitizers the whole
-# suite takes hours on a small machine, and the rest (plots, notebooks,
-# sweeps, validation, parity runs, the CLI) goes through the same native
-# calls with friendlier input. Tests marked slow are left out as well.
+# suite runs several times slower than its 9 minutes, past CI's half hour
+# with the build; the rest (plots, notebooks, sweeps, validation, parity
+# runs, the CLI) goes through the same native calls with friendlier input.
+# Tests marked slow are left out as well.
 #
 # Needs a GCC or Clang that ships libasan and libubsan (CXX, default g++).
 set -euo pipefail
