@@ -31,6 +31,7 @@ CASES = [
     ("bench_kinematics.py", ["--sizes", "64", "--steps", "2", "--warmup", "1", "--rounds", "1"], False,
      "NH-ORCA / ORCA-DD"),
     ("bench_metrics_one_spot.py", ["--sizes", "300"], False, "peak memory (MiB)"),
+    ("bench_navmesh_star.py", ["--sizes", "200", "--timeout", "100"], False, "of which buffer (s)"),
     ("bench_scaling.py", ["--sizes", "600", "--steps", "2", "--rounds", "1"], False, "serial fraction"),
     ("bench_oversubscribed.py", ["--n", "600", "--steps", "2", "--rounds", "1", "--busy", "0", "1"], False,
      "default / 1 (speed)"),
@@ -38,7 +39,7 @@ CASES = [
 
 JSON_OPTION = {"bench_metrics.py": False, "deadlock_options.py": False, "acceleration_limits3d.py": False,
                "bench_kinematics.py": False,
-               "bench_metrics_one_spot.py": False}
+               "bench_metrics_one_spot.py": False, "bench_navmesh_star.py": False}
 
 
 def run_script(script: str, args: list[str], env: dict | None = None) -> str:

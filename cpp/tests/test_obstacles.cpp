@@ -21,6 +21,14 @@ TEST_CASE("clockwise polygons and repeated vertices are refused with the name") 
     CHECK_NOTHROW(check_obstacle(kSquare.data(), 4, ObstacleKind::polygon, "square"));
 }
 
+TEST_CASE("orientation is read the same far from the origin") {
+    std::vector<Vec2> far;
+    for (const Vec2& p : kSquare) far.push_back(p + Vec2(1e12, 1e12));
+    CHECK_NOTHROW(check_obstacle(far.data(), 4, ObstacleKind::polygon, "square"));
+    const std::vector<Vec2> clockwise(far.rbegin(), far.rend());
+    CHECK_THROWS_AS(check_obstacle(clockwise.data(), 4, ObstacleKind::polygon, "square"), std::invalid_argument);
+}
+
 TEST_CASE("a polygon blocks its inside, a boundary its outside") {
     CHECK(blocks_point(kSquare.data(), 4, ObstacleKind::polygon, Vec2(1.0, 1.0)));
     CHECK_FALSE(blocks_point(kSquare.data(), 4, ObstacleKind::polygon, Vec2(3.0, 1.0)));

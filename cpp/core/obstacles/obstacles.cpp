@@ -79,8 +79,10 @@ std::pair<int, int> first_crossing(const Vec2* points, int count) {
 }
 
 double signed_area2(const Vec2* points, int count) {
+    // Relative to the first vertex: far from the origin the products of
+    // absolute coordinates cancel catastrophically (a square at 1e12 read clockwise).
     double area = 0.0;
-    for (int i = 0; i < count; ++i) area += det(points[i], points[(i + 1) % count]);
+    for (int i = 1; i + 1 < count; ++i) area += det(points[i] - points[0], points[i + 1] - points[0]);
     return area;
 }
 

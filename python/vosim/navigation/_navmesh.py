@@ -11,6 +11,11 @@ from ._geometry import distance_argument, points_array, require_shapely, segment
 # bends at one point per corner, at least the inflation from both edges.
 _INFLATE = dict(join_style="mitre", mitre_limit=4.0)
 
+# Buffering (GEOS) falls back to 12 significant digits when floating-point
+# noding fails, so far from the origin a shrink smaller than this share of
+# the coordinates can empty the area (a 10 m room at 1e14 does).
+_GEOMETRY_RESOLUTION = 1e-12
+
 
 class NavMesh:
     """A navigation mesh: the walkable area, shrunk by the agents' radius, as triangles.
@@ -93,7 +98,7 @@ class NavMesh:
             raise ValueError(f"walkable: not a valid polygon ({shapely.is_valid_reason(walkable)})")
         inflation = distance_argument(radius, "radius") + distance_argument(clearance, "clearance")
         return cls._shrunk(walkable.buffer(-inflation, **_INFLATE) if inflation > 0 else walkable,
-                           inflation, "walkable")
+                           inflation, "walkable", walkable)
 
     @classmethod
     def from_simulator(cls, sim, *, radius: float | None = None, clearance: float = 0.0,
@@ -146,13 +151,20 @@ class NavMesh:
         free = walkable.buffer(-inflation, **_INFLATE)
         if solids:
             free = free.difference(shapely.union_all(solids).buffer(inflation, cap_style="square", **_INFLATE))
-        return cls._shrunk(free, inflation, "sim")
+        return cls._shrunk(free, inflation, "sim", walkable)
 
     @classmethod
-    def _shrunk(cls, free, inflation: float, name: str) -> "NavMesh":
+    def _shrunk(cls, free, inflation: float, name: str, source) -> "NavMesh":
+        """The mesh of ``free``, the walkable area ``source`` shrunk by ``inflation``."""
         shapely = require_shapely()
         polygons = [g for g in shapely.get_parts(free) if isinstance(g, shapely.Polygon) and not g.is_empty]
         if not polygons:
+            magnitude = _magnitude(source)
+            if magnitude * _GEOMETRY_RESOLUTION >= inflation:
+                raise ValueError(
+                    f"{name}: coordinates up to {magnitude:.3g} are too large to mesh at radius + clearance "
+                    f"{inflation:g} (float64 geometry resolves about {_GEOMETRY_RESOLUTION:g} of the coordinates, "
+                    f"{magnitude * _GEOMETRY_RESOLUTION:.3g} here); move the scene nearer the origin")
             raise ValueError(f"{name}: no walkable area is left {inflation:g} from the obstacles' edges")
         return cls(shapely.MultiPolygon(polygons) if len(polygons) > 1 else polygons[0], inflation)
 
@@ -284,6 +296,12 @@ def _grown(offsets: np.ndarray, points: np.ndarray, where: np.ndarray, extra: np
     added = np.flatnonzero(where)
     out[grown[added + 1] - 1 if at_end else grown[added]] = extra[added]
     return grown, out
+
+
+def _magnitude(geometry) -> float:
+    """The largest absolute coordinate of a shapely geometry."""
+    bounds = np.asarray(geometry.bounds, dtype=np.float64)
+    return float(np.abs(bounds).max()) if np.isfinite(bounds).all() else 0.0
 
 
 def _cross(u: np.ndarray, v: np.ndarray) -> np.ndarray:
