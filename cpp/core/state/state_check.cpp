@@ -89,6 +89,7 @@ std::string one_value_name(const std::string& field) {
 
 void check_state(const AgentState& s) {
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
+    if (total == 0) return;  // (no agents: nothing to check, and no slot to count)
     std::int64_t first_bad = total;
     // A parallel pass finds whether anything is wrong (cheap, O(N)); the
     // message is then built for the first bad agent in storage order.
