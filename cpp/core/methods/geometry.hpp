@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "half_spaces.hpp"  // Line
+#include "min_max_number.hpp"
 #include "vec2.hpp"
 
 namespace vosim {
@@ -14,12 +15,12 @@ namespace vosim {
 // `radius` around `centre`, dist_sq = |centre|^2 > radius^2: the left one
 // (counter-clockwise of the centre) or the right one (clockwise).
 inline Vec2 left_leg(Vec2 centre, double radius, double dist_sq) {
-    const double leg = std::sqrt(std::fmax(0.0, dist_sq - radius * radius));
+    const double leg = std::sqrt(max_number(0.0, dist_sq - radius * radius));
     return Vec2(centre.x * leg - centre.y * radius, centre.x * radius + centre.y * leg) / dist_sq;
 }
 
 inline Vec2 right_leg(Vec2 centre, double radius, double dist_sq) {
-    const double leg = std::sqrt(std::fmax(0.0, dist_sq - radius * radius));
+    const double leg = std::sqrt(max_number(0.0, dist_sq - radius * radius));
     return Vec2(centre.x * leg + centre.y * radius, -centre.x * radius + centre.y * leg) / dist_sq;
 }
 

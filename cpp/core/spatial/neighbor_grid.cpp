@@ -281,8 +281,8 @@ void NeighborGrid::build_tree(Entry* entries, std::uint32_t offset, std::uint32_
     }
 }
 
-bool NeighborGrid::row_run(Vec2 p, std::int64_t y, double limit_sq, double pad, std::uint32_t& begin,
-                           std::uint32_t& end) const {
+inline bool NeighborGrid::row_run(Vec2 p, std::int64_t y, double limit_sq, double pad, std::uint32_t& begin,
+                                  std::uint32_t& end) const {
     const double band_lo = static_cast<double>(y) * cell_size_;
     const double band_hi = band_lo + cell_size_;
     const double gap = max_of(0.0, max_of(band_lo - p.y, p.y - band_hi) - pad);

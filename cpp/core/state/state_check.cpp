@@ -89,6 +89,7 @@ std::string one_value_name(const std::string& field) {
 
 void check_state(const AgentState& s) {
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
+    if (total == 0) return;  // (no agents: nothing to check, and no slot to count)
     std::int64_t first_bad = total;
     // A parallel pass finds whether anything is wrong (cheap, O(N)); the
     // message is then built for the first bad agent in storage order.
@@ -96,10 +97,15 @@ void check_state(const AgentState& s) {
     // is the first overall, whichever thread found it.
     const std::int64_t items = items_of(total, kValuesPerItem);
     std::vector<std::int64_t> first_in_item(static_cast<std::size_t>(items), total);
+    const std::int64_t capacity = s.capacity();
+    const std::int64_t count = s.count();
     parallel_for(items, max_threads(), [&](std::int64_t item) {
         const std::int64_t end = std::min(total, (item + 1) * kValuesPerItem);
-        for (std::int64_t i = item * kValuesPerItem; i < end; ++i) {
-            if (i % s.capacity() >= s.count() || !s.active[i]) continue;
+        // The slot of i in its scene, advanced with i (one division per
+        // item rather than one per agent).
+        std::int64_t slot = (item * kValuesPerItem) % capacity;
+        for (std::int64_t i = item * kValuesPerItem; i < end; ++i, slot = slot + 1 == capacity ? 0 : slot + 1) {
+            if (slot >= count || !s.active[i]) continue;
             if (find_violation(s, static_cast<std::size_t>(i), nullptr)) {
                 first_in_item[static_cast<std::size_t>(item)] = i;
                 return;

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "min_max_number.hpp"
+
 namespace vosim {
 
 namespace {
@@ -31,9 +33,9 @@ bool solve_on_line(const std::vector<Line>& lines, std::size_t k, double max_spe
         }
         const double t = numerator / denominator;
         if (denominator >= 0.0) {
-            t_high = std::fmin(t_high, t);  // line i bounds line k on the right
+            t_high = min_number(t_high, t);  // line i bounds line k on the right
         } else {
-            t_low = std::fmax(t_low, t);  // ... or on the left
+            t_low = max_number(t_low, t);  // ... or on the left
         }
         if (t_low > t_high) return false;
     }
