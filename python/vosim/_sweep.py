@@ -23,7 +23,7 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 
 from ._checks import integer
-from ._dask import active_client
+from ._dask import chosen_client
 from ._progress import make_progress
 from .comparison import _factory, _methods, _scenes, run_cell, seed_list
 from .metrics import PER_SCENE, TIMES
@@ -352,9 +352,8 @@ def sweep(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequence,
     try:
         if reporter is not None:
             reporter.update(done)
-        if client is None:
-            client = active_client()
-        if todo and (client is None or client is False):
+        client = chosen_client(client)
+        if todo and client is None:
             for cell in todo:
                 finish(cell, _run(cell, steps, threads))
         elif todo:
