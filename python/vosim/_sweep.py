@@ -22,6 +22,7 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from ._atomic import atomic_path
 from ._checks import integer
 from ._dask import chosen_client
 from ._progress import make_progress
@@ -171,13 +172,8 @@ def _write_part(table, file: Path, cell: _Cell) -> None:
     arrow = pa.Table.from_pandas(table, preserve_index=False)
     stamp = {"key": cell.key, "rows": len(table), "digest": _rows_digest(arrow)}
     arrow = arrow.replace_schema_metadata({**(arrow.schema.metadata or {}), PART_STAMP: json.dumps(stamp).encode()})
-    temporary = file.with_name(f".{file.name}.{os.getpid()}.tmp")  # dot files are not part of the dataset
-    try:
+    with atomic_path(file) as temporary:
         pq.write_table(arrow, temporary)
-        os.replace(temporary, file)
-    finally:
-        if temporary.exists():
-            temporary.unlink()
 
 
 def _plan(named: dict, sources: list, seeds: list, method_params, scenario_params, agent_params, steps):

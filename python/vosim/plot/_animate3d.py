@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._atomic import atomic_path
 from .._checks import integer, scalar
 from ..trajectory import Trajectory
 from . import _style as style
@@ -108,5 +109,6 @@ def animate3d(traj: Trajectory, *, obstacles=None, scene: int = 0, path=None, fp
     result = animation.FuncAnimation(fig, draw, frames=len(frames), interval=1000.0 / fps, blit=False)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        result.save(path, writer=writer, fps=fps, dpi=dpi)
+        with atomic_path(path) as temporary:
+            result.save(temporary, writer=writer, fps=fps, dpi=dpi)
     return result
