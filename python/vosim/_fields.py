@@ -67,6 +67,12 @@ INPUTS = tuple(name for name, f in FIELDS.items() if f.role == "input" and name 
 ADD_DEFAULTS = {name: FIELDS[name].default for name in INPUTS if FIELDS[name].default is not None}
 ADD_DEFAULTS["kinematics"] = "holonomic"  # stored as 0; Python speaks of the names (_kinematics.py)
 
+#: Fields whose table default holds only while another argument is left at its
+#: own (field: that argument); given that argument, they take its value. A
+#: walker's preferred speed is below its top speed, but an agent given only a
+#: top speed has always headed for its goal at it.
+CONDITIONAL_DEFAULTS = {"pref_speed": "max_speed"}
+
 #: Per-agent numbers of add_agents (one value per agent; what a scenario may set per agent).
 PER_AGENT_NUMBERS = tuple(name for name in INPUTS if not FIELDS[name].is_vector)
 
@@ -85,7 +91,7 @@ def _signature_default(name: str):
     field = FIELDS[name]
     if name == "kinematics":
         return ADD_DEFAULTS[name]
-    if field.is_vector or field.default is None:
+    if field.is_vector or field.default is None or name in CONDITIONAL_DEFAULTS:
         return None
     if math.isinf(field.default):
         return math.inf
@@ -126,7 +132,7 @@ def parameter_docs(vector_shape: str, scalar_shape: str) -> str:
         field = FIELDS[name]
         shape = vector_shape if field.is_vector else scalar_shape
         default = ("" if field.default is None or field.is_vector and field.default == 0
-                   else f"; {_signature_default(name)} by default")
+                   or name in CONDITIONAL_DEFAULTS else f"; {_signature_default(name)} by default")
         zero = "; zero by default" if field.is_vector and field.default == 0 else ""
         text = f"{shape}, {_range_text(field)}{default}{zero}. {field.doc}"
         lines.append(name + "\n" + textwrap.fill(text, width=88, initial_indent="    ", subsequent_indent="    "))

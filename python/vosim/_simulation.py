@@ -35,7 +35,7 @@ from ._obstacles import _ObstacleMethods
 from ._obstacles3d import _Obstacle3DMethods
 from ._progress import make_progress
 from ._kinematics import KINEMATICS, default_headings, kinematics_codes, kinematics_names
-from ._fields import ADD_AGENTS_SIGNATURE, ADD_DEFAULTS, FIELDS, VIEWS, bytes_per_agent, parameter_docs
+from ._fields import ADD_AGENTS_SIGNATURE, ADD_DEFAULTS, CONDITIONAL_DEFAULTS, FIELDS, VIEWS, bytes_per_agent, parameter_docs
 from .metrics import from_engine as metrics_from_engine
 from .methods import ORCA, Method, method_from_name
 from .trajectory import Trajectory
@@ -366,8 +366,6 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
         fields["kinematics"] = kinematics_codes("holonomic" if fields["kinematics"] is None else fields["kinematics"])
         values = {name: per_agent(name, default if fields[name] is None else fields[name])
                   for name, default in ADD_DEFAULTS.items() if not FIELDS[name].is_vector}
-        pref_speed = values["max_speed"] if fields["pref_speed"] is None else per_agent(
-            "pref_speed", fields["pref_speed"])
         arrival_radius = values["radius"] if fields["arrival_radius"] is None else per_agent(
             "arrival_radius", fields["arrival_radius"])
         # Derived defaults of the kinematic fields (README, "Differential-drive robots").
@@ -382,7 +380,7 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
         self._refuse_bad_drives(values["kinematics"], wheel_track, center_distance, values["max_angular_speed"])
 
         values.update(positions=positions, velocities=velocities, pref_velocities=pref_velocities,
-                      goals=goals, has_goal=has_goal.astype(np.uint8), pref_speed=pref_speed,
+                      goals=goals, has_goal=has_goal.astype(np.uint8),
                       arrival_radius=arrival_radius, headings=headings, wheel_track=wheel_track,
                       max_wheel_speed=max_wheel_speed, effective_center_distance=center_distance)
         values = {name: value.astype(np.dtype(FIELDS[name].dtype)) if FIELDS[name].dtype.startswith("int")
@@ -719,8 +717,12 @@ def add_agents_method(doc: str, vector_shape: str, scalar_shape: str):
 
     def add_agents(self, positions, **arguments):
         bound = ADD_AGENTS_SIGNATURE.bind(self, positions, **arguments)  # TypeError for unknown names
+        given = set(bound.arguments)
         bound.apply_defaults()
         values = dict(bound.arguments)
+        for name, source in CONDITIONAL_DEFAULTS.items():
+            if values[name] is None and source in given:
+                values[name] = values[source]
         del values["self"], values["positions"]
         return self._add_agents(positions, **values)
 

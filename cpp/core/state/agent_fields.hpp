@@ -19,6 +19,11 @@
 //            checked kNever, what a restored state may hold (engine_state.cpp);
 //   default  add_agents' default: a number, or kRequired / kDerived (Python
 //            fills it from another argument; see python/vosim/_fields.py).
+//
+// The defaults of the agent's size, speeds and horizons describe a walking
+// adult (README, "Default agent", says where each number comes from); RVO2's
+// example values live in the scenarios that reproduce its examples and in
+// vosim.compat.rvo2.
 #pragma once
 
 #include <cmath>
@@ -50,15 +55,16 @@ inline constexpr double kDerived = std::numeric_limits<double>::lowest();
       "Goals (NaN rows: no goal); an agent with one heads for it at pref_speed.")                          \
     X(new_velocities, double, kVector, kInternal, kNever, kCoordinateRange, kDerived,                            \
       "The method's output of the step under way, copied into velocities by integration.")                \
-    X(radius, double, 1, kInput, kAlways, kNonNegativeRange, 1.5, "Agent radii.")                          \
-    X(max_speed, double, 1, kInput, kAlways, kNonNegativeRange, 2.0, "Maximum speeds.")                    \
-    X(pref_speed, double, 1, kInput, kWithGoal, kNonNegativeRange, kDerived,                               \
-      "Speed at which goal-seeking agents head for their goals (default: max_speed).")                    \
-    X(neighbor_dist, double, 1, kInput, kAlways, kNonNegativeRange, 15.0, "Neighbour search distances.")   \
+    X(radius, double, 1, kInput, kAlways, kNonNegativeRange, 0.25, "Agent radii.")                         \
+    X(max_speed, double, 1, kInput, kAlways, kNonNegativeRange, 1.8, "Maximum speeds.")                    \
+    X(pref_speed, double, 1, kInput, kWithGoal, kNonNegativeRange, 1.3,                                    \
+      "Speed at which goal-seeking agents head for their goals (default: 1.3 when max_speed is left at "  \
+      "its default, else max_speed).")                                                                     \
+    X(neighbor_dist, double, 1, kInput, kAlways, kNonNegativeRange, 10.0, "Neighbour search distances.")   \
     X(max_neighbors, std::int32_t, 1, kInput, kAlways, kCountRange, 10.0,                                  \
       "Maximum numbers of agent neighbours.")                                                              \
-    X(time_horizon, double, 1, kInput, kAlways, kTimeRange, 10.0, "Time horizons towards other agents.")   \
-    X(time_horizon_obst, double, 1, kInput, kAlways, kTimeRange, 10.0, "Time horizons towards obstacles.") \
+    X(time_horizon, double, 1, kInput, kAlways, kTimeRange, 3.0, "Time horizons towards other agents.")    \
+    X(time_horizon_obst, double, 1, kInput, kAlways, kTimeRange, 1.0, "Time horizons towards obstacles.")  \
     X(arrival_radius, double, 1, kInput, kWithGoal, kNonNegativeRange, kDerived,                           \
       "Distance to the goal within which an agent counts as arrived (default: radius).")                  \
     X(priority, double, 1, kInput, kAlways, kNonNegativeRange, 1.0,                                        \
