@@ -132,7 +132,8 @@ def parameter_docs(vector_shape: str, scalar_shape: str) -> str:
         field = FIELDS[name]
         shape = vector_shape if field.is_vector else scalar_shape
         default = ("" if field.default is None or field.is_vector and field.default == 0
-                   or name in CONDITIONAL_DEFAULTS else f"; {_signature_default(name)} by default")
+                   else f"; {field.default:g} by default" if name in CONDITIONAL_DEFAULTS
+                   else f"; {_signature_default(name)} by default")
         zero = "; zero by default" if field.is_vector and field.default == 0 else ""
         text = f"{shape}, {_range_text(field)}{default}{zero}. {field.doc}"
         lines.append(name + "\n" + textwrap.fill(text, width=88, initial_indent="    ", subsequent_indent="    "))

@@ -58,8 +58,8 @@ inline constexpr double kDerived = std::numeric_limits<double>::lowest();
     X(radius, double, 1, kInput, kAlways, kNonNegativeRange, 0.25, "Agent radii.")                         \
     X(max_speed, double, 1, kInput, kAlways, kNonNegativeRange, 1.8, "Maximum speeds.")                    \
     X(pref_speed, double, 1, kInput, kWithGoal, kNonNegativeRange, 1.3,                                    \
-      "Speed at which goal-seeking agents head for their goals (default: 1.3 when max_speed is left at "  \
-      "its default, else max_speed).")                                                                     \
+      "Speed at which goal-seeking agents head for their goals (the default holds while max_speed is "    \
+      "left at its own; given max_speed, agents head for their goals at it).")                            \
     X(neighbor_dist, double, 1, kInput, kAlways, kNonNegativeRange, 10.0, "Neighbour search distances.")   \
     X(max_neighbors, std::int32_t, 1, kInput, kAlways, kCountRange, 10.0,                                  \
       "Maximum numbers of agent neighbours.")                                                              \
