@@ -64,7 +64,7 @@ inline constexpr double kDerived = std::numeric_limits<double>::lowest();
     X(max_neighbors, std::int32_t, 1, kInput, kAlways, kCountRange, 10.0,                                  \
       "Maximum numbers of agent neighbours.")                                                              \
     X(time_horizon, double, 1, kInput, kAlways, kTimeRange, 3.0, "Time horizons towards other agents.")    \
-    X(time_horizon_obst, double, 1, kInput, kAlways, kTimeRange, 1.0, "Time horizons towards obstacles.")  \
+    X(time_horizon_obst, double, 1, kInput, kAlways, kTimeRange, 3.0, "Time horizons towards obstacles.")  \
     X(arrival_radius, double, 1, kInput, kWithGoal, kNonNegativeRange, kDerived,                           \
       "Distance to the goal within which an agent counts as arrived (default: radius).")                  \
     X(priority, double, 1, kInput, kAlways, kNonNegativeRange, 1.0,                                        \
