@@ -4,10 +4,14 @@ The former defaults (RVO2's Circle example: discs of 1.5 m looking 10 s ahead)
 are kept here to show what the change fixes.
 """
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import vosim
+from vosim._fields import ADD_DEFAULTS
 
 RVO2_CIRCLE = dict(radius=1.5, max_speed=2.0, neighbor_dist=15.0, time_horizon=10.0, time_horizon_obst=10.0)
 
@@ -61,3 +65,14 @@ def test_3d_agents_take_the_same_defaults_and_cross_without_collisions():
     assert sim.radius[0] == 0.25 and sim.pref_speed[0] == 1.3 and sim.time_horizon[0] == 3.0
     traj = sim.run(400, until_arrived=True)
     assert traj.all_arrived and traj.metrics["collision_agent_steps"] == 0
+
+
+def test_the_readme_states_the_defaults_the_engine_has():
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `(\w+)` \| ([0-9.]+) (?:m/s|m|s)? ?\|", readme, re.M))
+    rows.update(re.findall(r"^\| `(max_neighbors)` \| ([0-9]+) \|", readme, re.M))
+    names = ("radius", "pref_speed", "max_speed", "time_horizon", "time_horizon_obst", "neighbor_dist",
+             "max_neighbors")
+    assert set(names) <= set(rows), rows
+    for name in names:
+        assert float(rows[name]) == ADD_DEFAULTS[name], name
