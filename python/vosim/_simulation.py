@@ -35,7 +35,8 @@ from ._obstacles import _ObstacleMethods
 from ._obstacles3d import _Obstacle3DMethods
 from ._progress import make_progress
 from ._kinematics import KINEMATICS, default_headings, kinematics_codes, kinematics_names
-from ._fields import ADD_AGENTS_SIGNATURE, ADD_DEFAULTS, CONDITIONAL_DEFAULTS, FIELDS, VIEWS, bytes_per_agent, parameter_docs
+from ._fields import (ADD_AGENTS_SIGNATURE, ADD_DEFAULTS, CONDITIONAL_DEFAULTS, FIELDS, VIEWS, bytes_per_agent,
+                      parameter_docs)
 from .metrics import from_engine as metrics_from_engine
 from .methods import ORCA, Method, method_from_name
 from .trajectory import Trajectory
