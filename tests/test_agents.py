@@ -17,13 +17,14 @@ def test_add_agents_returns_stable_int64_ids():
     assert len(sim) == sim.num_agents == 3
 
 
-def test_defaults_are_rvo2s():
+def test_defaults_are_a_walking_adult():
+    """README, "Default agent": a pedestrian, not RVO2's Circle example."""
     sim = vosim.Simulator()
     sim.add_agents([[0.0, 0.0]])
-    assert sim.radius[0] == 1.5 and sim.max_speed[0] == 2.0 and sim.neighbor_dist[0] == 15.0
-    assert sim.max_neighbors[0] == 10 and sim.time_horizon[0] == 10.0 and sim.time_horizon_obst[0] == 10.0
-    assert sim.pref_speed[0] == 2.0  # max_speed by default
-    assert sim.arrival_radius[0] == 1.5  # radius by default
+    assert sim.radius[0] == 0.25 and sim.max_speed[0] == 1.8 and sim.neighbor_dist[0] == 10.0
+    assert sim.max_neighbors[0] == 10 and sim.time_horizon[0] == 3.0 and sim.time_horizon_obst[0] == 3.0
+    assert sim.pref_speed[0] == 1.3  # below max_speed: room to speed up when avoiding
+    assert sim.arrival_radius[0] == 0.25  # radius by default
     assert not sim.has_goal[0] and np.isnan(sim.goals[0]).all()
 
 

@@ -27,7 +27,9 @@ def _rings(rule: str, scenes: int | None):
     start = 15 * np.column_stack([np.cos(angles), np.sin(angles)])
     if scenes is not None:
         start = np.broadcast_to(start, (scenes, 30, 2))
-    sim.add_agents(start, goals=-start, radius=0.5, max_speed=1.0, pref_speed=1.0)
+    # A 10 s horizon and 15 m neighbourhood (RVO2's Circle example) stall the ring by STALLED_AT.
+    sim.add_agents(start, goals=-start, radius=0.5, max_speed=1.0, pref_speed=1.0, neighbor_dist=15.0,
+                   time_horizon=10.0)
     return sim
 
 

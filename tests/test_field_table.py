@@ -9,7 +9,7 @@ import pytest
 
 import vosim
 from vosim import _core
-from vosim._fields import ADD_DEFAULTS, FIELDS, INPUTS, VIEWS
+from vosim._fields import ADD_DEFAULTS, CONDITIONAL_DEFAULTS, FIELDS, INPUTS, VIEWS
 
 # (kinematics is given and shown by name: tests/test_differential_drive.py.)
 NUMBER_FIELDS = [f for f in FIELDS.values() if f.role == "input" and f.dtype != "bool" and f.name != "kinematics"]
@@ -46,7 +46,8 @@ def test_add_agents_signature_and_docs_come_from_the_table(cls):
     assert set(parameters) == {"self", *INPUTS, "waypoints", "waypoint_radius", "strict"}
     for name, default in ADD_DEFAULTS.items():
         if FIELDS[name].width == 1:
-            assert parameters[name].default == default, name
+            # A default that depends on another argument shows as None (add_agents resolves it).
+            assert parameters[name].default == (None if name in CONDITIONAL_DEFAULTS else default), name
         assert f"\n        {name}\n" in cls.add_agents.__doc__, name
 
 
@@ -55,8 +56,18 @@ def test_defaults_land_in_the_views():
     sim.add_agents([[0.0, 0.0], [5.0, 0.0]])
     for name, default in ADD_DEFAULTS.items():
         np.testing.assert_array_equal(getattr(sim, name), np.broadcast_to(default, getattr(sim, name).shape))
-    np.testing.assert_array_equal(sim.pref_speed, sim.max_speed)  # derived defaults
-    np.testing.assert_array_equal(sim.arrival_radius, sim.radius)
+    np.testing.assert_array_equal(sim.arrival_radius, sim.radius)  # derived defaults
+
+
+def test_a_given_max_speed_is_also_the_default_pref_speed():
+    """pref_speed's table default holds while max_speed is left at its own; given max_speed, it follows it."""
+    sim = vosim.Simulator()
+    sim.add_agents([[0.0, 0.0], [5.0, 0.0]], max_speed=[2.5, 0.7])
+    np.testing.assert_array_equal(sim.pref_speed, [2.5, 0.7])
+    sim.add_agents([[10.0, 0.0]], max_speed=2.5, pref_speed=1.0)
+    assert sim.pref_speed[2] == 1.0
+    sim.add_agents([[15.0, 0.0]])
+    assert sim.pref_speed[3] == ADD_DEFAULTS["pref_speed"] < sim.max_speed[3] == ADD_DEFAULTS["max_speed"]
 
 
 def test_every_input_field_reaches_its_column():

@@ -77,7 +77,9 @@ def test_a_ground_plane_keeps_a_falling_agent_above_it():
 def test_inspect_lists_contacts_and_hard_planes_first():
     sim = vosim.Simulator(time_step=0.1, dimensions=3)
     sim.add_obstacle(vosim.Box((3.0, 0.0, 0.0), (1.0, 1.0, 1.0)))
-    sim.add_agents([[0.0, 0.0, 0.0], [0.0, 2.0, 0.0]], pref_velocities=[[2.0, 0.0, 0.0], [0.0, 0.0, 0.0]])
+    # Discs of 1.5 m, the box 0.5 m beyond, seen 10 s ahead (RVO2's Circle values).
+    sim.add_agents([[0.0, 0.0, 0.0], [0.0, 2.0, 0.0]], pref_velocities=[[2.0, 0.0, 0.0], [0.0, 0.0, 0.0]],
+                   radius=1.5, max_speed=2.0, time_horizon_obst=10.0)
     info = sim.inspect(0)
     contacts = info["obstacle_contacts"]
     assert list(contacts["obstacle"]) == [0]

@@ -134,7 +134,9 @@ def test_replan_stalled_carries_its_period_across_short_runs(monkeypatch):
 def test_an_agent_off_the_walkable_area_does_not_fail_the_others_plans():
     sim = vosim.Simulator(time_step=0.1)
     sim.add_obstacle([[-1.0, -3.0], [1.0, -3.0], [1.0, 3.0], [-1.0, 3.0]])
-    ids = sim.add_agents([[-4.0, 0.0], [-4.0, 1.5], [-0.713, 0.5]], radius=0.3, max_speed=1.3, strict=False)
+    # RVO2's Circle horizons: with them, the crowded goals push agent 2 less than 0.1 m past its own.
+    ids = sim.add_agents([[-4.0, 0.0], [-4.0, 1.5], [-0.713, 0.5]], radius=0.3, max_speed=1.3, strict=False,
+                         neighbor_dist=15.0, time_horizon=10.0, time_horizon_obst=10.0)
     # agent 2 stands 0.287 m inside the box: 0.587 m from the walkable area (the box grown by the radius)
     with pytest.warns(UserWarning, match=r"agent 2 \(0\.587 m\)"):
         sim.set_goals(ids, [[4.0, 0.0], [4.0, 1.5], [4.0, 0.5]], plan="navmesh")

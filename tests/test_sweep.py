@@ -84,10 +84,37 @@ def test_the_default_uses_the_active_client(client):
     _same(on_client, vosim.sweep(**grid, client=False))
 
 
+def test_compare_by_default_uses_the_active_client_as_sweep_does(client):
+    """compare(client=None) runs on the client this process already uses; client=False runs here."""
+    grid = dict(methods=[vosim.ORCA()], scenarios=["headon_pair"], seeds=[0, 1], steps=100)
+    assert distributed.Client.current() is client
+
+    def tasks(stream):
+        return [task for task in stream.data if str(task["key"]).startswith("_run_cell_on_worker-")]
+
+    with distributed.get_task_stream(client) as stream:
+        on_client = vosim.compare(**grid)
+    assert len(tasks(stream)) == 1  # one method on one scenario: one task
+    with distributed.get_task_stream(client) as stream:
+        here = vosim.compare(**grid, client=False)
+    assert not tasks(stream)
+    _same(on_client, here)
+
+
 def test_without_a_client_the_default_runs_here_without_dask():
     code = textwrap.dedent("""
         import sys, vosim
         table = vosim.sweep([vosim.ORCA()], ["headon_pair"], seeds=[0], steps=50)
+        print(len(table), "distributed" in sys.modules)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["1", "False"]
+
+
+def test_without_a_client_compare_runs_here_without_dask():
+    code = textwrap.dedent("""
+        import sys, vosim
+        table = vosim.compare([vosim.ORCA()], ["headon_pair"], seeds=[0], steps=50)
         print(len(table), "distributed" in sys.modules)
     """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

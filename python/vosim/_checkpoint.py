@@ -15,13 +15,12 @@ It is written to a temporary name in the same folder and renamed into place.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
 from . import _archive, _core
+from ._atomic import atomic_path
 
 FORMAT = "vosim-state"
 # 2: obstacles keep their ids, removed ones stay removed, moving ones keep
@@ -134,14 +133,8 @@ def write_state(state: dict, path: Path) -> Path:
     arrays.update(engine)  # the remaining entries are arrays
     arrays["metadata"] = np.array(json.dumps(metadata))
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            np.savez_compressed(stream, **arrays)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    with atomic_path(path) as temporary, open(temporary, "xb") as stream:
+        np.savez_compressed(stream, **arrays)
     return path
 
 

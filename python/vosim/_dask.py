@@ -55,6 +55,20 @@ def active_client():
         return None
 
 
+def chosen_client(client):
+    """Where a sweep or comparison runs: None for here, else the client (or address) to run on.
+
+    ``client`` None means the Dask client this process already uses, if there
+    is one, else here (on one machine, in-process is the fastest); False means
+    here even when a client is active; anything else is passed on as given.
+    """
+    if client is None:
+        return active_client()
+    if client is False:
+        return None
+    return client
+
+
 @contextlib.contextmanager
 def client_for(client, *, workers: int | None = None, threads: int | None = None):
     """A ``distributed.Client`` for ``client``, closed afterwards if made here.

@@ -82,6 +82,12 @@ def derive_defaults(values: dict, given) -> None:
         values[field] = value
 
 
+#: Fields whose table default holds only while another argument is left at its
+#: own (field: that argument); given that argument, they take its value. A
+#: walker's preferred speed is below its top speed, but an agent given only a
+#: top speed has always headed for its goal at it.
+CONDITIONAL_DEFAULTS = {"pref_speed": "max_speed"}
+
 #: Per-agent numbers of add_agents (one value per agent; what a scenario may set per agent).
 PER_AGENT_NUMBERS = tuple(name for name in INPUTS if not FIELDS[name].is_vector)
 
@@ -100,7 +106,7 @@ def _signature_default(name: str):
     field = FIELDS[name]
     if name == "kinematics":
         return ADD_DEFAULTS[name]
-    if field.is_vector or field.default is None:
+    if field.is_vector or field.default is None or name in CONDITIONAL_DEFAULTS:
         return None
     if math.isinf(field.default):
         return math.inf
@@ -141,6 +147,7 @@ def parameter_docs(vector_shape: str, scalar_shape: str) -> str:
         field = FIELDS[name]
         shape = vector_shape if field.is_vector else scalar_shape
         default = ("" if field.default is None or field.is_vector and field.default == 0
+                   else f"; {field.default:g} by default" if name in CONDITIONAL_DEFAULTS
                    else f"; {_signature_default(name)} by default")
         zero = "; zero by default" if field.is_vector and field.default == 0 else ""
         text = f"{shape}, {_range_text(field)}{default}{zero}. {field.doc}"

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
 from . import _archive
+from ._atomic import atomic_path
 
 FORMAT = "vosim-trajectory"
 # 2: a checksum of the arrays and the metadata (_archive.digest), checked on
@@ -93,14 +92,8 @@ def save(traj, path, *, scenario=None, compress: bool = True) -> Path:
     metadata["checksum"] = _archive.digest(arrays, metadata)
     arrays["metadata"] = np.array(json.dumps(metadata))
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            (np.savez_compressed if compress else np.savez)(stream, **arrays)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    with atomic_path(path) as temporary, open(temporary, "xb") as stream:
+        (np.savez_compressed if compress else np.savez)(stream, **arrays)
     return path
 
 

@@ -35,8 +35,8 @@ from ._obstacles import _ObstacleMethods
 from ._obstacles3d import _Obstacle3DMethods
 from ._progress import make_progress
 from ._kinematics import KINEMATICS, default_headings, kinematics_codes, kinematics_names
-from ._fields import (ADD_AGENTS_SIGNATURE, ADD_DEFAULTS, FIELDS, VIEWS, bytes_per_agent, derive_defaults,
-                      parameter_docs)
+from ._fields import (ADD_AGENTS_SIGNATURE, ADD_DEFAULTS, CONDITIONAL_DEFAULTS, FIELDS, VIEWS, bytes_per_agent,
+                      derive_defaults, parameter_docs)
 from .metrics import from_engine as metrics_from_engine
 from .methods import ORCA, Method, method_from_name
 from .trajectory import Trajectory
@@ -737,8 +737,12 @@ def add_agents_method(doc: str, vector_shape: str, scalar_shape: str):
 
     def add_agents(self, positions, **arguments):
         bound = ADD_AGENTS_SIGNATURE.bind(self, positions, **arguments)  # TypeError for unknown names
+        given = set(bound.arguments)
         bound.apply_defaults()
         values = dict(bound.arguments)
+        for name, source in CONDITIONAL_DEFAULTS.items():
+            if values[name] is None and source in given:
+                values[name] = values[source]
         del values["self"], values["positions"]
         return self._add_agents(positions, **values)
 

@@ -22,8 +22,9 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from ._atomic import atomic_path
 from ._checks import integer
-from ._dask import active_client
+from ._dask import chosen_client
 from ._progress import make_progress
 from .comparison import named_methods, run_cell, scenario_source, scenes_of, seed_list
 from .metrics import PER_SCENE, TIMES
@@ -171,13 +172,8 @@ def _write_part(table, file: Path, cell: _Cell) -> None:
     arrow = pa.Table.from_pandas(table, preserve_index=False)
     stamp = {"key": cell.key, "rows": len(table), "digest": _rows_digest(arrow)}
     arrow = arrow.replace_schema_metadata({**(arrow.schema.metadata or {}), PART_STAMP: json.dumps(stamp).encode()})
-    temporary = file.with_name(f".{file.name}.{os.getpid()}.tmp")  # dot files are not part of the dataset
-    try:
+    with atomic_path(file) as temporary:
         pq.write_table(arrow, temporary)
-        os.replace(temporary, file)
-    finally:
-        if temporary.exists():
-            temporary.unlink()
 
 
 def _plan(named: dict, sources: list, seeds: list, method_params, scenario_params, agent_params, steps):
@@ -352,9 +348,8 @@ def sweep(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequence,
     try:
         if reporter is not None:
             reporter.update(done)
-        if client is None:
-            client = active_client()
-        if todo and (client is None or client is False):
+        client = chosen_client(client)
+        if todo and client is None:
             for cell in todo:
                 finish(cell, _run(cell, steps, threads))
         elif todo:

@@ -9,10 +9,17 @@ from dataclasses import replace
 
 import numpy as np
 
+from ._atomic import atomic_path
 from ._io import check_trajectory_path
 from ._summary import arrived_agents
 from ._table_format import CSV_FLOAT_FORMAT, column_formatters
 from .methods import DEADLOCK_RULES, short_names
+
+
+def _save_figure(figure, path, dpi: int) -> None:
+    """Write ``figure`` to ``path`` atomically (its format from the suffix)."""
+    with atomic_path(path) as temporary:
+        figure.savefig(temporary, dpi=dpi, bbox_inches="tight")
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -38,7 +45,7 @@ def _demo(args: argparse.Namespace) -> int:
 
     figure = plot.trajectories(traj, title=f"{scenario.name}: {sim.method.name}, {scenario.num_agents} agents, "
                                            f"{traj.steps_run} steps ({sim.time:.4g} s)")
-    figure.savefig(out, dpi=args.dpi, bbox_inches="tight")
+    _save_figure(figure, out, args.dpi)
     print(f"plot written to {out}")
     return 0 if traj.all_arrived else 1
 
@@ -168,7 +175,7 @@ def _run(args: argparse.Namespace) -> int:
                 figure = plot.projections(traj, obstacles=sim, scene=0, title=title)
             else:
                 figure = plot.trajectories(traj, scene=0, color_by=args.color_by or "speed", title=title)
-            figure.savefig(args.plot, dpi=args.dpi, bbox_inches="tight")
+            _save_figure(figure, args.plot, args.dpi)
             print(f"plot written to {args.plot}")
         if args.animate:
             if three_d:
@@ -201,7 +208,8 @@ def _compare(args: argparse.Namespace) -> int:
         methods.setdefault(method.name, method)
     table = compare(methods, args.scenario, seeds=range(args.seeds), steps=args.steps, progress=not args.quiet)
     if args.out:
-        table.to_csv(args.out, index=False, float_format=CSV_FLOAT_FORMAT)
+        with atomic_path(args.out) as temporary:
+            table.to_csv(temporary, index=False, float_format=CSV_FLOAT_FORMAT)
         print(f"results written to {args.out}")
     summary = summarize(table)
     print(summary.to_string(formatters=column_formatters(summary), na_rep="-"))
@@ -215,7 +223,7 @@ def _compare(args: argparse.Namespace) -> int:
         for name in FIGURES if table.attrs.get("series") else FIGURES[:1]:  # over time: with per-step data only
             figure = plot.compare(table, figure=name)
             path = f"{stem[0]}_{name}.{stem[1]}" if len(stem) == 2 else f"{args.plot}_{name}.png"
-            figure.savefig(path, dpi=args.dpi, bbox_inches="tight")
+            _save_figure(figure, path, args.dpi)
             print(f"figure written to {path}")
     return 0
 
@@ -240,7 +248,7 @@ def _validate(args: argparse.Namespace) -> int:
 
         for stem, figure in validation.figures(results).items():
             path = folder / f"{stem}.png"
-            figure.savefig(path, dpi=args.dpi, bbox_inches="tight")
+            _save_figure(figure, path, args.dpi)
             plt.close(figure)
             print(f"figure written to {path}")
     return 0 if all(r.passed for r in results) else 1

@@ -8,6 +8,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from ._checks import integer
+from ._dask import chosen_client
 from .methods import Method
 from .metrics import SERIES, scene_peaks
 from .scenarios import ALL_SCENARIOS, Scenario, build_batch, takes_seed
@@ -170,11 +171,14 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
         Show a progress bar for each batch, labelled with the method and
         the scenario (not with ``client``).
     client
-        A ``distributed.Client``, a Dask scheduler's address, or ``"local"``
-        for a new LocalCluster (from a script: under
-        ``if __name__ == "__main__":``): every method and scenario then runs
-        as one task on that cluster (needs ``pip install "vosim[dask]"``).
-        None (the default) runs here. The results are the same either way.
+        Where to run, as for :func:`vosim.sweep`. None (the default): on the
+        Dask client this process already uses (``distributed.Client.current()``),
+        if there is one, else here. A ``distributed.Client``, a Dask
+        scheduler's address, or ``"local"`` for a new LocalCluster (from a
+        script: under ``if __name__ == "__main__":``): every method and
+        scenario then runs as one task on that cluster (needs
+        ``pip install "vosim[dask]"``). False: here, even when a Dask client
+        is active. The results are the same either way.
 
     Returns
     -------
@@ -203,6 +207,7 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
     if steps is not None:
         steps = integer(steps, "steps", minimum=1)
 
+    client = chosen_client(client)
     # Locally every scene is made here anyway; a cluster makes them on its
     # workers, so only the first is made here, to check the dimensions.
     cells = [scenes_of(factory, seeds if client is None else seeds[:1]) for factory in factories]

@@ -19,6 +19,11 @@
 //            checked kNever, what a restored state may hold (engine_state.cpp);
 //   default  add_agents' default: a number, or kRequired / kDerived (Python
 //            fills it from another argument; see python/vosim/_fields.py).
+//
+// The defaults of the agent's size, speeds and horizons describe a walking
+// adult (README, "Default agent", says where each number comes from); RVO2's
+// example values live in the scenarios that reproduce its examples and in
+// vosim.compat.rvo2.
 #pragma once
 
 #include <cmath>
@@ -50,15 +55,16 @@ inline constexpr double kDerived = std::numeric_limits<double>::lowest();
       "Goals (NaN rows: no goal); an agent with one heads for it at pref_speed.")                          \
     X(new_velocities, double, kVector, kInternal, kNever, kCoordinateRange, kDerived,                            \
       "The method's output of the step under way, copied into velocities by integration.")                \
-    X(radius, double, 1, kInput, kAlways, kNonNegativeRange, 1.5, "Agent radii.")                          \
-    X(max_speed, double, 1, kInput, kAlways, kNonNegativeRange, 2.0, "Maximum speeds.")                    \
-    X(pref_speed, double, 1, kInput, kWithGoal, kNonNegativeRange, kDerived,                               \
-      "Speed at which goal-seeking agents head for their goals (default: max_speed).")                    \
-    X(neighbor_dist, double, 1, kInput, kAlways, kNonNegativeRange, 15.0, "Neighbour search distances.")   \
+    X(radius, double, 1, kInput, kAlways, kNonNegativeRange, 0.25, "Agent radii.")                         \
+    X(max_speed, double, 1, kInput, kAlways, kNonNegativeRange, 1.8, "Maximum speeds.")                    \
+    X(pref_speed, double, 1, kInput, kWithGoal, kNonNegativeRange, 1.3,                                    \
+      "Speed at which goal-seeking agents head for their goals (the default holds while max_speed is "    \
+      "left at its own; given max_speed, agents head for their goals at it).")                            \
+    X(neighbor_dist, double, 1, kInput, kAlways, kNonNegativeRange, 10.0, "Neighbour search distances.")   \
     X(max_neighbors, std::int32_t, 1, kInput, kAlways, kCountRange, 10.0,                                  \
       "Maximum numbers of agent neighbours.")                                                              \
-    X(time_horizon, double, 1, kInput, kAlways, kTimeRange, 10.0, "Time horizons towards other agents.")   \
-    X(time_horizon_obst, double, 1, kInput, kAlways, kTimeRange, 10.0, "Time horizons towards obstacles.") \
+    X(time_horizon, double, 1, kInput, kAlways, kTimeRange, 3.0, "Time horizons towards other agents.")    \
+    X(time_horizon_obst, double, 1, kInput, kAlways, kTimeRange, 3.0, "Time horizons towards obstacles.")  \
     X(arrival_radius, double, 1, kInput, kWithGoal, kNonNegativeRange, kDerived,                           \
       "Distance to the goal within which an agent counts as arrived (default: radius).")                  \
     X(priority, double, 1, kInput, kAlways, kNonNegativeRange, 1.0,                                        \
@@ -120,14 +126,15 @@ inline constexpr double kDerived = std::numeric_limits<double>::lowest();
 // that follows another takes `scale` x that field's values when not given
 // (rows in the order they are resolved). Python applies them from
 // _core.DERIVED_DEFAULTS (python/vosim/_fields.py); goals, has_goal and
-// headings, derived from geometry, are Python's own.
+// headings, derived from geometry, are Python's own, and so is pref_speed's
+// rule (its number above, or max_speed's where only that was given:
+// _fields.CONDITIONAL_DEFAULTS).
 struct DerivedDefault {
     const char* field;
     const char* from;
     double scale;
 };
 inline constexpr DerivedDefault kDerivedDefaults[] = {
-    {"pref_speed", "max_speed", 1.0},
     {"arrival_radius", "radius", 1.0},
     {"wheel_track", "radius", 1.0},
     {"max_wheel_speed", "max_speed", 1.0},

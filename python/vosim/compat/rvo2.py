@@ -285,7 +285,7 @@ class PyRVOSimulator:
             kinematics=np.zeros((1, n), dtype=np.int8),
             headings=np.zeros((1, n)),
         )
-        # pref_speed, arrival_radius and the drive's sizes follow radius and max_speed, as in add_agents.
+        # arrival_radius and the drive's sizes follow radius and max_speed, as in add_agents.
         derive_defaults(given, lambda name: None)
         # Every other per-agent field (RVO2 has none of them) gets vosim's default.
         defaults = {name: constant(value) for name, value in ADD_DEFAULTS.items() if name not in given}

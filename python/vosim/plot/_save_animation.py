@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
+
+from .._atomic import atomic_path
 
 
 def save_frames(fig, draw, count: int, path: Path, writer: str, *, fps: float, dpi: int) -> Path:
@@ -13,17 +13,13 @@ def save_frames(fig, draw, count: int, path: Path, writer: str, *, fps: float, d
     ``FuncAnimation.save`` draws every frame twice (once to show it, once to
     grab it) and lays the figure out again each time; only the artists
     ``draw`` moves change between frames, so the layout is worked out on the
-    first frame and kept (three to four times faster for a legend and
-    ticks). The file appears whole or not at all: frames go to a hidden file
-    next to ``path`` (same suffix, so ffmpeg picks the same container) that
-    replaces ``path`` when the last frame is written.
+    first frame and kept (about three times faster with a legend and ticks).
+    The file appears whole or not at all (``_atomic.atomic_path``).
     """
     import matplotlib
     from matplotlib import animation
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=path.suffix, dir=path.parent)
-    os.close(handle)
     engine = fig.get_layout_engine()
     failure = None
     try:
@@ -33,7 +29,7 @@ def save_frames(fig, draw, count: int, path: Path, writer: str, *, fps: float, d
         with matplotlib.rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
             fig.set_layout_engine(None)
         movie = animation.writers[writer](fps=fps)
-        with movie.saving(fig, temporary, dpi):
+        with atomic_path(path) as temporary, movie.saving(fig, temporary, dpi):
             try:
                 for k in range(count):
                     draw(k)
@@ -41,9 +37,7 @@ def save_frames(fig, draw, count: int, path: Path, writer: str, *, fps: float, d
             except BaseException as error:
                 failure = error  # the writer's own clean-up may fail on a half-written file: report this one
                 raise
-        os.replace(temporary, path)
     except BaseException as error:
-        Path(temporary).unlink(missing_ok=True)
         if failure is not None and error is not failure:
             raise failure from None
         raise
