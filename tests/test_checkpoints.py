@@ -64,7 +64,7 @@ def _scene(method_name: str, scenes: int | None = None, agents: int = 24, seed: 
     tracked = flat[1::5]
     starts_of = starts.reshape(-1, 2)[1::5]
     track = np.array([[1.5, 0.0], [3.0, 0.5], [4.5, 0.0], [6.0, 0.5]])
-    sim.set_waypoints(tracked, [p + track for p in starts_of], radius=0.5)
+    sim.set_waypoints(tracked, [p + track for p in starts_of], waypoint_radius=0.5)
     sim.remove_agents(flat[4::9])
     return sim
 

@@ -40,7 +40,7 @@ def test_not_arrived_at_an_intermediate_waypoint():
 def test_replace_and_clear():
     sim = walker()
     agent = int(sim.ids[0])
-    sim.set_waypoints([agent], [np.array([[-2.0, 0.0]])], radius=0.1)
+    sim.set_waypoints([agent], [np.array([[-2.0, 0.0]])], waypoint_radius=0.1)
     assert sim.goals[0].tolist() == [-2.0, 0.0] and sim.waypoints_remaining[0] == 0
     sim.set_waypoints([agent], [SQUARE_PATH])
     sim.set_waypoints([agent], [None])  # clears: the current goal stays, nothing follows
@@ -95,8 +95,8 @@ def test_set_waypoints_errors():
         sim.set_waypoints([5], [SQUARE_PATH])
     with pytest.raises(TypeError, match="waypoints: expected a sequence"):
         sim.set_waypoints([0], 3.0)
-    with pytest.raises(ValueError, match="radius is -2.0"):
-        sim.set_waypoints([0], [SQUARE_PATH], radius=-2.0)
+    with pytest.raises(ValueError, match="waypoint_radius is -2.0"):
+        sim.set_waypoints([0], [SQUARE_PATH], waypoint_radius=-2.0)
     assert sim.goals[0].tolist() == [4.0, 0.0]
 
 

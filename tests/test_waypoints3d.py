@@ -76,7 +76,7 @@ def test_wrong_widths_are_refused_naming_the_argument_index_and_shape():
 def test_replace_and_clear_in_3d():
     sim = climber()
     agent = int(sim.ids[0])
-    sim.set_waypoints([agent], [np.array([[-2.0, 0.0, 7.0]])], radius=0.1)
+    sim.set_waypoints([agent], [np.array([[-2.0, 0.0, 7.0]])], waypoint_radius=0.1)
     assert sim.goals[0].tolist() == [-2.0, 0.0, 7.0] and sim.waypoints_remaining[0] == 0
     sim.set_waypoints([agent], [CLIMB])
     sim.set_waypoints([agent], [None])  # clears: the current goal stays, nothing follows
