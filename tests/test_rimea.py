@@ -47,6 +47,21 @@ def test_rimea_15_measures_overlaps_at_a_door():
     assert result.passed == (result.measured["max_overlap_m"] <= 0.01)
 
 
+def test_rimea_5_orca_sets_off_at_the_pre_movement_times():
+    result = validation.rimea_5("orca")
+    start, set_off = result.data["start_time"], result.data["set_off"]
+    assert result.passed and result.measured["early"] == 0 and result.measured["late"] == 0
+    assert start.min() >= 10.0 and start.max() <= 100.0
+    assert np.all((set_off >= start) & (set_off <= start + 1.0))
+
+
+def test_rimea_5_fails_a_method_whose_waiting_agents_are_pushed_aside():
+    """ForceBased's separation pushes standing pedestrians away as others pass: they 'set off' early."""
+    result = validation.rimea_5("force")
+    assert not result.passed and result.measured["early"] > 0
+    assert "set off on time" in result.summary
+
+
 def test_weidmann_diagram():
     assert validation.weidmann_speed(0.0) == pytest.approx(1.34)
     assert validation.weidmann_speed(5.4) == 0.0 and validation.weidmann_speed(6.0) == 0.0
@@ -74,7 +89,7 @@ def test_vosim_validate_prints_the_table_and_writes_figures(tmp_path, capsys):
     out = capsys.readouterr().out
     assert code == 0
     assert "| RiMEA 1 corridor 40 m at 1.33 m/s | pass: 30.1 s |" in out
-    assert "RiMEA 7 speeds by group | pass" in out and "| RiMEA 5 pre-movement times | per-agent start times |" in out
+    assert "RiMEA 7 speeds by group | pass" in out and "| RiMEA 2 stairs up | stairs or speed zones |" in out
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rimea_1_orca.png", "rimea_7_orca.png"]
     with pytest.raises(SystemExit):
         main(["validate", "--tests", "99"])

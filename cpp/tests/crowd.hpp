@@ -50,7 +50,7 @@ struct Crowd {
         in.acceleration_interval = in.wheel_track = in.max_wheel_speed = in.max_angular_speed =
             in.effective_center_distance = in.tracking_error = in.tracking_time = {one.data(), 0, 1};
         in.max_acceleration = {inf.data(), 0, 1};
-        in.uncertainty_offset = in.headings = {zero.data(), 0, 1};
+        in.uncertainty_offset = in.headings = in.start_time = {zero.data(), 0, 1};
         in.max_neighbors = {neighbours.data(), 0, 1};
         in.has_goal = {has_goal.data(), 0, 1};
         in.kinematics = {kinematics.data(), 0, 1};

@@ -64,6 +64,21 @@ TEST_CASE("a step of two agents that do not see each other: each goes straight f
     CHECK(position(engine, 1).y == doctest::Approx(5.1));
 }
 
+TEST_CASE("an agent waits for its start time: still until the step that begins within half a step of it") {
+    const Crowd crowd({Vec2(0.0, 0.0), Vec2(0.0, 5.0)}, {Vec2(10.0, 0.0), Vec2(10.0, 5.0)}, 1.0);
+    std::vector<double> start_time = {0.0, 0.5};
+    AgentInput in = crowd.input();
+    in.start_time = {start_time.data(), 0, 1};
+    Engine engine(1, 0.1);
+    engine.add_agents(crowd.size(), in);
+    for (int k = 0; k < 5; ++k) REQUIRE(engine.step());  // steps beginning at 0, 0.1, ..., 0.4
+    CHECK(same(position(engine, 1), Vec2(0.0, 5.0)));
+    CHECK(same(velocity(engine, 1), Vec2(0.0, 0.0)));
+    CHECK(position(engine, 0).x == doctest::Approx(0.5));
+    REQUIRE(engine.step());  // begins at 0.5 (a sum of five 0.1 s steps): it goes
+    CHECK(same(velocity(engine, 1), Vec2(1.0, 0.0)));
+}
+
 TEST_CASE("a head-on pair at rest, by hand: ORCA lets each take half of the way out, 0.5 m/s") {
     // Relative position 3, combined radius 1, horizon 2: w = 0 - (3, 0) / 2,
     // |w| = 1.5 > 1/2, so the cut-off circle's line: point 0 + (1/2 - 1.5)

@@ -65,6 +65,7 @@ struct Inputs {
         in.headings = {zero2, 0, 0};
         in.wheel_track = in.max_wheel_speed = in.max_angular_speed = in.effective_center_distance = {&one, 0, 0};
         in.tracking_error = in.tracking_time = {&one, 0, 0};
+        in.start_time = {zero2, 0, 0};
         return in;
     }
 };

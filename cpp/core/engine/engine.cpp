@@ -97,7 +97,8 @@ bool Engine::advance_in(Ticker* ticker, std::int64_t steps_done) {
     // 1. goals: obstacles and waypoints up to date, preferred velocities.
     build_obstacles();
     waypoints_.advance(state_);
-    update_pref_velocities<V>(state_, method.preference_noise(), method.deadlock_resolution(), step_count_);
+    const StepClock clock{time_, time_step_};
+    update_pref_velocities<V>(state_, method.preference_noise(), method.deadlock_resolution(), step_count_, clock);
     // Non-holonomic agents are presented to the method through its model
     // (validate refused them in 3D).
     nonholonomic_ = has_nonholonomic(state_);
@@ -117,7 +118,7 @@ bool Engine::advance_in(Ticker* ticker, std::int64_t steps_done) {
     integrate<V>(state_, method, time_step_, nonholonomic_, observing ? &motion_before_ : nullptr);
 
     // 5. observe: run metrics and deadlock timers.
-    if (observing) observe_motion<V>(state_, motion_before_, method, waypoints_, metrics_, time_step_, step_count_);
+    if (observing) observe_motion<V>(state_, motion_before_, method, waypoints_, metrics_, clock, step_count_);
 
     // Moving obstacles move with the agents, after the velocities were chosen
     // against their current place and velocity.

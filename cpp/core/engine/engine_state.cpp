@@ -128,12 +128,13 @@ void check_flags(const Column<std::uint8_t>& column, const AgentState& s, const 
     }
 }
 
-// The columns added with agents' kinematics (kinematics.hpp): states saved
-// before them lack them.
-constexpr const char* kKinematicColumns[] = {"kinematics",  "headings",          "angular_velocities",
-                                             "wheel_track", "max_wheel_speed",   "max_angular_speed",
-                                             "effective_center_distance", "tracking_error",
-                                             "tracking_time"};
+// The columns added after the first saved states, which lack them (filled
+// with the table's default): agents' kinematics (kinematics.hpp) and start
+// times (start_times.hpp).
+constexpr const char* kLaterColumns[] = {"kinematics",  "headings",          "angular_velocities",
+                                         "wheel_track", "max_wheel_speed",   "max_angular_speed",
+                                         "effective_center_distance", "tracking_error",
+                                         "tracking_time", "start_time"};
 
 }  // namespace
 
@@ -355,7 +356,7 @@ std::vector<std::vector<double>> split_at_offsets(const std::vector<double>& fla
 }
 
 bool column_may_be_missing(const std::string& name) {
-    for (const char* column : kKinematicColumns) {
+    for (const char* column : kLaterColumns) {
         if (name == column) return true;
     }
     return false;

@@ -15,11 +15,15 @@ constexpr double kTwoPi = 6.283185307179586;
 
 template <class V>
 void update_pref_velocities(AgentState& s, const PreferenceNoise& noise, const DeadlockResolution& deadlock,
-                            std::int64_t step_count) {
+                            std::int64_t step_count, const StepClock& clock) {
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
     const std::uint64_t step = static_cast<std::uint64_t>(step_count);
     parallel_for_values(total, max_threads(), [&](std::int64_t i) {
         if (i % s.capacity() >= s.count() || !s.active[i] || !s.has_goal[i]) return;
+        if (waiting_to_start(s, static_cast<std::size_t>(i), clock)) {
+            store(s.pref_velocities.data(), static_cast<std::size_t>(i), V{});
+            return;
+        }
         // RVO2 examples' rule: head for the goal, at pref_speed at most.
         V to_goal = s.goal<V>(i) - s.position<V>(i);
         const double dist_sq = abs_sq(to_goal);
@@ -72,8 +76,8 @@ void present_state(const Method& method, const AgentState& s, AgentState& presen
 }
 
 template void update_pref_velocities<Vec2>(AgentState&, const PreferenceNoise&, const DeadlockResolution&,
-                                           std::int64_t);
+                                           std::int64_t, const StepClock&);
 template void update_pref_velocities<Vec3>(AgentState&, const PreferenceNoise&, const DeadlockResolution&,
-                                           std::int64_t);
+                                           std::int64_t, const StepClock&);
 
 }  // namespace vosim

@@ -45,7 +45,8 @@ void update_deadlock_state(AgentState& s, const DeadlockResolution& rule, std::u
 
 template <class V>
 void observe_motion(AgentState& s, const MotionBefore& before, const Method& method, const Waypoints& waypoints,
-                    RunMetrics* metrics, double dt, std::int64_t step_count) {
+                    RunMetrics* metrics, const StepClock& clock, std::int64_t step_count) {
+    const double dt = clock.time_step;
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
     const DeadlockResolution deadlock = method.deadlock_resolution();
     const std::uint64_t seed = method.preference_noise().seed;
@@ -56,21 +57,22 @@ void observe_motion(AgentState& s, const MotionBefore& before, const Method& met
         const bool seeking = s.has_goal[i] != 0;
         const bool arrived = seeking && abs_sq(s.position<V>(at) - s.goal<V>(at)) <= sqr(s.arrival_radius[i]) &&
                              !waypoints.has_more(s, at);
+        const bool waiting = seeking && waiting_to_start(s, at, clock);  // neither stalled nor deadlocked
         if (metrics) {
             metrics->observe_motion(at, load<V>(before.velocities.data(), at), v, s.position<V>(at), dt,
-                                    step_count + 1, seeking, arrived);
+                                    step_count + 1, seeking, arrived, waiting);
             metrics->observe_turn(at, std::fabs(wrap_turn(s.headings[i] - before.headings[at])) / dt);
         }
         if (deadlock.rule != DeadlockRule::kNone) {
             update_deadlock_state(s, deadlock, seed, at, longer_than(v, deadlock.stall_fraction * s.pref_speed[i]),
-                                  seeking && !arrived, dt, step_count);
+                                  seeking && !arrived && !waiting, dt, step_count);
         }
     });
 }
 
 template void observe_motion<Vec2>(AgentState&, const MotionBefore&, const Method&, const Waypoints&, RunMetrics*,
-                                   double, std::int64_t);
+                                   const StepClock&, std::int64_t);
 template void observe_motion<Vec3>(AgentState&, const MotionBefore&, const Method&, const Waypoints&, RunMetrics*,
-                                   double, std::int64_t);
+                                   const StepClock&, std::int64_t);
 
 }  // namespace vosim

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "engine/integrate_phase.hpp"  // MotionBefore
+#include "engine/start_times.hpp"
 #include "method.hpp"
 #include "metrics/metrics.hpp"
 #include "navigation/waypoints.hpp"
@@ -22,9 +23,9 @@ inline bool wants_observation(const Method& method, const RunMetrics* metrics) {
     return metrics || method.deadlock_resolution().rule != DeadlockRule::kNone;
 }
 
-// `step_count`: the steps done before this one.
+// `clock`: the step's start and length; `step_count`: the steps done before this one.
 template <class V>
 void observe_motion(AgentState& state, const MotionBefore& before, const Method& method, const Waypoints& waypoints,
-                    RunMetrics* metrics, double time_step, std::int64_t step_count);
+                    RunMetrics* metrics, const StepClock& clock, std::int64_t step_count);
 
 }  // namespace vosim

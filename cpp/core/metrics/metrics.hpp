@@ -69,7 +69,7 @@ public:
     // (V: the engine's vector type).
     template <class V>
     void observe_motion(std::size_t i, V old_velocity, V new_velocity, V new_position, double dt,
-                        std::int64_t step_after, bool goal_seeking, bool arrived_now);
+                        std::int64_t step_after, bool goal_seeking, bool arrived_now, bool waiting);
     // The agent's realised turn rate over the step (|heading change| / dt).
     void observe_turn(std::size_t i, double turn_rate) { peak_turn_[i] = std::max(peak_turn_[i], turn_rate); }
 
@@ -120,7 +120,7 @@ private:
 
 template <class V>
 void RunMetrics::observe_motion(std::size_t i, V old_velocity, V new_velocity, V new_position, double dt,
-                                std::int64_t step_after, bool goal_seeking, bool arrived_now) {
+                                std::int64_t step_after, bool goal_seeking, bool arrived_now, bool waiting) {
     const double speed = length(new_velocity);
     path_[i] += speed * dt;
     sum_dv_[i] += length(new_velocity - old_velocity);
@@ -135,7 +135,7 @@ void RunMetrics::observe_motion(std::size_t i, V old_velocity, V new_velocity, V
         path_at_arrival_[i] = path_[i];
         straight_at_arrival_[i] = length(new_position - load<V>(start_.data(), i));
     }
-    if (goal_seeking && !arrived_now && speed < settings_.stall_speed) {
+    if (goal_seeking && !arrived_now && !waiting && speed < settings_.stall_speed) {  // waiting: for its start time
         longest_stall_[i] = std::max(longest_stall_[i], ++stall_[i]);
     } else {
         stall_[i] = 0;

@@ -67,6 +67,9 @@ inline constexpr double kDerived = std::numeric_limits<double>::lowest();
     X(time_horizon_obst, double, 1, kInput, kAlways, kTimeRange, 3.0, "Time horizons towards obstacles.")  \
     X(arrival_radius, double, 1, kInput, kWithGoal, kNonNegativeRange, kDerived,                           \
       "Distance to the goal within which an agent counts as arrived (default: radius).")                  \
+    X(start_time, double, 1, kInput, kWithGoal, kNonNegativeRange, 0.0,                                   \
+      "Pre-movement time (s of simulated time): a goal-seeking agent stands still until the step that "  \
+      "begins within half a time step of it, then heads for its goal (engine/start_times.hpp).")        \
     X(priority, double, 1, kInput, kAlways, kNonNegativeRange, 1.0,                                        \
       "ORCA priorities: agent A takes priority_B / (priority_A + priority_B) of a pair's avoidance "       \
       "(half when equal, as RVO2; all of it when A's is 0 and B's is not).")                               \

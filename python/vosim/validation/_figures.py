@@ -17,6 +17,8 @@ def figures(results) -> dict:
         stem = f"{result.test.lower().replace(' ', '_')}_{result.method.lower()}"
         if result.test == "RiMEA 4":
             out[stem] = _fundamental_diagram(plt, result)
+        elif result.test == "RiMEA 5":
+            out[stem] = _set_off(plt, result)
         elif result.test == "RiMEA 7":
             out[stem] = _speeds(plt, result)
         elif "trajectory" in result.data:
@@ -57,5 +59,23 @@ def _speeds(plt, result):
     ax.set(xlabel="assigned speed (m/s)", ylabel="measured speed (m/s)",
            title=f"RiMEA 7: {result.method}, {result.summary}")
     ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def _set_off(plt, result):
+    start, set_off = result.data["start_time"], result.data["set_off"]
+    lag = result.data["lag"]
+    fig, ax = plt.subplots(figsize=(5.0, 4.0))
+    span = np.array([0.0, max(float(np.max(start)), 1.0) * 1.05])
+    ax.fill_between(span, span, span + lag, color="C2", alpha=0.2, label=f"on time (within {lag:g} s after)")
+    ax.plot(span, span, color="0.5", lw=0.8)
+    early = set_off < start
+    ax.plot(start[~early], set_off[~early], "o", color="C0", label="set off")
+    if early.any():
+        ax.plot(start[early], set_off[early], "x", color="C3", markersize=8, label="moved before its time")
+    ax.set(xlabel="pre-movement time (s)", ylabel="set off at (s)", xlim=tuple(span), ylim=(0.0, span[1] + lag))
+    ax.set_title(f"RiMEA 5: {result.method}\n{result.summary}", fontsize=10)
+    ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
     return fig

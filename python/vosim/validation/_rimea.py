@@ -36,7 +36,6 @@ EXAMPLE_GROUPS = {"slow": (0.6, 0.9), "medium": (0.9, 1.2), "fast": (1.2, 1.6)}
 NOT_EXPRESSIBLE = (
     NotExpressible("RiMEA 2", "stairs up", "stairs or speed zones"),
     NotExpressible("RiMEA 3", "stairs down", "stairs or speed zones"),
-    NotExpressible("RiMEA 5", "pre-movement times", "per-agent start times"),
     NotExpressible("RiMEA 8", "parameter analysis, 3-storey building", "stairs, levels and sinks"),
     NotExpressible("RiMEA 9", "crowd leaving a large room, 4 exits vs 2", "sinks (agents leaving at the exits)"),
     NotExpressible("RiMEA 10", "assigned exits", "sinks"),
@@ -169,6 +168,53 @@ def rimea_4(method="orca", *, densities=(0.5, 1.0, 2.0, 3.0, 4.0), length: float
         "no periodic boundary yet)", passed, summary, notes, data={"table": table})
 
 
+def rimea_5(method="orca", *, agents: int = 10, earliest: float = 10.0, latest: float = 100.0, seed: int = 0,
+            moved: float = 0.1, lag: float = 1.0) -> TestResult:
+    """RiMEA test 5: pedestrians set off at their pre-movement times.
+
+    ``agents`` pedestrians stand in an 8 x 5 m room with a 1 m wide exit in
+    the middle of its right wall, each with a pre-movement time
+    (``start_time``) drawn uniformly from ``earliest`` to ``latest`` s, and
+    leave through the exit. An agent has set off when its centre is first
+    ``moved`` m from where it stood.
+
+    Criterion: nobody sets off before its pre-movement time, and everybody
+    within ``lag`` s after it. A waiting agent has a zero preferred
+    velocity; a method that lets others push it ``moved`` m aside (or makes
+    it step aside) before its time fails.
+    """
+    method = _method(method)
+    agents = integer(agents, "agents", minimum=1, maximum=24)
+    earliest = scalar(earliest, "earliest", minimum=0.0, maximum=3600.0)
+    latest = scalar(latest, "latest", minimum=earliest, maximum=3600.0)
+    moved = scalar(moved, "moved", minimum=0.0, strict=True, maximum=1.0)
+    lag = scalar(lag, "lag", minimum=TIME_STEP, maximum=60.0)
+    rng = np.random.default_rng(integer(seed, "seed", minimum=0))
+    sim = _simulator(method)
+    sim.add_wall([[8.0, 3.0], [8.0, 5.0], [0.0, 5.0], [0.0, 0.0], [8.0, 0.0], [8.0, 2.0]])
+    # Spread over a 6 x 4 grid of 1.2 m cells clear of the walls; the goals lie beyond the exit, one each.
+    cells = rng.permutation(24)[:agents]
+    starts = np.column_stack([0.8 + 1.2 * (cells % 6), 0.7 + 1.2 * (cells // 6)])
+    goals = np.column_stack([np.full(agents, 14.0), np.linspace(-4.0, 9.0, agents)])
+    start_time = rng.uniform(earliest, latest, agents)
+    sim.add_agents(starts, goals=goals, start_time=start_time, pref_speed=SPEED, max_speed=SPEED, **_PEDESTRIAN)
+    traj = _run(sim, int(np.ceil((latest + 40.0) / TIME_STEP)), record_every=1)
+    away = np.linalg.norm(traj.positions - starts, axis=-1) >= moved
+    times = np.asarray(traj.times)
+    set_off = np.where(away.any(axis=0), times[np.argmax(away, axis=0)], np.inf)
+    delay = set_off - start_time
+    early = int((delay < 0.0).sum())
+    late = int((delay > lag).sum())
+    passed = early == 0 and late == 0
+    summary = (f"{agents - early - late}/{agents} set off on time (delays {np.min(delay):.1f} to "
+               f"{np.max(delay):.1f} s)")
+    return TestResult("RiMEA 5", "pre-movement times", method.name,
+                      {"start_time_s": start_time.tolist(), "set_off_s": set_off.tolist(), "early": early,
+                       "late": late},
+                      f"every pedestrian sets off at its pre-movement time, within {lag:g} s after it", passed,
+                      summary, data={"trajectory": traj, "start_time": start_time, "set_off": set_off, "lag": lag})
+
+
 def rimea_7(method="orca", *, groups=None, per_group: int = 17, seed: int = 0) -> TestResult:
     """RiMEA test 7: pedestrians keep the walking speeds assigned to their group.
 
@@ -266,7 +312,7 @@ def rimea_15(method="orca", *, agents: int = 100, door: float = 1.0, seed: int =
 
 
 #: The tests :func:`run_all` runs, by name.
-TESTS = {"1": rimea_1, "4": rimea_4, "7": rimea_7, "15": rimea_15}
+TESTS = {"1": rimea_1, "4": rimea_4, "5": rimea_5, "7": rimea_7, "15": rimea_15}
 
 
 def run_all(method="orca", *, tests=None) -> list[TestResult]:
