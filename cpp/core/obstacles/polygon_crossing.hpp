@@ -14,7 +14,11 @@ namespace vosim {
 bool polygon_edges_touch(const Vec2* points, int count, int i, int j);
 
 // Whether any two non-adjacent edges share a point: a sweep line over the
-// edges (Shamos and Hoey), O(n log n) whatever the shape.
+// edges (Shamos and Hoey), O(n log n) whatever the shape. Each pair it
+// meets is tested as polygon_edges_touch tests it, so it agrees with testing
+// every pair wherever the orientation tests are exact (integer coordinates,
+// scaled by any power of two); a vertex within round-off of another edge,
+// not on it exactly, may be read either way by either check.
 bool polygon_touches_itself(const Vec2* points, int count);
 
 // The first pair (i, j), i < j, in lexicographic order, of non-adjacent
