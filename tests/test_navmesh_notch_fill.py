@@ -70,7 +70,7 @@ def assert_inflation_is_safe(inflated, polygon, radius):
 def test_filled_inflation_is_safe_and_within_the_margin(name, vertices, radius):
     vertices = np.asarray(vertices, dtype=float)
     polygon = shapely.Polygon(vertices)
-    assert polygon.is_valid and not polygon.exterior.is_ccw is False
+    assert polygon.is_valid and polygon.exterior.is_ccw
     tolerance = EXTRA_MARGIN_SHARE * radius
     filled, bound = fill_notches(vertices, tolerance)
     assert bound <= tolerance

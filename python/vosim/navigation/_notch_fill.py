@@ -117,21 +117,17 @@ def fill_notches(vertices: np.ndarray, tolerance: float) -> tuple[np.ndarray, fl
         fill = new_err <= tolerance
         if not fill.any():
             break
-        # Never two neighbours in one pass (each fill needs its neighbours kept):
-        # in each run of consecutive fillable vertices, every other one.
         if fill.all():
-            chosen = np.arange(m) % 2 == 0
-            chosen[m - 1] = False  # with m odd, the last and the first are neighbours
-        else:
-            shift = int(np.flatnonzero(~fill)[0])  # rotated so that no run wraps round the end
-            rolled = np.roll(fill, -shift)
-            starts = rolled & ~np.roll(rolled, 1)
-            run_start = np.maximum.accumulate(np.where(starts, np.arange(m), 0))
-            chosen = np.roll(rolled & ((np.arange(m) - run_start) % 2 == 0), shift)
-        if (~chosen).sum() < 3:
-            chosen[np.flatnonzero(chosen)[: max(0, 3 - int((~chosen).sum()))]] = False
-            if not chosen.any():
-                break
+            break  # not a counter-clockwise polygon (one has three convex vertices at least)
+        # Never two neighbours in one pass (each fill needs its neighbours
+        # kept): in each run of consecutive fillable vertices, every other one.
+        shift = int(np.flatnonzero(~fill)[0])  # rotated so that no run wraps round the end
+        rolled = np.roll(fill, -shift)
+        starts = rolled & ~np.roll(rolled, 1)
+        run_start = np.maximum.accumulate(np.where(starts, np.arange(m), 0))
+        chosen = np.roll(rolled & ((np.arange(m) - run_start) % 2 == 0), shift)
+        if m - np.count_nonzero(chosen) < 3:
+            break
         bound = max(bound, float(new_err[chosen].max()))
         # The chord a-b replaces the edges before and after each removed vertex.
         before = (np.flatnonzero(chosen) - 1) % m
