@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _core
-from ._notch_fill import inflatable_polygon
 from ._geometry import distance_argument, points_array, require_shapely, segment_ids, simulator_radius
+from ._notch_fill import inflatable_polygon
 
 # Inflated obstacles get mitred corners (as a roadmap's points): a path
 # bends at one point per corner, at least the inflation from both edges.

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._geometry import require_shapely
+
 # Bisection steps bounding h on each chord (the bracket shrinks to 2**-48 of the chord).
 _BISECTIONS = 48
 # Passes of simultaneous fills (each pass fills at least every other fillable notch).
@@ -155,8 +157,6 @@ def inflatable_polygon(vertices, inflation: float):
     notches filled within ``EXTRA_MARGIN_SHARE * inflation`` and that
     tolerance.
     """
-    from ._geometry import require_shapely
-
     shapely = require_shapely()
     vertices = np.asarray(vertices, dtype=np.float64)
     polygon = shapely.Polygon(vertices)
