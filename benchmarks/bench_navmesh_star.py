@@ -7,7 +7,9 @@ between 25 and 50 m, as in tests/test_large_maps.py) added as an obstacle,
 then one agent of radius 0.3 m sent across it with
 ``set_goals(plan="navmesh")``. Reported: seconds for ``add_obstacle`` (its
 checks) and for ``set_goals`` (inflating the star, meshing, planning), and
-how much of the latter went to shapely's buffer (the inflation).
+how much of the latter went to shapely's buffer (the inflation), and the
+inflation's path: "exact", or "filled" with the extra margin it may keep
+(notches filled first, see ``NavMesh.from_simulator``).
 """
 
 from __future__ import annotations
@@ -34,6 +36,14 @@ PROBE = textwrap.dedent("""
         finally:
             buffered[0] += time.perf_counter() - started
     shapely.buffer = timed_buffer  # Geometry.buffer calls shapely.buffer
+    from vosim.navigation import _navmesh
+    margins = []
+    plain_inflatable = _navmesh.inflatable_polygon
+    def noted_inflatable(*args, **kwargs):
+        polygon, tolerance = plain_inflatable(*args, **kwargs)
+        margins.append(tolerance)
+        return polygon, tolerance
+    _navmesh.inflatable_polygon = noted_inflatable
     sim = vosim.Simulator(0.1)
     started = time.perf_counter()
     sim.add_obstacle(star)
@@ -41,7 +51,8 @@ PROBE = textwrap.dedent("""
     sim.add_agents([[-70.0, -70.0]], radius=0.3)
     started = time.perf_counter()
     sim.set_goals([0], [[70.0, 70.0]], plan="navmesh")
-    print(json.dumps(dict(add=added, plan=time.perf_counter() - started, buffer=buffered[0])))
+    print(json.dumps(dict(add=added, plan=time.perf_counter() - started, buffer=buffered[0],
+                          margin=max(margins, default=0.0))))
 """)
 
 
@@ -50,7 +61,7 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[5_000, 10_000, 20_000, 50_000])
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per size")
     args = parser.parse_args()
-    print(f"{'vertices':>9} {'add_obstacle (s)':>17} {'set_goals (s)':>14} {'of which buffer (s)':>20}")
+    print(f"{'vertices':>9} {'add_obstacle (s)':>17} {'set_goals (s)':>14} {'of which buffer (s)':>20}  inflation")
     for n in args.sizes:
         try:
             done = subprocess.run([sys.executable, "-c", PROBE, str(n)], capture_output=True, text=True,
@@ -59,7 +70,8 @@ def main() -> None:
             print(f"{n:>9} {'over ' + format(args.timeout, 'g') + ' s':>17}")
             continue
         row = json.loads(done.stdout)
-        print(f"{n:>9} {row['add']:>17.2f} {row['plan']:>14.2f} {row['buffer']:>20.2f}", flush=True)
+        path = f"filled (+{row['margin']:g} m at most)" if row["margin"] else "exact"
+        print(f"{n:>9} {row['add']:>17.2f} {row['plan']:>14.2f} {row['buffer']:>20.2f}  {path}", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,12 @@
 // Obstacle sets (obstacles.hpp): checks, the solid part, and edge queries.
 #include <doctest/doctest.h>
 
+#include <random>
 #include <stdexcept>
 #include <vector>
 
 #include "obstacles/obstacles.hpp"
+#include "obstacles/polygon_crossing.hpp"
 
 using namespace vosim;
 
@@ -27,6 +29,36 @@ TEST_CASE("orientation is read the same far from the origin") {
     CHECK_NOTHROW(check_obstacle(far.data(), 4, ObstacleKind::polygon, "square"));
     const std::vector<Vec2> clockwise(far.rbegin(), far.rend());
     CHECK_THROWS_AS(check_obstacle(clockwise.data(), 4, ObstacleKind::polygon, "square"), std::invalid_argument);
+}
+
+TEST_CASE("the sweep line finds a self-touching outline exactly when some pair of edges touches") {
+    // Small polygons on a coarse integer grid: crossings, touching vertices,
+    // vertices on edges, collinear overlaps and vertical edges everywhere.
+    std::mt19937 random(1);
+    int compared = 0, touching = 0;
+    for (int trial = 0; trial < 60000; ++trial) {
+        const int count = 3 + static_cast<int>(random() % 12), side = 2 + static_cast<int>(random() % 6);
+        std::vector<Vec2> points;
+        for (int k = 0; k < count; ++k) {
+            points.emplace_back(static_cast<double>(random() % side), static_cast<double>(random() % side));
+        }
+        bool refused_earlier = false;  // zero-length edges and zero-width spikes are refused before this check
+        for (int k = 0; k < count; ++k) {
+            const Vec2 a = points[(k + count - 1) % count], b = points[k], c = points[(k + 1) % count];
+            refused_earlier |= (b.x == c.x && b.y == c.y) || (det(b - a, c - b) == 0.0 && dot(b - a, c - b) < 0.0);
+        }
+        if (refused_earlier) continue;
+        bool expected = false;
+        for (int i = 0; i < count && !expected; ++i) {
+            for (int j = i + 2; j < count && !expected; ++j) expected = polygon_edges_touch(points.data(), count, i, j);
+        }
+        ++compared;
+        touching += expected;
+        REQUIRE(polygon_touches_itself(points.data(), count) == expected);
+    }
+    CHECK(compared > 15000);
+    CHECK(touching > 1000);
+    CHECK(compared - touching > 1000);
 }
 
 TEST_CASE("a polygon blocks its inside, a boundary its outside") {

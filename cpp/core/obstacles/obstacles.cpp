@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "obstacles/polygon_crossing.hpp"
 #include "spatial/edge_grid.hpp"
 #include "limits.hpp"
 #include "state/state_check.hpp"
@@ -22,61 +23,6 @@ constexpr double kSideEpsilon = 1e-5;
 double left_of(Vec2 a, Vec2 b, Vec2 c) { return det(a - c, b - a); }
 
 std::string point_text(Vec2 p) { return "(" + format_number(p.x) + ", " + format_number(p.y) + ")"; }
-
-// Whether the closed segments [a, b] and [c, d] share a point (exact).
-bool segments_touch(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
-    const double o1 = det(b - a, c - a), o2 = det(b - a, d - a);
-    const double o3 = det(d - c, a - c), o4 = det(d - c, b - c);
-    auto on_segment = [](Vec2 p, Vec2 q, Vec2 r) {  // r collinear with p-q: within its box?
-        return std::fmin(p.x, q.x) <= r.x && r.x <= std::fmax(p.x, q.x) && std::fmin(p.y, q.y) <= r.y &&
-               r.y <= std::fmax(p.y, q.y);
-    };
-    if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0))) return true;
-    return (o1 == 0 && on_segment(a, b, c)) || (o2 == 0 && on_segment(a, b, d)) ||
-           (o3 == 0 && on_segment(c, d, a)) || (o4 == 0 && on_segment(c, d, b));
-}
-
-// Whether edges i < j of a closed polygon of `count` vertices touch although
-// they are not adjacent.
-bool edges_cross(const Vec2* points, int count, int i, int j) {
-    if (j < i + 2 || (i == 0 && j == count - 1)) return false;  // adjacent: they share a vertex
-    return segments_touch(points[i], points[(i + 1) % count], points[j], points[(j + 1) % count]);
-}
-
-// The first pair (i, j), i < j, in lexicographic order, of non-adjacent
-// edges of the closed polygon that touch; (-1, -1) when there is none.
-// Small polygons compare every pair; large ones only the pairs that share a
-// cell of an edge grid (every touching pair does), so a 100,000-vertex
-// outline is checked in a fraction of a second.
-std::pair<int, int> first_crossing(const Vec2* points, int count) {
-    constexpr int kAllPairsUpTo = 64;
-    if (count <= kAllPairsUpTo) {
-        for (int i = 0; i < count; ++i) {
-            for (int j = i + 2; j < count; ++j) {
-                if (edges_cross(points, count, i, j)) return {i, j};
-            }
-        }
-        return {-1, -1};
-    }
-    std::vector<Segment> edges(static_cast<std::size_t>(count));
-    for (int i = 0; i < count; ++i) edges[i] = {points[i], points[(i + 1) % count]};
-    EdgeGrid grid;
-    grid.build(edges);
-    std::pair<int, int> first{-1, -1};
-    auto earlier = [&](int i, int j) { return first.first < 0 || std::make_pair(i, j) < first; };
-    for (int r = 0; r < grid.rows(); ++r) {
-        for (int c = 0; c < grid.columns(); ++c) {
-            const std::int32_t* begin = grid.begin(c, r);
-            const std::int32_t* end = grid.end(c, r);
-            for (const std::int32_t* p = begin; p != end; ++p) {
-                for (const std::int32_t* q = p + 1; q != end; ++q) {  // cell lists are ascending: *p < *q
-                    if (earlier(*p, *q) && edges_cross(points, count, *p, *q)) first = {*p, *q};
-                }
-            }
-        }
-    }
-    return first;
-}
 
 double signed_area2(const Vec2* points, int count) {
     // Relative to the first vertex: far from the origin the products of
@@ -165,7 +111,7 @@ void check_obstacle(const Vec2* points, int count, ObstacleKind kind, const std:
         }
     }
     if (!closed) return;
-    const auto [i, j] = first_crossing(points, count);
+    const auto [i, j] = polygon_first_touch(points, count);
     if (i >= 0) {
         const Vec2 a = points[i], b = points[(i + 1) % count];
         const Vec2 c = points[j], d = points[(j + 1) % count];
