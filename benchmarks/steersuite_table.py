@@ -2,12 +2,12 @@
 
     VOSIM_STEERSUITE_CASES=/path/to/testcases python benchmarks/steersuite_table.py \\
         [--methods orca,orca-sidestep,rvo,adaptive] [--max-steps 3000] [--case-seconds 120] \\
-        [--processes 1] [--csv per_case.csv]
+        [--plan navmesh] [--processes 1] [--csv per_case.csv]
 
 SteerSuite's test cases are not shipped with vosim (they carry SteerSuite's
 licence): point ``VOSIM_STEERSUITE_CASES`` at a folder holding them (its
 ``testcases`` folder; subfolders are read too). Each case is loaded with
-``scenarios.from_steersuite(path, seed=0, time_step=0.1)`` and run with
+``scenarios.from_steersuite(path, seed=0, time_step=0.1, plan=--plan)`` and run with
 each method until every agent has arrived, or for the case's own
 ``max_steps`` (three times the slowest agent's walk, plus 1,000 steps),
 at most ``--max-steps`` and at most ``--agent-frames`` agents x frames
@@ -74,16 +74,18 @@ def run_case(job: tuple) -> dict:
     import vosim
     from vosim import scenarios
 
-    method, path, max_steps, agent_frames, case_seconds = job
+    method, plan, path, max_steps, agent_frames, case_seconds = job
     vosim.set_num_threads(1)
-    row = dict(method=method, case=str(path), loaded=False, agents=0, steps=0, all_arrived=False, arrived=np.nan,
+    label = method if plan is None else f"{method}+{plan}"
+    row = dict(method=label, case=str(path), loaded=False, agents=0, steps=0, all_arrived=False, arrived=np.nan,
                composite01=np.nan, composite02=np.nan, collisions=np.nan, obstacle_penetration=np.nan,
                cut_short=False, seconds=0.0, error="")
     started = time.perf_counter()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # left-out elements: the loader's own warnings
-            scenario = scenarios.from_steersuite(path, seed=0, time_step=0.1, method=METHODS[method](vosim))
+            scenario = scenarios.from_steersuite(path, seed=0, time_step=0.1, method=METHODS[method](vosim),
+                                                 plan=plan)
     except ValueError as error:
         row["error"] = str(error).replace(str(path), Path(path).name)
         return row
@@ -141,6 +143,8 @@ def main() -> None:
     parser.add_argument("--agent-frames", type=int, default=10_000_000,
                         help="most agents x recorded frames of a run (memory: about 40 bytes each)")
     parser.add_argument("--case-seconds", type=float, default=120.0, help="wall time per run before it is cut")
+    parser.add_argument("--plan", choices=["navmesh", "roadmap"],
+                        help="plan every agent's route round the obstacles (from_steersuite's plan=)")
     parser.add_argument("--processes", type=int, default=1, help="runs at once (one thread each)")
     parser.add_argument("--csv", help="also write one row per (method, case) to this file")
     args = parser.parse_args()
@@ -155,7 +159,7 @@ def main() -> None:
     files = case_files(folder)
     # The largest cases first, so that the pool is not left waiting on one at the end.
     files.sort(key=lambda p: -p.stat().st_size)
-    jobs = [(m, p, args.max_steps, args.agent_frames, args.case_seconds) for m in methods for p in files]
+    jobs = [(m, args.plan, p, args.max_steps, args.agent_frames, args.case_seconds) for m in methods for p in files]
     started = time.perf_counter()
     rows = []
     with multiprocessing.get_context("spawn").Pool(args.processes, maxtasksperchild=8) as pool:
@@ -171,7 +175,7 @@ def main() -> None:
             writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
             writer.writeheader()
             writer.writerows(sorted(rows, key=lambda r: (r["method"], r["case"])))
-    print(summary(rows, len(files), methods))
+    print(summary(rows, len(files), [m if args.plan is None else f"{m}+{args.plan}" for m in methods]))
     print(f"\n{len(files)} files, {len(jobs)} runs in {time.perf_counter() - started:.0f} s "
           f"({args.processes} processes, dt 0.1, at most {args.max_steps} steps or {args.case_seconds:g} s a run)")
 

@@ -198,6 +198,18 @@ def test_routes_are_planned_when_asked():
         scenarios.from_steersuite(DATA / "wall_detour.xml", plan="astar")
 
 
+@pytest.mark.parametrize("plan", ["navmesh", "roadmap"])
+def test_planning_reaches_waypoints_far_beyond_the_obstacles(plan):
+    scenario = scenarios.from_steersuite(DATA / "far_waypoints.xml", plan=plan)
+    route = scenario.waypoints[0]
+    assert route[-1].tolist() == [0.0, 1.0] and [-20.0, 30.0] in route.tolist()
+    assert len(route) > 3 and (np.abs(route[0]) > [2.0, 0.0]).any()  # round the box first
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        traj = scenario.build().run(scenario.max_steps, until_arrived=True)
+    assert traj.all_arrived
+
+
 def test_random_placement_is_clear_of_obstacles_and_of_each_other():
     scenario = scenarios.from_steersuite(DATA / "crowd_5000.xml", seed=2)
     assert scenario.num_agents == 5000 and len(scenario.obstacles) == 2000

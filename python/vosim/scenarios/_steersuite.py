@@ -324,16 +324,30 @@ def _parse(path: str) -> ET.Element:
 
 
 def _routes_planned(scenario: Scenario, plan: str) -> list[np.ndarray]:
-    """Each agent's waypoints with every leg planned round the obstacles."""
-    from ..navigation._goals import builder_of
+    """Each agent's waypoints with every leg planned round the obstacles.
+
+    As ``set_goals(plan=...)``: an agent starting off the walkable area
+    does not fail the others (a warning names it); a goal or waypoint that
+    cannot be reached is an error naming its agent.
+    """
+    from ..navigation._goals import _plan_on_roadmap, _warn_off_mesh, builder_of
+    from ..navigation._navmesh import NavMesh
 
     sim = scenario.build()
-    planner = builder_of(plan).from_simulator(sim, radius=float(np.max(scenario.agent_params["radius"])))
     routes = scenario.waypoints if scenario.waypoints is not None else [g[None] for g in scenario.goals]
     starts = np.vstack([np.vstack([p[None], r[:-1]]) for p, r in zip(scenario.positions, routes)])
     ends = np.vstack(routes)
     owner = np.repeat(np.arange(len(routes)), [len(r) for r in routes])
-    offsets, points = planner.plan_flat(starts, ends, lambda i: f"agent {int(owner[i])}")
+    # A mesh without a boundary spans the box round what it knows: every waypoint too.
+    extra = {"points": ends} if plan == "navmesh" else {}
+    planner = builder_of(plan).from_simulator(sim, radius=float(np.max(scenario.agent_params["radius"])), **extra)
+    label = lambda i: f"agent {int(owner[i])}"  # noqa: E731
+    if isinstance(planner, NavMesh):
+        first = np.concatenate([[0], np.cumsum([len(r) for r in routes])[:-1]])  # each agent's first leg
+        _warn_off_mesh(planner, starts[first], np.arange(len(routes)))
+        offsets, points = planner.plan_flat(starts, ends, label, snap_starts=True)
+    else:
+        offsets, points = _plan_on_roadmap(planner, starts, ends, owner, label)
     legs = np.split(points, offsets[1:-1])
     out: list[list[np.ndarray]] = [[] for _ in routes]
     for k, leg in enumerate(legs):
