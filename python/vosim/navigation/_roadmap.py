@@ -219,7 +219,7 @@ class Roadmap:
         return offsets, points
 
     def stranded(self, starts: np.ndarray, goals: np.ndarray) -> np.ndarray:
-        """How far each start lies off the walkable area, where it also sees neither its goal nor any roadmap point; else 0.
+        """How far each start lies off the walkable area where it sees neither its goal nor a roadmap point; else 0.
 
         Such a start (inside an obstacle's solid, or nearer to an edge than
         the radius) cannot be planned from: ``set_goals`` leaves those
