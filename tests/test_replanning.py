@@ -147,3 +147,23 @@ def test_an_agent_off_the_walkable_area_does_not_fail_the_others_plans():
     # a goal off the walkable area is still an error naming the agent
     with pytest.raises(ValueError, match="agent 1: its goal"):
         sim.set_goals(ids[1:2], [[0.0, 0.0]], plan="navmesh")
+
+
+def test_an_agent_out_of_sight_of_the_roadmap_heads_straight_for_its_goal_and_the_others_are_planned():
+    sim = vosim.Simulator(time_step=0.1)
+    sim.add_obstacle([[-1.0, -3.0], [1.0, -3.0], [1.0, 3.0], [-1.0, 3.0]])
+    # agent 1 stands 0.287 m inside the box (0.587 m off the walkable area); 0 and 2 must go round it
+    starts = [[-4.0, 0.0], [-0.713, 0.5], [-4.0, -1.0]]
+    ids = sim.add_agents(starts, radius=0.3, max_speed=1.3, strict=False)
+    goals = np.array([[4.0, 0.0], [4.0, 0.5], [4.0, -1.0]])
+    with pytest.warns(UserWarning, match=r"agent 1 \(0\.587 m\); they head straight for their goals"):
+        sim.set_goals(ids, goals, plan="roadmap")
+    assert sim.waypoints_remaining.tolist()[1] == 0 and np.array_equal(sim.goals[1], goals[1])  # unplanned
+    assert (sim.waypoints_remaining[[0, 2]] > 0).all()  # the others go round a corner of the box first
+    assert (np.abs(sim.goals[[0, 2], 1]) > 3.0).all()
+    traj = sim.run(400, until_arrived=True)
+    assert traj.all_arrived
+    assert traj.min_obstacle_clearance()[-1] >= 0.0
+    # a goal no start can reach is still an error naming its agent
+    with pytest.raises(ValueError, match="agent 2: "):
+        sim.set_goals(ids, np.vstack([goals[:2], [[0.0, -0.5]]]), plan="roadmap")

@@ -162,6 +162,22 @@ def test_other_goal_types_are_left_out_with_a_warning_and_never_become_the_start
         scenarios.from_steersuite(DATA / "flow_only.xml")
 
 
+def test_a_goal_box_is_reached_at_its_nearest_point_and_nobody_arrives_at_once():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a supported goal type: nothing left out
+        scenario = scenarios.from_steersuite(DATA / "box_goal.xml")
+    starts, goals = scenario.positions, scenario.goals
+    radius = scenario.agent_params["radius"]
+    # each agent heads straight for the box's nearest point, its radius inside the edges
+    assert np.allclose(goals[:, 0], 10.5)
+    assert np.allclose(goals[:, 1], starts[:, 1])  # starts within the box's width: straight lanes
+    assert (np.linalg.norm(goals - starts, axis=1) > 10 * radius).all()  # never "goal = start"
+    traj = scenario.build().run(400, until_arrived=True)
+    assert not traj.arrived()[0].any() and traj.all_arrived
+    at_arrival = traj.positions[traj.metrics["arrival_step"], np.arange(len(starts))]  # every step recorded
+    assert ((at_arrival[:, 0] >= 10) & (at_arrival[:, 0] <= 15) & (np.abs(at_arrival[:, 1]) <= 4)).all()
+
+
 def test_routes_are_planned_when_asked():
     straight = scenarios.from_steersuite(DATA / "wall_detour.xml")
     planned = scenarios.from_steersuite(DATA / "wall_detour.xml", plan="navmesh")
@@ -180,6 +196,18 @@ def test_routes_are_planned_when_asked():
     assert arrived == {"straight": [False, False], "planned": [True, True]}
     with pytest.raises(ValueError, match="plan is 'astar'"):
         scenarios.from_steersuite(DATA / "wall_detour.xml", plan="astar")
+
+
+@pytest.mark.parametrize("plan", ["navmesh", "roadmap"])
+def test_planning_reaches_waypoints_far_beyond_the_obstacles(plan):
+    scenario = scenarios.from_steersuite(DATA / "far_waypoints.xml", plan=plan)
+    route = scenario.waypoints[0]
+    assert route[-1].tolist() == [0.0, 1.0] and [-20.0, 30.0] in route.tolist()
+    assert len(route) > 3 and (np.abs(route[0]) > [2.0, 0.0]).any()  # round the box first
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        traj = scenario.build().run(scenario.max_steps, until_arrived=True)
+    assert traj.all_arrived
 
 
 def test_random_placement_is_clear_of_obstacles_and_of_each_other():

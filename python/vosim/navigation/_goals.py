@@ -23,6 +23,28 @@ def _warn_off_mesh(mesh, starts: np.ndarray, ids: np.ndarray) -> None:
                       "their paths begin at its nearest point", stacklevel=3)
 
 
+def _plan_on_roadmap(roadmap, starts: np.ndarray, goals: np.ndarray, ids: np.ndarray, label):
+    """Flat tracks over a roadmap; agents whose start sees none of it head straight for their goals, with a warning."""
+    gap = roadmap.stranded(starts, goals)
+    off = np.flatnonzero(gap > 0)
+    if not len(off):
+        return roadmap.plan_flat(starts, goals, label)
+    listed = ", ".join(f"agent {int(ids[k])} ({gap[k]:.3g} m)" for k in off[:5])
+    more = f" and {len(off) - 5} more" if len(off) > 5 else ""
+    warnings.warn(f"set_goals: {len(off)} agent(s) stand off the walkable area, out of sight of the roadmap: "
+                  f"{listed}{more}; they head straight for their goals, unplanned", stacklevel=3)
+    rest = np.flatnonzero(gap == 0)
+    offsets, points = roadmap.plan_flat(starts[rest], goals[rest], lambda i: label(int(rest[i])))
+    counts = np.ones(len(ids), dtype=np.int64)
+    counts[rest] = np.diff(offsets)
+    merged = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    out = np.empty((merged[-1], 2))
+    out[merged[off]] = goals[off]
+    segment = np.repeat(np.arange(len(rest)), np.diff(offsets))
+    out[merged[rest][segment] + np.arange(len(points)) - offsets[segment]] = points
+    return merged, out
+
+
 def builder_of(name: str):
     """The planner class a ``plan=`` string names."""
     from ._navmesh import NavMesh
@@ -79,7 +101,9 @@ class GoalMethods:
         solid, or nearer to a wall than the mesh's inflation allows) does
         not fail the others' plans: with a NavMesh its path begins with the
         mesh's nearest point, and a warning names it and how far off it
-        stands.
+        stands; with a Roadmap, an agent that sees neither its goal nor any
+        roadmap point (inside an obstacle's solid) heads straight for its
+        goal, unplanned, and a warning names it and how far off it stands.
 
         Raises
         ------
@@ -126,7 +150,7 @@ class GoalMethods:
                 _warn_off_mesh(plan, starts, ids)
                 offsets, points = plan.plan_flat(starts, goals, label, snap_starts=True)
             else:
-                offsets, points = plan.plan_flat(starts, goals, label)
+                offsets, points = _plan_on_roadmap(plan, starts, goals, ids, label)
         self._engine.set_waypoints(ids, np.ascontiguousarray(offsets, dtype=np.int64),
                                    np.ascontiguousarray(points, dtype=np.float64), waypoint_radius)
         if planner is not None:  # what run(replan_stalled=...) plans with (not part of checkpoints)

@@ -218,6 +218,28 @@ class Roadmap:
         points[offsets[todo[which]] + np.arange(len(path)) - path_offsets[which]] = self.points[path]
         return offsets, points
 
+    def stranded(self, starts: np.ndarray, goals: np.ndarray) -> np.ndarray:
+        """How far each start lies off the walkable area where it sees neither its goal nor a roadmap point; else 0.
+
+        Such a start (inside an obstacle's solid, or nearer to an edge than
+        the radius) cannot be planned from: ``set_goals`` leaves those
+        agents heading straight for their goals. A start on the walkable
+        area that sees no roadmap point is not stranded: its goal is
+        unreachable, which ``plan_flat`` reports.
+        """
+        n = len(starts)
+        gap = np.zeros(n)
+        if n == 0:
+            return gap
+        distance = self._sight.distances(np.vstack([starts, goals]))
+        reach = np.minimum(self.radius, 0.999 * distance)
+        todo = np.flatnonzero(~self._sight.clear(starts, goals, np.minimum(reach[:n], reach[n:])))
+        linked, _, _ = self._links(starts[todo], reach[:n][todo])
+        blind = todo[np.diff(linked) == 0]
+        inside = _blocked(starts[blind], self.obstacles)
+        gap[blind] = np.where(inside, distance[blind] + self.radius, np.maximum(self.radius - distance[blind], 0.0))
+        return gap
+
     def _links(self, ends: np.ndarray, reach: np.ndarray):
         """The roadmap points each of ``ends`` is joined to: (offsets, node indices, lengths).
 

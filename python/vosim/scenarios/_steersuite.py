@@ -28,7 +28,7 @@ from ._scenario import Scenario
 DEFAULT_DESIRED_SPEED = 1.33
 # The goal types read; others are left out with a warning when the agent has
 # a goal of these besides, and refused when it has none.
-SUPPORTED_GOALS = ("seekStaticTarget",)
+SUPPORTED_GOALS = ("seekStaticTarget", "seekAxisAlignedBoxRegion")
 # Comments (and blanks) before an XML declaration, which SteerSuite's reader accepts and expat refuses.
 _LATE_DECLARATION = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*(?:<!--.*?-->\s*)+(?P<declaration><\?xml\b.*?\?>)", re.DOTALL)
 _ENCODING = re.compile(rb"encoding\s*=\s*[\"']([A-Za-z0-9._-]+)[\"']")
@@ -135,12 +135,17 @@ class _Reader:
         sequence = _child(element, "goalSequence")
         for k, goal in enumerate([] if sequence is None else list(sequence)):
             gwhere = f"{where}/goalSequence/{_tag(goal)}[{k}]"
-            if _tag(goal) != "seekStaticTarget":
+            if _tag(goal) not in SUPPORTED_GOALS:
                 dropped.append((gwhere, _tag(goal)))
                 continue
             target = _child(goal, "targetLocation")
             random = _child(goal, "random")
-            if random is not None and (random.text or "").strip().lower() == "true":
+            if _tag(goal) == "seekAxisAlignedBoxRegion":
+                region = _child(goal, "goalRegionBounds")
+                if region is None:
+                    self.fail(gwhere, "has no <goalRegionBounds>")
+                goals.append(("box", self.bounds(region, f"{gwhere}/goalRegionBounds")))
+            elif random is not None and (random.text or "").strip().lower() == "true":
                 goals.append(None)
             elif target is None:
                 self.fail(gwhere, "has no <targetLocation>")
@@ -319,16 +324,30 @@ def _parse(path: str) -> ET.Element:
 
 
 def _routes_planned(scenario: Scenario, plan: str) -> list[np.ndarray]:
-    """Each agent's waypoints with every leg planned round the obstacles."""
-    from ..navigation._goals import builder_of
+    """Each agent's waypoints with every leg planned round the obstacles.
+
+    As ``set_goals(plan=...)``: an agent starting off the walkable area
+    does not fail the others (a warning names it); a goal or waypoint that
+    cannot be reached is an error naming its agent.
+    """
+    from ..navigation._goals import _plan_on_roadmap, _warn_off_mesh, builder_of
+    from ..navigation._navmesh import NavMesh
 
     sim = scenario.build()
-    planner = builder_of(plan).from_simulator(sim, radius=float(np.max(scenario.agent_params["radius"])))
     routes = scenario.waypoints if scenario.waypoints is not None else [g[None] for g in scenario.goals]
     starts = np.vstack([np.vstack([p[None], r[:-1]]) for p, r in zip(scenario.positions, routes)])
     ends = np.vstack(routes)
     owner = np.repeat(np.arange(len(routes)), [len(r) for r in routes])
-    offsets, points = planner.plan_flat(starts, ends, lambda i: f"agent {int(owner[i])}")
+    # A mesh without a boundary spans the box round what it knows: every waypoint too.
+    extra = {"points": ends} if plan == "navmesh" else {}
+    planner = builder_of(plan).from_simulator(sim, radius=float(np.max(scenario.agent_params["radius"])), **extra)
+    label = lambda i: f"agent {int(owner[i])}"  # noqa: E731
+    if isinstance(planner, NavMesh):
+        first = np.concatenate([[0], np.cumsum([len(r) for r in routes])[:-1]])  # each agent's first leg
+        _warn_off_mesh(planner, starts[first], np.arange(len(routes)))
+        offsets, points = planner.plan_flat(starts, ends, label, snap_starts=True)
+    else:
+        offsets, points = _plan_on_roadmap(planner, starts, ends, owner, label)
     legs = np.split(points, offsets[1:-1])
     out: list[list[np.ndarray]] = [[] for _ in routes]
     for k, leg in enumerate(legs):
@@ -343,7 +362,10 @@ def from_steersuite(path, *, seed: int = 0, time_step: float = 0.1, max_steps: i
 
     Reads agents (``agent``, ``agentRegion``), their radius, start and
     ``seekStaticTarget`` goals (several become waypoints; ``desiredSpeed``
-    becomes the preferred speed), and obstacles (``obstacle`` boxes,
+    becomes the preferred speed), ``seekAxisAlignedBoxRegion`` goals (the
+    point of the box nearest to where the agent comes from, its arrival
+    radius inside the box's edges: SteerSuite counts the box reached anywhere in
+    it, and a crowd sharing one target point would pile onto one spot), and obstacles (``obstacle`` boxes,
     ``orientedBoxObstacle``, ``orientedWallObstacle`` with its ``doorway``,
     ``circleObstacle`` as a 16-sided polygon round the circle,
     ``polygonObstacle``, ``obstacleRegion``). SteerSuite's ground plane is
@@ -352,9 +374,9 @@ def from_steersuite(path, *, seed: int = 0, time_step: float = 0.1, max_steps: i
     (and starts clear of each other), in time linear in their number.
     Leniently, as SteerSuite's reader: comments before the XML declaration,
     namespaces, unknown elements and fields are accepted (unknown ones
-    ignored); ``agentEmitter`` and goal types other than seekStaticTarget
-    (``idle``, flee, flow, dynamic targets, box regions) are left out with a
-    warning when the agent has a seekStaticTarget goal besides; bounds
+    ignored); ``agentEmitter`` and goal types other than those two
+    (``idle``, flee, flow, dynamic targets) are left out with a
+    warning when the agent has a goal of a supported type besides; bounds
     given the wrong way round are swapped. Agents start at rest (the file's
     initial speed and direction are not used).
 
@@ -447,11 +469,19 @@ def from_steersuite(path, *, seed: int = 0, time_step: float = 0.1, max_steps: i
                 nowhere(agent["where"], agent["region"], radius[i])
             positions[i] = spot
             scatter.add(spot, radius[i])
+    # A box goal lies this far inside the box: arriving within it is arriving in the box.
+    arrival = agent_params.get("arrival_radius", radius)  # the engine's default: the radius
+    try:
+        arrival = np.broadcast_to(np.asarray(arrival, dtype=np.float64), (n,))
+    except (TypeError, ValueError):
+        raise ValueError(f"arrival_radius: expected a number or one per agent ({n}), got {arrival!r}") from None
     routes = []
     for i, agent in enumerate(reader.agents):
         route = []
         for goal in agent["goals"]:
-            if goal is None:
+            if isinstance(goal, tuple):
+                goal = _nearest_in_box(goal[1], route[-1] if route else positions[i], arrival[i])
+            elif goal is None:
                 where = f"{agent['where']}/goalSequence"
                 world = checked(where, reader.need_world(where))
                 goal = scatter.place(world, radius[i], avoid_items=False)
@@ -477,6 +507,19 @@ def from_steersuite(path, *, seed: int = 0, time_step: float = 0.1, max_steps: i
         max_steps = int(np.ceil(3 * slowest / time_step)) + 1000
     scenario.max_steps = integer(max_steps, "max_steps", minimum=1)
     return scenario
+
+
+def _nearest_in_box(bounds: tuple, origin: np.ndarray, margin: float) -> np.ndarray:
+    """The point of a goal box (xmin, xmax, zmin, zmax) nearest to ``origin``, ``margin`` inside its edges.
+
+    SteerSuite counts a box goal reached anywhere inside the box; heading for
+    the box's nearest point keeps that, where one shared target point would
+    pile every agent of a crowd onto one spot. The margin (the arrival
+    radius, at most half the box) puts the arrival disc inside the box.
+    """
+    xmin, xmax, zmin, zmax = bounds
+    mx, mz = min(margin, (xmax - xmin) / 2), min(margin, (zmax - zmin) / 2)
+    return np.array([np.clip(origin[0], xmin + mx, xmax - mx), np.clip(origin[1], zmin + mz, zmax - mz)])
 
 
 def _add(sim, kind: str, vertices: np.ndarray, path: str) -> None:
