@@ -508,7 +508,8 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _Checkpoin
             and the final state are always recorded.
         until_arrived
             Stop after the first step at which every goal-seeking agent is
-            within its arrival radius.
+            within its arrival radius (agents that left the simulation,
+            through a sink or at their goal, no longer count).
         progress
             ``True`` shows a progress bar (tqdm when installed), a string one
             labelled with it; a callable is called as
