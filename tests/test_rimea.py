@@ -75,7 +75,7 @@ def test_the_table_lists_tests_not_expressible_yet():
     text = validation.table(results, validation.NOT_EXPRESSIBLE)
     assert text.splitlines()[0] == "| test | ORCA | RVO |"
     assert "| RiMEA 1 corridor 40 m at 1.33 m/s | pass: 30.1 s | pass:" in text
-    assert "| not expressible yet | needs |" in text and "| RiMEA 10 assigned exits | sinks |" in text
+    assert "| not expressible yet | needs |" in text and "| RiMEA 10 assigned exits | routes that keep to their exit" in text
     with pytest.raises(ValueError, match="unknown test '3'"):
         validation.run_all("orca", tests=["3"])
     with pytest.raises(TypeError, match="method"):
@@ -93,3 +93,25 @@ def test_vosim_validate_prints_the_table_and_writes_figures(tmp_path, capsys):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rimea_1_orca.png", "rimea_7_orca.png"]
     with pytest.raises(SystemExit):
         main(["validate", "--tests", "99"])
+
+
+def test_rimea_9_orca_evacuation_time_about_doubles_with_half_the_exits():
+    """200 persons (the guideline: 1,000) leave through sinks inside one run: every one, both times."""
+    result = validation.rimea_9("orca", persons=200)
+    m = result.measured
+    assert m["left_4_exits"] == m["left_2_exits"] == 200
+    assert 30.0 < m["evacuation_time_4_exits_s"] < m["evacuation_time_2_exits_s"] < 300.0
+    assert m["ratio"] == pytest.approx(m["evacuation_time_2_exits_s"] / m["evacuation_time_4_exits_s"])
+    assert result.passed == (1.6 <= m["ratio"] <= 2.4) and result.passed
+    curves = result.data["exit_times"]
+    assert len(curves["4 exits"]) == 200 and curves["2 exits"][-1] == pytest.approx(m["evacuation_time_2_exits_s"])
+    with pytest.raises(ValueError, match="persons"):
+        validation.rimea_9("orca", persons=2)
+    with pytest.raises(ValueError, match=r"ratio_range\[1\]"):
+        validation.rimea_9("orca", persons=4, ratio_range=(2.0, 1.0))
+
+
+def test_rimea_9_fails_a_room_not_evacuated_in_time():
+    result = validation.rimea_9("orca", persons=40, seconds=5.0)
+    assert not result.passed and result.measured["left_4_exits"] < 40
+    assert "not evacuated in 5 s" in result.summary

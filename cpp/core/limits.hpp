@@ -31,6 +31,7 @@ constexpr Range kPositiveRange{kMinTime, kMaxMagnitude};          // lengths tha
 constexpr Range kCountRange{0.0, 2147483647.0};                    // int32 counts (max_neighbors)
 constexpr Range kSideRange{-1.0, 1.0};                             // a side: -1, 0 or +1
 constexpr Range kKinematicsRange{0.0, 2.0};                        // a Kinematics value (kinematics.hpp)
+constexpr Range kSinkIdRange{-1.0, 2147483647.0};                  // a sink id, -1: none (exit_sink)
 // Limits where +inf means "none" (max_acceleration); also flags and ids, never checked.
 constexpr Range kUnboundedRange{0.0, std::numeric_limits<double>::infinity()};
 

@@ -18,7 +18,7 @@ struct Crowd {
     std::vector<double> positions, goals, zero_vectors;
     std::vector<double> radius, max_speed, pref_speed, neighbor_dist, horizon, arrival, priority, one, inf, zero;
     std::vector<std::int32_t> neighbours;
-    std::vector<std::uint8_t> has_goal;
+    std::vector<std::uint8_t> has_goal, remove_at_goal;
     std::vector<std::int8_t> kinematics;
 
     Crowd(const std::vector<Vec2>& starts, const std::vector<Vec2>& targets, double reach = 5.0) {
@@ -53,6 +53,7 @@ struct Crowd {
         in.uncertainty_offset = in.headings = in.start_time = {zero.data(), 0, 1};
         in.max_neighbors = {neighbours.data(), 0, 1};
         in.has_goal = {has_goal.data(), 0, 1};
+        in.remove_at_goal = {remove_at_goal.data(), 0, 1};
         in.kinematics = {kinematics.data(), 0, 1};
         return in;
     }
@@ -74,6 +75,7 @@ private:
         zero.assign(n, 0.0);
         neighbours.assign(n, 10);
         has_goal.assign(n, 1);
+        remove_at_goal.assign(n, 0);
         kinematics.assign(n, 0);
     }
 };

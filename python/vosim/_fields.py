@@ -66,6 +66,7 @@ INPUTS = tuple(name for name, f in FIELDS.items() if f.role == "input" and name 
 #: add_agents' defaults of the fields that have a fixed one.
 ADD_DEFAULTS = {name: FIELDS[name].default for name in INPUTS if FIELDS[name].default is not None}
 ADD_DEFAULTS["kinematics"] = "holonomic"  # stored as 0; Python speaks of the names (_kinematics.py)
+ADD_DEFAULTS.update({name: False for name in INPUTS if FIELDS[name].dtype == "bool"})  # flags: True or False
 
 #: add_agents' defaults taken from another field: (field, source, scale), in the order they
 #: are resolved; a field not given gets ``scale * values[source]`` (the engine's table).
@@ -104,7 +105,7 @@ def bytes_per_agent(dimensions: int = 2) -> tuple[int, int]:
 
 def _signature_default(name: str):
     field = FIELDS[name]
-    if name == "kinematics":
+    if name == "kinematics" or field.dtype == "bool":
         return ADD_DEFAULTS[name]
     if field.is_vector or field.default is None or name in CONDITIONAL_DEFAULTS:
         return None
@@ -130,6 +131,8 @@ ADD_AGENTS_SIGNATURE = inspect.Signature(
 def _range_text(field: Field) -> str:
     if field.name == "kinematics":
         return "one name per agent"
+    if field.dtype == "bool":
+        return "True or False"
     if field.minimum == -field.maximum:
         return f"each coordinate within +-{field.maximum:.15g}"
     if math.isinf(field.maximum):

@@ -33,6 +33,7 @@ from ._checks import (
 from ._checkpoint import _CheckpointMethods
 from ._obstacles import _ObstacleMethods
 from ._obstacles3d import _Obstacle3DMethods
+from ._sinks import _SinkMethods
 from ._progress import make_progress
 from ._kinematics import KINEMATICS, default_headings, kinematics_codes, kinematics_names
 from ._fields import (ADD_AGENTS_SIGNATURE, ADD_DEFAULTS, CONDITIONAL_DEFAULTS, FIELDS, VIEWS, bytes_per_agent,
@@ -85,7 +86,7 @@ def _physical_memory() -> int | None:
 _MAX_STEPS = 2**62
 
 
-class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
+class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _CheckpointMethods):
     """Common implementation; use Simulator or Batch."""
 
     _scene_axis: bool
@@ -370,6 +371,8 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
         # Inputs are broadcast views, not copies: the engine reads them where
         # they lie, so that one value for a million agents costs nothing.
         def per_agent(name, value):
+            if FIELDS[name].dtype == "bool":
+                return flags(value, name, scalar_shapes, scalar_target).astype(np.uint8)
             return shaped(value, name, scalar_shapes, scalar_target, broadcast_view=True,
                           **FIELDS[name].checks)
 
@@ -505,7 +508,8 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
             and the final state are always recorded.
         until_arrived
             Stop after the first step at which every goal-seeking agent is
-            within its arrival radius.
+            within its arrival radius (agents that left the simulation,
+            through a sink or at their goal, no longer count).
         progress
             ``True`` shows a progress bar (tqdm when installed), a string one
             labelled with it; a callable is called as

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "engine/exit_phase.hpp"
 #include "engine/goals_phase.hpp"
 #include "engine/integrate_phase.hpp"
 #include "engine/observe_phase.hpp"
@@ -112,13 +113,18 @@ bool Engine::advance_in(Ticker* ticker, std::int64_t steps_done) {
     // 3. velocities: every agent's new velocity from the method, in parallel.
     if (!compute_new_velocities<V>(ticker, steps_done)) return false;
 
-    // 4. integrate: velocities, positions and headings.
+    // 4. integrate: velocities, positions and headings (line sinks need the positions before).
     const auto integration_started = std::chrono::steady_clock::now();
     const bool observing = wants_observation(method, metrics_);
+    const bool exits = wants_exits(state_, sinks_);
+    if (exits && sinks_.any_live_line()) sinks_.keep_positions(state_);
     integrate<V>(state_, method, time_step_, nonholonomic_, observing ? &motion_before_ : nullptr);
 
     // 5. observe: run metrics and deadlock timers.
     if (observing) observe_motion<V>(state_, motion_before_, method, waypoints_, metrics_, clock, step_count_);
+
+    // 6. exits: agents in a sink, or at their final goal with remove_at_goal, leave (become inactive).
+    if (exits) remove_exits<V>(state_, sinks_, waypoints_, metrics_, clock, step_count_);
 
     // Moving obstacles move with the agents, after the velocities were chosen
     // against their current place and velocity.

@@ -1,10 +1,9 @@
-// The simulation engine: B independent scenes of agents, 2 or 3
-// dimensions, stepped together by one avoidance method. A step
-// (Engine::advance_in, ARCHITECTURE.md "The step") checks the state, then
-// runs the phases goals -> index -> velocities -> integrate -> observe,
-// each in its own file (goals_phase, agent_order, velocities_phase, integrate_phase,
-// observe_phase). No result depends on the order or thread in which agents are processed;
-// phases that do geometry are templates on the vector type (Vec2, Vec3).
+// The simulation engine: B independent scenes of agents, 2 or 3 dimensions, stepped
+// together by one avoidance method. A step (Engine::advance_in, ARCHITECTURE.md "The step")
+// checks the state, then runs the phases goals -> index -> velocities -> integrate -> observe
+// -> exits, each in its own file (goals_phase, agent_order, velocities_phase, integrate_phase,
+// observe_phase, exit_phase). No result depends on the order or thread in which agents are
+// processed; phases that do geometry are templates on the vector type (Vec2, Vec3).
 #pragma once
 
 #include <atomic>
@@ -44,9 +43,8 @@ public:
 
     std::vector<std::int64_t> add_agents(int n, const AgentInput& input);
     void remove_agents(const std::int64_t* ids, std::size_t count);
-    // Obstacles (engine_obstacles.cpp; 2D only): add to one scene or to all
-    // (scene -1), returns the id within that set; a moving one translates by
-    // `velocity` per second. Changes take effect at the next step.
+    // Obstacles (engine_obstacles.cpp; 2D only): add to one scene or to all (scene -1), returns the id
+    // within that set; a moving one translates by `velocity` per second. Changes take effect at the next step.
     int add_obstacle(int scene, const Vec2* points, int count, ObstacleKind kind, bool moving = false,
                      Vec2 velocity = Vec2());
     void remove_obstacle(int scene, int id);
@@ -56,28 +54,29 @@ public:
     // Whether p is in the solid that scene sees; the signed distance to it.
     bool blocked(int scene, Vec2 p, bool with_moving = true) const;
     double obstacle_clearance(int scene, Vec2 p) const;
-    // 3D obstacles (engine_obstacles3d.cpp): one scene's set or the shared
-    // one (-1), to change between steps; the first obstacle a ball
-    // penetrates (-1: none; `shared`: whether of the shared set).
+    // 3D obstacles (engine_obstacles3d.cpp): one scene's set or the shared one (-1), to change between
+    // steps; the first obstacle a ball penetrates (-1: none; `shared`: whether of the shared set).
     ObstacleSet3& obstacles3_for_change(int scene);
     const ObstacleSet3& obstacles3(int scene) const;
     int penetrated_obstacle3(int scene, Vec3 p, double radius, bool& shared) const;
-    // One step; with a ticker, a long step polls it between blocks of agents
-    // and is abandoned (false, nothing advanced) when it asks to stop.
+    // One step; with a ticker, a long step polls it between blocks (abandoned, false, when it asks to stop).
     bool step(Ticker* ticker = nullptr);
     RunResult run(const RunOptions& options, const Recording& recording, const Tick& tick, const Pause& pause = {});
     bool all_arrived() const;  // arrivals.cpp: every goal-seeking agent at its final goal now
     bool mark_arrivals(std::vector<std::uint8_t>& reached) const;  // marks those there now; never unmarks
+    // Sinks (engine_sinks.cpp; 2D only): an area (3+ points) or a line (2 points) of one scene or of all
+    // (-1); ids count up, never reused. Agents leave through them in the exits phase of each step.
+    int add_sink(int scene, const Vec2* points, int count, bool line);
+    void remove_sink(int id);
+    const Sinks& sinks() const { return sinks_; }
 
-    // Waypoints (engine_waypoints.cpp): agent ids[k] follows points offsets[k] .. offsets[k+1]
-    // (dimensions() values each), moving on within radius[k]; those left after each current
-    // goal; where each agent is finally bound (scenes x count).
+    // Waypoints (engine_waypoints.cpp): agent ids[k] follows points offsets[k] .. offsets[k+1] (dimensions()
+    // values each), moving on within radius[k]; those left after each goal; each agent's final goal.
     void set_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
                        const double* points, const double* radius);
     std::vector<std::int32_t> waypoints_remaining() const;
     std::vector<double> final_goals() const;
-    // Everything the next step depends on but the method, and its checked
-    // inverse (engine_state.cpp; changes nothing when it refuses).
+    // Everything the next step depends on but the method, and its checked inverse (engine_state.cpp).
     EngineSnapshot snapshot() const;
     void restore(const EngineSnapshot& snapshot);
     // What the method would see and decide for one agent at the next step (inspect.cpp).
@@ -145,6 +144,7 @@ private:
     bool nonholonomic_ = false;            // the step under way has non-holonomic agents
     AgentState presented_;                 // then: the state the method sees
     MotionBefore motion_before_;           // the integrate phase's output for the observe phase
+    Sinks sinks_;                          // the exits phase's areas and lines
 };
 
 }  // namespace vosim

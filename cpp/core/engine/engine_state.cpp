@@ -108,6 +108,8 @@ void check_engine_column(const Column<Value>& column, int width, const char* nam
             if (s.ids[i] == -1) continue;
             for (int d = 0; d < width; ++d) {
                 const double value = static_cast<double>(column[i * width + d]);
+                // A field whose default is NaN (exit_time) holds NaN until it is set.
+                if (std::isnan(value) && std::isnan(info->default_value)) continue;
                 if (!within(value, info->range)) {
                     refuse(std::string(name) + "[" + std::to_string(b) + ", " + std::to_string(slot) + "] is " +
                            format_number(value) + "; it must be " + describe(info->range));
@@ -129,12 +131,13 @@ void check_flags(const Column<std::uint8_t>& column, const AgentState& s, const 
 }
 
 // The columns added after the first saved states, which lack them (filled
-// with the table's default): agents' kinematics (kinematics.hpp) and start
-// times (start_times.hpp).
+// with the table's default): agents' kinematics (kinematics.hpp), start
+// times (start_times.hpp) and exits (exit_phase.hpp).
 constexpr const char* kLaterColumns[] = {"kinematics",  "headings",          "angular_velocities",
                                          "wheel_track", "max_wheel_speed",   "max_angular_speed",
                                          "effective_center_distance", "tracking_error",
-                                         "tracking_time", "start_time"};
+                                         "tracking_time", "start_time", "remove_at_goal", "exit_time",
+                                         "exit_sink"};
 
 }  // namespace
 
@@ -183,6 +186,7 @@ EngineSnapshot Engine::snapshot() const {
     std::sort(out.waypoints.begin(), out.waypoints.end(),
               [](const SavedWaypoints& a, const SavedWaypoints& b) { return a.id < b.id; });
     out.fallbacks = fallbacks_;
+    out.sinks = sinks_.all();
     return out;
 }
 
@@ -266,6 +270,7 @@ void Engine::restore(const EngineSnapshot& saved) {
     check_ids(state);
     check_flags(state.active, state, "active");
     check_flags(state.has_goal, state, "has_goal");
+    check_flags(state.remove_at_goal, state, "remove_at_goal");
     state.for_each_column(
         [&](auto& column, int width, const char* name) { check_engine_column(column, width, name, state); });
 
@@ -316,6 +321,26 @@ void Engine::restore(const EngineSnapshot& saved) {
                std::to_string(saved.scenes) + " scenes");
     }
 
+    // Sinks: each checked as add_sink checks it (removed ones hold no points).
+    Sinks sinks;
+    std::vector<Sink> saved_sinks;
+    if (!saved.sinks.empty() && saved.dimensions != 2) refuse("it has sinks in a 3D engine");
+    for (std::size_t k = 0; k < saved.sinks.size(); ++k) {
+        const Sink& given = saved.sinks[k];
+        if (given.removed) {
+            if (!given.points.empty()) refuse("removed sink " + std::to_string(k) + " has points");
+        } else {
+            try {
+                Sinks{}.add(given.scene, saved.scenes, given.points.data(), static_cast<int>(given.points.size()),
+                            given.line);
+            } catch (const std::invalid_argument& error) {
+                refuse(std::string("sink ") + std::to_string(k) + ": " + error.what());
+            }
+        }
+        saved_sinks.push_back(given);
+    }
+    sinks.restore(std::move(saved_sinks));
+
     state_ = std::move(state);
     time_step_ = saved.time_step;
     time_ = saved.time;
@@ -324,6 +349,7 @@ void Engine::restore(const EngineSnapshot& saved) {
     scene_obstacles_ = std::move(own);
     waypoints_ = std::move(waypoints);
     fallbacks_ = saved.fallbacks;
+    sinks_ = std::move(sinks);
     // Derived every step from the state above.
     order_.clear();
 }

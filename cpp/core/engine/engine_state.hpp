@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "obstacles/obstacles.hpp"
+#include "engine/sinks.hpp"
 #include "vec2.hpp"
 
 namespace vosim {
@@ -62,6 +63,7 @@ struct EngineSnapshot {
     std::vector<SavedObstacle> obstacles;
     std::vector<SavedWaypoints> waypoints;  // ascending id
     std::vector<std::int64_t> fallbacks;    // per scene (empty before the first step with agents)
+    std::vector<Sink> sinks;                 // every sink ever added, by id (removed ones without points)
 };
 
 // Splits `flat`, points of `width` values each, into the lists that `offsets`

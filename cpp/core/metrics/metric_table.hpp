@@ -50,9 +50,9 @@ enum class MetricScope { kScene, kAgent, kSeries, kTiming };
       "Mean, over the agents that arrived, of straight-line distance from start to arrival point over the "  \
       "distance travelled until then (1: a straight path).")                                                \
     X(mean_speed, kScene, double, "m/s",                                                                      \
-      "Mean over the agents of each one's speed while travelling: distance travelled until arrival over "    \
-      "the time until arrival, or, for agents that did not arrive (and those without a goal), distance "    \
-      "over the run's duration. Agents that arrived early are not slowed by waiting for the others (or, "   \
+      "Mean over the agents of each one's speed while travelling: distance travelled until arrival (or "    \
+      "exit) over the time until then, or, for agents that did neither (and those without a goal), "         \
+      "distance over the run's duration. Agents that arrived early are not slowed by waiting for the others (or, "   \
       "in a Batch, for other scenes).")                                                                     \
     X(sum_abs_dv, kScene, double, "m/s", "Smoothness: sum over agents and steps of ``|v_k - v_{k-1}|``.")      \
     X(sum_abs_da, kScene, double, "m/s^2",                                                                    \
@@ -63,7 +63,13 @@ enum class MetricScope { kScene, kAgent, kSeries, kTiming };
     X(fallbacks, kScene, std::int64_t, "agent-steps",                                                         \
       "Agent-steps in which the method fell back: ORCA's linear program 3 (its half-planes left no "         \
       "admissible velocity), or geometric selection finding nothing admissible.")                           \
+    X(exits, kScene, std::int64_t, "agents",                                                                  \
+      "Agents that left the simulation during the run: through a sink, or at their final goal with "        \
+      "``remove_at_goal`` (these also count as arrived). Agents that left stay in every metric of the run "  \
+      "(an agent that left through a sink without reaching its goal counts as not arrived).")               \
+    X(last_exit_time, kScene, double, "s", "Seconds of the run until the last of its exits; NaN without any.") \
     X(arrival_step, kAgent, std::int64_t, "steps", "Steps of the run until arrival, -1 if not.")               \
+    X(exit_step, kAgent, std::int64_t, "steps", "Steps of the run until the agent left, -1 if it did not.")   \
     X(path_length, kAgent, double, "m", "Distance travelled during the whole run.")                            \
     X(agent_path_efficiency, kAgent, double, "1", "As ``path_efficiency``, for the agent (NaN unless it arrived).") \
     X(agent_mean_speed, kAgent, double, "m/s", "As ``mean_speed``, for the agent.")                            \

@@ -49,6 +49,7 @@ RunMetrics::RunMetrics(const AgentState& state, int threads, std::int64_t record
     path_at_arrival_.assign(total, kNaN);
     straight_at_arrival_.assign(total, kNaN);
     arrived_at_.assign(total, -1);
+    exited_at_.assign(total, -1);
     stall_.assign(total, 0);
     longest_stall_.assign(total, 0);
     goal_seeking_.assign(total, 0);
@@ -126,6 +127,7 @@ void RunMetrics::finish(const AgentState& state, std::int64_t steps_done, double
                         const std::vector<std::int64_t>& scene_fallbacks) {
     const std::size_t agents = static_cast<std::size_t>(scenes_) * count_;
     arrival_step.assign(agents, -1);
+    exit_step.assign(agents, -1);
     path_length.assign(agents, 0.0);
     peak_acceleration.assign(agents, 0.0);
     peak_angular_speed.assign(agents, 0.0);
@@ -149,6 +151,8 @@ void RunMetrics::finish(const AgentState& state, std::int64_t steps_done, double
     mean_path_length.assign(scenes_, kNaN);
     path_efficiency.assign(scenes_, kNaN);
     mean_speed.assign(scenes_, kNaN);
+    exits.assign(scenes_, 0);
+    last_exit_time.assign(scenes_, kNaN);
     sum_abs_dv.assign(scenes_, 0.0);
     sum_abs_da.assign(scenes_, 0.0);
 
@@ -157,7 +161,7 @@ void RunMetrics::finish(const AgentState& state, std::int64_t steps_done, double
         collision_pairs[b] =
             pairs_capped_[b] ? pair_cap() + 1 : static_cast<std::int64_t>(distinct_pairs_[b].size());
         std::int64_t live = 0, seeking = 0, arrived = 0, efficient = 0, timed = 0;
-        std::int64_t last_arrival = 0;
+        std::int64_t last_arrival = 0, last_exit = 0;
         double path_sum = 0.0, travel_sum = 0.0, efficiency_sum = 0.0, speed_sum = 0.0;
         for (int slot = 0; slot < count_; ++slot) {
             const std::size_t i = state.index(b, slot);
@@ -168,20 +172,28 @@ void RunMetrics::finish(const AgentState& state, std::int64_t steps_done, double
             // is a half-turn in one step): its turn rate means nothing.
             peak_angular_speed[k] = state.kinematics[i] == 0 ? kNaN : peak_turn_[i];
             arrival_step[k] = arrived_at_[i];
+            exit_step[k] = exited_at_[i];
             longest_stall[k] = longest_stall_[i];
             // Speed while travelling: until arrival for those that arrived
-            // (not diluted by the time they then wait for the others).
+            // (not diluted by the time they then wait for the others), or
+            // until they left.
             const double travelled = arrived_at_[i] >= 0 ? path_at_arrival_[i] : path_[i];
-            const double travel_time =
-                arrived_at_[i] >= 0 ? static_cast<double>(arrived_at_[i]) * time_step : duration;
+            const double travel_time = arrived_at_[i] >= 0 ? static_cast<double>(arrived_at_[i]) * time_step
+                                       : exited_at_[i] >= 0 ? static_cast<double>(exited_at_[i]) * time_step
+                                                            : duration;
             if (travel_time > 0.0) agent_mean_speed[k] = travelled / travel_time;
             if (arrived_at_[i] >= 0 && path_at_arrival_[i] > 0.0) {
                 agent_path_efficiency[k] = straight_at_arrival_[i] / path_at_arrival_[i];
             } else if (arrived_at_[i] >= 0) {
                 agent_path_efficiency[k] = 1.0;  // arrived without moving
             }
-            if (!state.active[i] || state.ids[i] < 0) continue;
+            // Agents that left during the run are inactive now but were part of it.
+            if ((!state.active[i] && exited_at_[i] < 0) || state.ids[i] < 0) continue;
             ++live;
+            if (exited_at_[i] >= 0) {
+                ++exits[b];
+                last_exit = std::max(last_exit, exited_at_[i]);
+            }
             path_sum += path_[i];
             if (!std::isnan(agent_mean_speed[k])) {
                 speed_sum += agent_mean_speed[k];
@@ -201,6 +213,7 @@ void RunMetrics::finish(const AgentState& state, std::int64_t steps_done, double
                 ++efficient;
             }
         }
+        if (exits[b] > 0) last_exit_time[b] = static_cast<double>(last_exit) * time_step;
         if (live > 0) {
             mean_path_length[b] = path_sum / static_cast<double>(live);
             if (timed > 0) mean_speed[b] = speed_sum / static_cast<double>(timed);

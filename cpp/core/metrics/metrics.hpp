@@ -70,6 +70,8 @@ public:
     template <class V>
     void observe_motion(std::size_t i, V old_velocity, V new_velocity, V new_position, double dt,
                         std::int64_t step_after, bool goal_seeking, bool arrived_now, bool waiting);
+    // The agent left the simulation at the end of step `step_after` (the exits phase).
+    void observe_exit(std::size_t i, std::int64_t step_after) { exited_at_[i] = step_after; }
     // The agent's realised turn rate over the step (|heading change| / dt).
     void observe_turn(std::size_t i, double turn_rate) { peak_turn_[i] = std::max(peak_turn_[i], turn_rate); }
 
@@ -110,7 +112,7 @@ private:
     std::vector<std::uint8_t> has_acceleration_;
     std::vector<double> path_, sum_dv_, sum_da_, path_at_arrival_, straight_at_arrival_, peak_accel_,
         peak_turn_;
-    std::vector<std::int64_t> arrived_at_;
+    std::vector<std::int64_t> arrived_at_, exited_at_;
     std::vector<std::int32_t> stall_, longest_stall_;
     std::vector<std::uint8_t> goal_seeking_;
     // Per scene, over the states observed so far.

@@ -70,6 +70,13 @@ inline constexpr double kDerived = std::numeric_limits<double>::lowest();
     X(start_time, double, 1, kInput, kWithGoal, kNonNegativeRange, 0.0,                                   \
       "Pre-movement time (s of simulated time): a goal-seeking agent stands still until the step that "  \
       "begins within half a time step of it, then heads for its goal (engine/start_times.hpp).")        \
+    X(remove_at_goal, std::uint8_t, 1, kInput, kNever, kUnboundedRange, 0.0,                               \
+      "Whether the agent leaves the simulation (becomes inactive) at the end of the step in which it is "  \
+      "at its final goal: within arrival_radius, no waypoint left (engine/exit_phase.hpp).")              \
+    X(exit_time, double, 1, kReadOnly, kNever, kNonNegativeRange, std::numeric_limits<double>::quiet_NaN(), \
+      "Simulated time at which the agent left through a sink or at its goal (NaN: it has not left).")      \
+    X(exit_sink, std::int32_t, 1, kReadOnly, kNever, kSinkIdRange, -1.0,                                   \
+      "Id of the sink the agent left through (-1: none, or it left at its goal; see exit_time).")         \
     X(priority, double, 1, kInput, kAlways, kNonNegativeRange, 1.0,                                        \
       "ORCA priorities: agent A takes priority_B / (priority_A + priority_B) of a pair's avoidance "       \
       "(half when equal, as RVO2; all of it when A's is 0 and B's is not).")                               \

@@ -80,12 +80,13 @@ std::vector<std::int64_t> AgentState::append(int n, const AgentInput& in) {
             const std::size_t src = static_cast<std::size_t>(b) * n + k;
             const std::size_t dst = index(b, count_ + k);
             // Every input field of the table read from its source; the
-            // engine's own state starts at its default.
+            // engine's own state (read-only fields but ids) starts at its default.
 #define VOSIM_APPEND_FIELD(name, T, width, role, check, range, fallback, ...)                             \
     if constexpr (FieldRole::role == FieldRole::kInput) {                                               \
         const int w = width_of(width);                                                                  \
         for (int d = 0; d < w; ++d) name[w * dst + d] = normalized(in.name.at(b, k, d));                \
-    } else if constexpr (FieldRole::role == FieldRole::kState || FieldRole::role == FieldRole::kHidden) { \
+    } else if constexpr (FieldRole::role == FieldRole::kState || FieldRole::role == FieldRole::kHidden || \
+                         (FieldRole::role == FieldRole::kReadOnly && (fallback) != kDerived)) {          \
         const int w = width_of(width);                                                                  \
         for (int d = 0; d < w; ++d) name[w * dst + d] = static_cast<T>(fallback);                       \
     }

@@ -8,9 +8,9 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
-from .._fields import PER_AGENT_NUMBERS
+from .._fields import FIELDS, PER_AGENT_NUMBERS
 from .._kinematics import kinematics_codes, kinematics_names
-from .._checks import MAX_MAGNITUDE, MIN_TIME, check_values, integer, real_array, scalar
+from .._checks import MAX_MAGNITUDE, MIN_TIME, check_values, flags, integer, real_array, scalar
 from ..batch import Batch
 from ..methods import ORCA, Method, method_from_dict
 from ..shapes3d import Shape3D, shape_from_dict
@@ -107,6 +107,10 @@ class Scenario:
                 if array.ndim > 1 or (array.ndim == 1 and len(array) != n):
                     raise ValueError(f"agent_params[{key!r}]: expected a name or {n} names, got shape {array.shape}")
                 params[key] = array.tolist()
+                continue
+            if key in FIELDS and FIELDS[key].dtype == "bool":  # flags, not numbers
+                array = flags(value, f"agent_params[{key!r}]", [(), (n,)], np.shape(value))
+                params[key] = array.tolist() if array.ndim else bool(array)
                 continue
             array = real_array(value, f"agent_params[{key!r}]")
             if array.ndim > 1 or (array.ndim == 1 and len(array) != n):

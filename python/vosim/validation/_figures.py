@@ -21,6 +21,8 @@ def figures(results) -> dict:
             out[stem] = _set_off(plt, result)
         elif result.test == "RiMEA 7":
             out[stem] = _speeds(plt, result)
+        elif result.test == "RiMEA 9":
+            out[stem] = _evacuated(plt, result)
         elif "trajectory" in result.data:
             from .. import plot
 
@@ -77,5 +79,18 @@ def _set_off(plt, result):
     ax.set(xlabel="pre-movement time (s)", ylabel="set off at (s)", xlim=tuple(span), ylim=(0.0, span[1] + lag))
     ax.set_title(f"RiMEA 5: {result.method}\n{result.summary}", fontsize=10)
     ax.legend(fontsize=8, loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+def _evacuated(plt, result):
+    data = result.data
+    fig, ax = plt.subplots(figsize=(5.5, 4.0))
+    for k, (label, times) in enumerate(data["exit_times"].items()):
+        ax.step(np.concatenate([[0.0], times]), np.arange(len(times) + 1), where="post", color=f"C{k}", label=label)
+    ax.axhline(data["persons"], color="0.6", lw=0.8, ls="--")
+    ax.set(xlabel="time (s)", ylabel="persons evacuated", ylim=(0, data["persons"] * 1.05))
+    ax.set_title(f"RiMEA 9: {result.method}, {data['persons']} persons\n{result.summary}", fontsize=10)
+    ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     return fig

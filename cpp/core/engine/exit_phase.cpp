@@ -1,0 +1,53 @@
+#include "engine/exit_phase.hpp"
+
+#include "parallel.hpp"
+#include "threads.hpp"
+
+namespace vosim {
+
+bool wants_exits(const AgentState& s, const Sinks& sinks) {
+    if (sinks.any_live()) return true;
+    for (int b = 0; b < s.scenes(); ++b) {
+        for (int slot = 0; slot < s.count(); ++slot) {
+            const std::size_t i = s.index(b, slot);
+            if (s.remove_at_goal[i] && s.active[i]) return true;
+        }
+    }
+    return false;
+}
+
+template <class V>
+void remove_exits(AgentState& s, const Sinks& sinks, const Waypoints& waypoints, RunMetrics* metrics,
+                  const StepClock& clock, std::int64_t step_count) {
+    const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
+    const bool planar_sinks = kDim<V> == 2 && sinks.any_live();  // (add_sink refuses 3D engines)
+    const std::vector<double>& before = sinks.positions_before();
+    const double exit_time = clock.now + clock.time_step;
+    parallel_for_values(total, max_threads(), [&](std::int64_t i) {
+        if (i % s.capacity() >= s.count() || !s.active[i]) return;
+        const std::size_t at = static_cast<std::size_t>(i);
+        int sink = -2;  // -2: stays
+        if (s.remove_at_goal[at] && s.has_goal[at] &&
+            abs_sq(s.position<V>(at) - s.goal<V>(at)) <= sqr(s.arrival_radius[at]) && !waypoints.has_more(s, at)) {
+            sink = -1;
+        } else if (planar_sinks) {
+            const Vec2 now(s.positions[2 * at], s.positions[2 * at + 1]);
+            const Vec2 was = before.size() > 2 * at + 1 ? Vec2(before[2 * at], before[2 * at + 1]) : now;
+            const int scene = static_cast<int>(i / s.capacity());
+            const int id = sinks.reached(scene, was, now);
+            if (id >= 0) sink = id;
+        }
+        if (sink == -2) return;
+        s.active[at] = 0;
+        s.exit_time[at] = exit_time;
+        s.exit_sink[at] = sink;
+        if (metrics) metrics->observe_exit(at, step_count + 1);
+    });
+}
+
+template void remove_exits<Vec2>(AgentState&, const Sinks&, const Waypoints&, RunMetrics*, const StepClock&,
+                                 std::int64_t);
+template void remove_exits<Vec3>(AgentState&, const Sinks&, const Waypoints&, RunMetrics*, const StepClock&,
+                                 std::int64_t);
+
+}  // namespace vosim

@@ -1,0 +1,135 @@
+// Sinks and the exits phase (engine/sinks.hpp, engine/exit_phase.hpp), worked
+// out by hand: agents walking at 1 m/s in steps of 0.1 s.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "engine/engine.hpp"
+#include "engine/sinks.hpp"
+#include "threads.hpp"
+
+#include "crowd.hpp"
+
+using namespace vosim;
+
+namespace {
+
+std::size_t at(const Engine& engine, int slot) { return engine.state().index(0, slot); }
+
+}  // namespace
+
+TEST_CASE("sink geometry: even-odd inside, a move that reaches the line from either side") {
+    const std::vector<Vec2> square{Vec2(0, 0), Vec2(1, 0), Vec2(1, 1), Vec2(0, 1)};
+    CHECK(inside_polygon(square, Vec2(0.5, 0.5)));
+    CHECK_FALSE(inside_polygon(square, Vec2(1.5, 0.5)));
+    CHECK_FALSE(inside_polygon(square, Vec2(0.5, -0.1)));
+    const Vec2 a(0, -1), b(0, 1);
+    CHECK(crosses_segment(a, b, Vec2(-0.1, 0), Vec2(0.1, 0)));
+    CHECK(crosses_segment(a, b, Vec2(0.1, 0.5), Vec2(-0.1, 0.5)));   // the other way
+    CHECK_FALSE(crosses_segment(a, b, Vec2(-0.1, 2), Vec2(0.1, 2)));  // past its end
+    CHECK_FALSE(crosses_segment(a, b, Vec2(-0.3, 0), Vec2(-0.1, 0)));  // short of it
+}
+
+TEST_CASE("sinks refuse what reaches nobody and name the bad point") {
+    Engine engine(2, 0.1);
+    const Vec2 line[] = {Vec2(0, 0), Vec2(0, 0)};
+    CHECK_THROWS_AS(engine.add_sink(-1, line, 2, true), std::invalid_argument);
+    const Vec2 flat[] = {Vec2(0, 0), Vec2(1, 1), Vec2(2, 2)};
+    CHECK_THROWS_AS(engine.add_sink(-1, flat, 3, false), std::invalid_argument);
+    const Vec2 bad[] = {Vec2(0, 0), Vec2(std::nan(""), 1)};
+    CHECK_THROWS_WITH_AS(engine.add_sink(-1, bad, 2, true), doctest::Contains("points[1]"), std::invalid_argument);
+    const Vec2 ok[] = {Vec2(0, 0), Vec2(0, 1)};
+    CHECK_THROWS_AS(engine.add_sink(2, ok, 2, true), std::invalid_argument);  // no scene 2
+    CHECK(engine.add_sink(1, ok, 2, true) == 0);
+    CHECK(engine.add_sink(-1, ok, 2, true) == 1);
+    engine.remove_sink(0);
+    CHECK_THROWS_AS(engine.remove_sink(0), std::invalid_argument);
+    CHECK(engine.add_sink(-1, ok, 2, true) == 2);  // ids are never reused
+    Engine space(1, 0.1, 3);
+    CHECK_THROWS_AS(space.add_sink(-1, ok, 2, true), std::invalid_argument);
+}
+
+TEST_CASE("agents leave through a line, an area and at their goal, inside run(), counted by the metrics") {
+    // Three agents from x = 0 at 1 m/s: one towards a line at x = 0.55, one
+    // into an area from x = 0.75, one to a goal at x = 2 with
+    // remove_at_goal and arrival radius 1.75.
+    Crowd crowd({Vec2(0, 0), Vec2(0, 5), Vec2(0, 10)}, {Vec2(9, 0), Vec2(9, 5), Vec2(2, 10)}, 1.0);
+    crowd.arrival[2] = 1.75;
+    AgentInput in = crowd.input();
+    std::vector<std::uint8_t> remove = {0, 0, 1};
+    in.remove_at_goal = {remove.data(), 0, 1};
+    Engine engine(1, 0.1);
+    engine.add_agents(crowd.size(), in);
+    const Vec2 line[] = {Vec2(0.55, -1), Vec2(0.55, 1)};
+    const Vec2 area[] = {Vec2(0.75, 4), Vec2(2, 4), Vec2(2, 6), Vec2(0.75, 6)};
+    CHECK(engine.add_sink(-1, line, 2, true) == 0);
+    CHECK(engine.add_sink(-1, area, 4, false) == 1);
+    const AgentState& s = engine.state();
+    CHECK(std::isnan(s.exit_time[at(engine, 0)]));
+    CHECK(s.exit_sink[at(engine, 0)] == -1);
+
+    RunOptions options;
+    options.steps = 20;
+    Recording recording;
+    recording.max_frames = frames_for(options.steps, options.record_every);
+    const RunResult result = engine.run(options, recording, Tick{});
+    REQUIRE_FALSE(result.error);
+    // The goal: 0.3 after 3 steps (within 1.75 of 2), leaves at t = 0.3.
+    // The line: crossed in the step 0.5 -> 0.6, t = 0.6; the area: entered at 0.8.
+    CHECK(s.exit_time[at(engine, 2)] == doctest::Approx(0.3));
+    CHECK(s.exit_sink[at(engine, 2)] == -1);
+    CHECK(s.exit_time[at(engine, 0)] == doctest::Approx(0.6));
+    CHECK(s.exit_sink[at(engine, 0)] == 0);
+    CHECK(s.exit_time[at(engine, 1)] == doctest::Approx(0.8));
+    CHECK(s.exit_sink[at(engine, 1)] == 1);
+    for (int slot = 0; slot < 3; ++slot) CHECK_FALSE(s.active[at(engine, slot)]);
+    CHECK(s.ids[at(engine, 2)] == 2);  // ids and slots stay
+    // Left where it was when it left, and stays there.
+    CHECK(s.position(at(engine, 0)).x == doctest::Approx(0.6));
+
+    const RunMetrics& m = *result.metrics;
+    CHECK(m.exits[0] == 3);
+    CHECK(m.last_exit_time[0] == doctest::Approx(0.8));
+    CHECK(m.exit_step == std::vector<std::int64_t>{6, 8, 3});
+    CHECK(m.arrival_step == std::vector<std::int64_t>{-1, -1, 3});  // leaving at its goal is arriving
+    CHECK(m.arrival_rate[0] == doctest::Approx(1.0 / 3.0));
+    CHECK(m.agent_mean_speed[0] == doctest::Approx(1.0));  // until it left, not diluted by the run
+}
+
+TEST_CASE("a removed sink lets agents through; a sink of another scene does not take them") {
+    const Crowd crowd({Vec2(0, 0)}, {Vec2(9, 0)}, 1.0);
+    Engine engine(2, 0.1);
+    engine.add_agents(crowd.size(), crowd.input());
+    const Vec2 line[] = {Vec2(0.25, -1), Vec2(0.25, 1)};
+    engine.remove_sink(engine.add_sink(-1, line, 2, true));
+    engine.add_sink(1, line, 2, true);
+    for (int k = 0; k < 5; ++k) REQUIRE(engine.step());
+    const AgentState& s = engine.state();
+    CHECK(s.active[s.index(0, 0)]);
+    CHECK_FALSE(s.active[s.index(1, 0)]);
+    CHECK(s.exit_sink[s.index(1, 0)] == 1);
+}
+
+TEST_CASE("sinks survive a snapshot; a state without them restores with none") {
+    const Crowd crowd({Vec2(0, 0)}, {Vec2(9, 0)}, 1.0);
+    Engine engine(1, 0.1);
+    engine.add_agents(crowd.size(), crowd.input());
+    const Vec2 line[] = {Vec2(0.25, -1), Vec2(0.25, 1)};
+    engine.remove_sink(engine.add_sink(-1, line, 2, true));
+    engine.add_sink(-1, line, 2, true);
+    EngineSnapshot saved = engine.snapshot();
+    Engine copy(1, 0.1);
+    copy.restore(saved);
+    REQUIRE(copy.sinks().all().size() == 2);
+    CHECK(copy.sinks().all()[0].removed);
+    for (int k = 0; k < 5; ++k) REQUIRE(copy.step());
+    CHECK(copy.state().exit_sink[0] == 1);
+    saved.sinks.clear();
+    Engine without(1, 0.1);
+    without.restore(saved);
+    CHECK_FALSE(without.sinks().any_live());
+    saved.sinks.push_back({-1, true, {Vec2(0, 0), Vec2(0, 0)}, false});  // degenerate: refused
+    CHECK_THROWS_AS(without.restore(saved), std::invalid_argument);
+}
