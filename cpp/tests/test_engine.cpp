@@ -243,3 +243,25 @@ TEST_CASE("edge grid against brute force: every point of every segment lies in a
     }
     CHECK(missing == 0);
 }
+
+TEST_CASE("drives that cannot work are refused before they are added, named as the caller indexes them") {
+    Crowd crowd({Vec2(0.0, 0.0), Vec2(0.0, 5.0)}, {Vec2(10.0, 0.0), Vec2(10.0, 5.0)});
+    crowd.kinematics = {0, 1};  // the second a differential drive
+    std::vector<double> track = {0.0, 0.0};
+    AgentInput in = crowd.input();
+    in.wheel_track = {track.data(), 0, 1};
+    Engine engine(1, 0.1);
+    CHECK_THROWS_WITH_AS(engine.add_agents(crowd.size(), in, false),
+                         "wheel_track[1] is 0.0; a 'differential_drive' agent needs it > 0", std::invalid_argument);
+    CHECK_THROWS_WITH_AS(engine.add_agents(crowd.size(), in),
+                         "wheel_track[0, 1] is 0.0; a 'differential_drive' agent needs it > 0", std::invalid_argument);
+    CHECK(engine.state().count() == 0);
+    crowd.kinematics = {2, 0};  // a unicycle needs a finite turn rate
+    in.kinematics = {crowd.kinematics.data(), 0, 1};
+    std::vector<double> unbounded = {std::numeric_limits<double>::infinity(), 1.0};
+    in.max_angular_speed = {unbounded.data(), 0, 1};
+    CHECK_THROWS_WITH_AS(engine.add_agents(crowd.size(), in, false),
+                         "max_angular_speed[0] is inf; a 'unicycle' agent needs it finite", std::invalid_argument);
+    unbounded[0] = 3.0;
+    CHECK(engine.add_agents(crowd.size(), in, false).size() == 2);
+}

@@ -42,7 +42,7 @@ public:
     // Per scene, how many agent-steps fell back (see Workspace::used_fallback).
     const std::vector<std::int64_t>& fallbacks() const { return fallbacks_; }
 
-    std::vector<std::int64_t> add_agents(int n, const AgentInput& input);
+    std::vector<std::int64_t> add_agents(int n, const AgentInput& input, bool name_scenes = true);  // check_new_drives
     void remove_agents(const std::int64_t* ids, std::size_t count);
     // Obstacles (engine_obstacles.cpp; 2D only): add to one scene or to all
     // (scene -1), returns the id within that set; a moving one translates by
