@@ -182,7 +182,7 @@ void bind_diagnostics(py::module_& m) {
     engine.def(
         "inspect",
         [](Engine& e, int scene, int slot) {
-            return e.dimensions() == 3 ? to_dict(e.inspect_3d(scene, slot)) : to_dict(e.inspect(scene, slot));
+            return e.dimensions() == 3 ? to_dict(e.inspect<Vec3>(scene, slot)) : to_dict(e.inspect<Vec2>(scene, slot));
         },
         py::arg("scene"), py::arg("slot"));
     engine.def(

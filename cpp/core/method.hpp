@@ -257,6 +257,16 @@ V method_velocity(const Method& method, const SceneView& scene, int slot, Worksp
     }
 }
 
+// The inspection through the member of the engine's dimension.
+template <class V>
+void method_inspect(const Method& method, const SceneView& scene, int slot, Workspace& ws, DiagnosticsFor<V>& out) {
+    if constexpr (kDim<V> == 2) {
+        method.inspect(scene, slot, ws, out);
+    } else {
+        method.inspect_3d(scene, slot, ws, out);
+    }
+}
+
 // The method an engine starts with (ORCA with its defaults), supplied by
 // the method registry (methods/registry.cpp): the core names no method.
 std::shared_ptr<const Method> make_default_method();
