@@ -27,7 +27,7 @@ std::size_t Engine::prepare_inspection(int scene, int slot, Workspace& ws) {
     build_grid<V>(state_, scene, grid);
     const std::size_t i = state_.index(scene, slot);
     ws.agent_buffer.resize(neighbor_capacity(i));
-    auto& near = ws.obstacles_near<V>();
+    auto& near = ws.obstacle_runs<V>().buffer;
     const int found = gather_neighbors<V>(grid, scene, slot, ws.agent_buffer.data(), &near);
     ws.agent_neighbors = {ws.agent_buffer.data(), found};
     ws.set_obstacles_near<V>(Span<ObstaclesNearOf<V>>{near.data(), static_cast<int>(near.size())});
