@@ -181,9 +181,10 @@ method : str
 params : dict
     Its settings, checked against the registry (missing ones take their defaults).
 agent : dict
-    position, velocity, pref_velocity (2 values each), radius, max_speed;
-    optionally time_horizon, time_horizon_obst, uncertainty_offset (the
-    per-agent fields of the same names) and id (seeds random draws).
+    position, velocity, pref_velocity (2 values each), radius, max_speed
+    and, optionally, the other numbers the kernels read (the per-agent fields
+    of the same names, at these defaults: {numbers}) and id (seeds random
+    draws).
 neighbors : array_like, shape (k, 7), optional
     Rows ``x, y, vx, vy, pref_vx, pref_vy, radius``, nearest first.
 segments : array_like, shape (m, 4), optional
@@ -205,13 +206,26 @@ record : dict
     and with ``diagnostics=True`` its cones, candidates or samples.
 )doc";
 
+// The doc, listing the agent's numbers from VOSIM_LOCAL_AGENT_NUMBERS.
+const std::string& solve_local_doc() {
+    static const std::string doc = [] {
+        std::string numbers, text = kSolveLocalDoc;
+#define VOSIM_LIST_NUMBER(name, fallback) numbers += std::string(numbers.empty() ? "" : ", ") + #name "=" #fallback;
+        VOSIM_LOCAL_AGENT_NUMBERS(VOSIM_LIST_NUMBER)
+#undef VOSIM_LIST_NUMBER
+        const std::string slot = "{numbers}";
+        return text.replace(text.find(slot), slot.size(), numbers);
+    }();
+    return doc;
+}
+
 }  // namespace
 
 void bind_solve_local(py::module_& m) {
     m.def("solve_local", &solve_local, py::arg("method"), py::arg("params") = py::dict(), py::kw_only(),
           py::arg("agent"), py::arg("neighbors") = py::none(), py::arg("segments") = py::none(),
           py::arg("time_step"), py::arg("step") = 0, py::arg("seed") = 0, py::arg("diagnostics") = false,
-          kSolveLocalDoc);
+          solve_local_doc().c_str());
 
     m.def(
         "vo_limit_acceleration",
