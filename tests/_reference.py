@@ -118,7 +118,7 @@ class DetourData:
         return row
 
     def case_inputs(self, row: int) -> dict:
-        """The case in ``row`` as keyword arguments of ``vosim._core.detour_sample``."""
+        """The case in ``row`` as keyword arguments of ``_local_kernels.detour_sample``."""
         a = self.agent[row]
         c = self.circles[self.circle_start[row]:self.circle_start[row + 1]]
         s = self.segments[self.segment_start[row]:self.segment_start[row + 1]]

@@ -30,6 +30,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from _reference import DetourData, detour_full_available, f32, load_detour
+from _local_kernels import detour_sample
 from vosim import _core
 
 TOLERANCE = 1e-4
@@ -123,7 +124,7 @@ def explain(data: DetourData, mode: str, param_set: str, row: int, min_gap: floa
     if mode != "adaptive" or not at.any():
         return "near tie" if min_gap < NEAR_TIE else ""
     params = sampler_params(data.params[param_set])
-    _, _, record = _core.detour_sample(**data.case_inputs(row), mode=mode, record=True, **params)
+    _, _, record = detour_sample(**data.case_inputs(row), mode=mode, record=True, **params)
     mine = level_winners(record, params["adaptive_depth"])
     theirs = np.stack([levels["best_x"][at], levels["best_z"][at]], axis=1)
     differ = np.flatnonzero(np.linalg.norm(mine - theirs, axis=1) > TOLERANCE)
@@ -145,7 +146,7 @@ def replay(data: DetourData, mode: str, param_set: str) -> Replay:
     nvel = np.empty((len(rows), 2))
     ns = np.empty(len(rows), dtype=np.int64)
     for k, row in enumerate(rows):
-        velocity, ns[k], _ = _core.detour_sample(**data.case_inputs(row), mode=mode, **params)
+        velocity, ns[k], _ = detour_sample(**data.case_inputs(row), mode=mode, **params)
         nvel[k] = velocity
     ref_nvel = np.stack([table["nvel_x"][select], table["nvel_z"][select]], axis=1)
     result = Replay(rows, nvel, ns, ref_nvel, table["ns"][select], np.linalg.norm(nvel - ref_nvel, axis=1),
@@ -224,7 +225,7 @@ def test_penalty_terms_match_library_samples(run):
             continue  # vosim orients the pattern differently
         # On a coincident neighbour only level 0 is common: the library then picks nothing.
         total += 0 if degenerate[row] else at.sum()
-        _, ns, record = _core.detour_sample(**data.case_inputs(row), record=True, **params)
+        _, ns, record = detour_sample(**data.case_inputs(row), record=True, **params)
         assert ns == len(record["level"])
         theirs_v = np.stack([samples["vx"][at], samples["vz"][at]], axis=1)
         theirs_terms = np.stack([samples[k][at] for k in ("penalty", "vpen", "vcpen", "spen", "tpen")], axis=1)
@@ -254,7 +255,7 @@ def test_early_out_breaks_ties_as_the_library_does(param_set):
     data = detour_data(full=False)
     table = data.tables["results_adaptive"]
     at = (table["case_id"] == 1508) & (table["param_set"] == param_set)
-    velocity, ns, record = _core.detour_sample(**data.case_inputs(data.row_of(1508)), record=True,
+    velocity, ns, record = detour_sample(**data.case_inputs(data.row_of(1508)), record=True,
                                                **sampler_params(data.params[param_set]))
     np.testing.assert_allclose(velocity, [table["nvel_x"][at][0], table["nvel_z"][at][0]], atol=1e-6)
     assert ns == table["ns"][at][0]
@@ -275,7 +276,7 @@ def ring_angles(velocities: np.ndarray, centre: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize("rings", [1, 2, 3])
 def test_even_divisions_give_evenly_spaced_symmetric_rings(divs, rings):
     desired = np.array([2.0, 1.0])
-    _, ns, record = _core.detour_sample(**{**AGENT, "velocity": desired, "desired_velocity": desired},
+    _, ns, record = detour_sample(**{**AGENT, "velocity": desired, "desired_velocity": desired},
                                         record=True, adaptive_divs=divs, adaptive_rings=rings, adaptive_depth=1)
     assert ns == 1 + rings * divs
     centre = desired * 0.4
@@ -299,7 +300,7 @@ def test_even_divisions_are_mirror_symmetric(divs):
     def run(sign):
         circles = [[3.0, 0.4 * sign, -2.0, 0.3 * sign, -3.0, 0.0]]
         segments = [[-1.0, 1.5 * sign, 6.0, 1.5 * sign]]
-        velocity, ns, _ = _core.detour_sample(**AGENT, circles=circles, circle_radii=[0.5], segments=segments,
+        velocity, ns, _ = detour_sample(**AGENT, circles=circles, circle_radii=[0.5], segments=segments,
                                               adaptive_divs=divs, adaptive_rings=2, adaptive_depth=5)
         return velocity, ns
 
@@ -310,8 +311,8 @@ def test_even_divisions_are_mirror_symmetric(divs):
 
 
 def test_divisions_and_rings_above_the_library_limits_are_clamped():
-    many = _core.detour_sample(**AGENT, adaptive_divs=40, adaptive_rings=9, adaptive_depth=1)
-    limit = _core.detour_sample(**AGENT, adaptive_divs=32, adaptive_rings=4, adaptive_depth=1)
+    many = detour_sample(**AGENT, adaptive_divs=40, adaptive_rings=9, adaptive_depth=1)
+    limit = detour_sample(**AGENT, adaptive_divs=32, adaptive_rings=4, adaptive_depth=1)
     assert many[1] == limit[1] == 1 + 32 * 4
     np.testing.assert_array_equal(many[0], limit[0])
 
@@ -320,7 +321,7 @@ def test_divisions_and_rings_above_the_library_limits_are_clamped():
 def test_coincident_neighbour_has_no_side_term_and_a_continuous_time_term(mode):
     def run(offset):
         circles = [[offset, 0.0, 0.5, 0.2, 0.0, 0.0]]
-        return _core.detour_sample(**AGENT, circles=circles, circle_radii=[0.6], mode=mode, adaptive_depth=1,
+        return detour_sample(**AGENT, circles=circles, circle_radii=[0.6], mode=mode, adaptive_depth=1,
                                    record=True)
 
     velocity, ns, record = run(0.0)
@@ -334,8 +335,8 @@ def test_coincident_neighbour_has_no_side_term_and_a_continuous_time_term(mode):
 
 def test_coincident_neighbour_is_left_out_of_the_side_average():
     other = [4.0, 0.3, -3.0, 0.0, -3.0, 0.0]
-    alone = _core.detour_sample(**AGENT, circles=[other], circle_radii=[0.5], record=True, adaptive_depth=1)[2]
-    both = _core.detour_sample(**AGENT, circles=[other, [0.0, 0.0, 3.5, 0.0, 3.5, 0.0]], circle_radii=[0.5, 0.6],
+    alone = detour_sample(**AGENT, circles=[other], circle_radii=[0.5], record=True, adaptive_depth=1)[2]
+    both = detour_sample(**AGENT, circles=[other, [0.0, 0.0, 3.5, 0.0, 3.5, 0.0]], circle_radii=[0.5, 0.6],
                                record=True, adaptive_depth=1)[2]
     assert np.any(alone["spen"] > 0.0)
     np.testing.assert_allclose(both["spen"], alone["spen"])
@@ -343,14 +344,14 @@ def test_coincident_neighbour_is_left_out_of_the_side_average():
 
 def test_zero_desired_velocity_orients_the_pattern_along_the_current_velocity():
     agent = {**AGENT, "velocity": [0.0, -2.0], "desired_velocity": [0.0, 0.0]}
-    _, _, record = _core.detour_sample(**agent, record=True, adaptive_depth=1)
+    _, _, record = detour_sample(**agent, record=True, adaptive_depth=1)
     start = record["velocity"][1]
     np.testing.assert_allclose(start / np.linalg.norm(start), [0.0, -1.0], atol=1e-12)
 
 
 def test_zero_desired_and_current_velocity_orient_the_pattern_along_x():
     agent = {**AGENT, "velocity": [0.0, 0.0], "desired_velocity": [0.0, 0.0]}
-    _, ns, record = _core.detour_sample(**agent, record=True, adaptive_depth=1)
+    _, ns, record = detour_sample(**agent, record=True, adaptive_depth=1)
     assert ns == 15
     np.testing.assert_allclose(record["velocity"][1], [3.5 * 0.6, 0.0])
 
@@ -358,9 +359,9 @@ def test_zero_desired_and_current_velocity_orient_the_pattern_along_x():
 def test_zero_desired_velocity_lets_a_standing_agent_step_aside():
     agent = {**AGENT, "velocity": [0.0, 0.0], "desired_velocity": [0.0, 0.0]}
     oncoming = [[1.6, 0.1, -3.0, 0.0, -3.0, 0.0]]
-    velocity, _, _ = _core.detour_sample(**agent, circles=oncoming, circle_radii=[0.6])
+    velocity, _, _ = detour_sample(**agent, circles=oncoming, circle_radii=[0.6])
     assert np.isfinite(velocity).all() and np.linalg.norm(velocity) > 0.1
-    quiet, _, _ = _core.detour_sample(**agent)
+    quiet, _, _ = detour_sample(**agent)
     np.testing.assert_array_equal(quiet, [0.0, 0.0])  # nothing to avoid: it stays
 
 
@@ -369,9 +370,9 @@ def test_many_neighbours_and_walls_beyond_the_inline_storage(mode):
     """40 copies of a neighbour and of a wall act as one of each (the side term is an average)."""
     circle = [2.5, 0.3, -2.0, 0.0, -2.0, 0.0]
     wall = [1.0, -1.0, 1.0, 1.0]
-    one, ns_one, _ = _core.detour_sample(**AGENT, circles=[circle], circle_radii=[0.5], segments=[wall],
+    one, ns_one, _ = detour_sample(**AGENT, circles=[circle], circle_radii=[0.5], segments=[wall],
                                          mode=mode, grid_size=15)
-    many, ns_many, _ = _core.detour_sample(**AGENT, circles=[circle] * 40, circle_radii=[0.5] * 40,
+    many, ns_many, _ = detour_sample(**AGENT, circles=[circle] * 40, circle_radii=[0.5] * 40,
                                            segments=[wall] * 40, mode=mode, grid_size=15)
     assert ns_one == ns_many
     np.testing.assert_allclose(many, one, atol=1e-9)
@@ -383,13 +384,22 @@ def test_many_neighbours_and_walls_beyond_the_inline_storage(mode):
     ("vel_bias", -0.1, "-0.1"), ("vel_bias", 1.5, "1.5"), ("vel_bias", float("nan"), "nan"),
     ("weight_des_vel", -1.0, "-1"), ("weight_cur_vel", float("nan"), "nan"), ("weight_side", -0.5, "-0.5"),
     ("weight_toi", float("inf"), "inf"), ("horiz_time", 0.0, "0"), ("horiz_time", -1.0, "-1"),
-    ("horiz_time", float("nan"), "nan"), ("grid_size", 1, "1"), ("adaptive_divs", 0, "0"),
-    ("adaptive_rings", -2, "-2"), ("adaptive_depth", 0, "0"),
+    ("horiz_time", float("nan"), "nan"),
 ])
 @pytest.mark.parametrize("mode", ["adaptive", "grid"])
 def test_bad_parameters_raise_naming_the_parameter(name, value, shown, mode):
     with pytest.raises(ValueError, match=rf"^{name} is {shown};"):
-        _core.detour_sample(**AGENT, mode=mode, **{name: value})
+        detour_sample(**AGENT, mode=mode, **{name: value})
+
+
+@pytest.mark.parametrize("mode,name,registered,value,shown", [
+    ("grid", "grid_size", "grid_size", 1, "1"), ("adaptive", "adaptive_divs", "divs", 0, "0"),
+    ("adaptive", "adaptive_rings", "rings", -2, "-2"), ("adaptive", "adaptive_depth", "depth", 0, "0"),
+])
+def test_bad_sampler_settings_raise_naming_the_setting(mode, name, registered, value, shown):
+    """Each sampler's own settings, under their registered names."""
+    with pytest.raises(ValueError, match=rf"^{registered} is {shown};"):
+        detour_sample(**AGENT, mode=mode, **{name: value})
 
 
 @pytest.mark.parametrize("change,message", [
@@ -397,23 +407,23 @@ def test_bad_parameters_raise_naming_the_parameter(name, value, shown, mode):
     (dict(max_speed=-1.0), "agent max_speed is -1"),
     (dict(circles=[[1.0, 2.0, 0.0, 0.0, 0.0, 0.0]], circle_radii=[-0.5]), r"circles\[0\] radius is -0.5"),
     (dict(segments=[[0.0, 1.0, np.inf, 1.0]]), r"segments\[0\] q is \(inf, 1\)"),
-    (dict(circles=[[1.0, 2.0, 0.0, 0.0]], circle_radii=[0.5]), r"circles: expected shape \(k, 6\)"),
+    (dict(circles=[[1.0, 2.0, 0.0, 0.0]], circle_radii=[0.5]), r"neighbors: expected shape \(k, 7\)"),
     (dict(circles=[[1.0, 2.0, 0.0, 0.0, 0.0, 0.0]]), "circle_radii"),
-    (dict(segments=[[0.0, 1.0, 2.0]]), r"segments: expected shape \(m, 4\)"),
-    (dict(position=[0.0, 0.0, 0.0]), r"position: expected shape \(2,\)"),
-    (dict(mode="ring"), "mode must be"),
+    (dict(segments=[[0.0, 1.0, 2.0]]), r"segments: expected shape \(k, 4\)"),
+    (dict(position=[0.0, 0.0, 0.0]), r"position: expected 2 values, got shape \(3,\)"),
+    (dict(mode="ring"), "method is 'ring'; must be one of"),
 ])
 def test_bad_inputs_raise(change, message):
     with pytest.raises(ValueError, match=message):
-        _core.detour_sample(**{**AGENT, **change})
+        detour_sample(**{**AGENT, **change})
 
 
 def test_recording_does_not_change_the_result_and_pruned_samples_could_not_win():
     data = detour_data(full=False)
     for row in range(0, len(data.case_id), 7):
         for mode in ("adaptive", "grid"):
-            plain = _core.detour_sample(**data.case_inputs(row), mode=mode, grid_size=9)
-            velocity, ns, record = _core.detour_sample(**data.case_inputs(row), mode=mode, grid_size=9, record=True)
+            plain = detour_sample(**data.case_inputs(row), mode=mode, grid_size=9)
+            velocity, ns, record = detour_sample(**data.case_inputs(row), mode=mode, grid_size=9, record=True)
             np.testing.assert_array_equal(plain[0], velocity)
             assert plain[1] == ns == len(record["penalty"])
             for level in np.unique(record["level"]):
@@ -445,10 +455,10 @@ def test_any_scene_gives_a_finite_velocity_within_the_speed_limit(agent, circles
                   circles=[[*(position if p is None else p), *v, *d] for p, v, d, _ in circles] or None,
                   circle_radii=[r for *_, r in circles] or None,
                   segments=[[*p, *q] for p, q in segments] or None, mode=mode, adaptive_divs=divs, grid_size=9)
-    chosen, ns, _ = _core.detour_sample(**kwargs)
+    chosen, ns, _ = detour_sample(**kwargs)
     assert np.isfinite(chosen).all()
     slack = 0.001 if mode == "adaptive" else max_speed * 2 * 0.6 / 8 / 2
     assert np.linalg.norm(chosen) <= max_speed + slack + 1e-12
-    again, ns_again, _ = _core.detour_sample(**kwargs)
+    again, ns_again, _ = detour_sample(**kwargs)
     np.testing.assert_array_equal(again, chosen)
     assert ns_again == ns

@@ -38,6 +38,7 @@ import numpy as np
 import pytest
 
 from _reference import HrvoCase, hrvo_full_available, load_hrvo
+from _local_kernels import vo_velocity
 from vosim import _core
 
 SCENARIOS = ["headon_pair", "random40", "circle"]
@@ -76,7 +77,7 @@ def replay(case: HrvoCase) -> np.ndarray:
     errors = np.empty(len(case.rows["step"]))
     for r in range(len(errors)):
         kwargs, neighbors = agent_inputs(case, index, r)
-        v = _core.vo_velocity(neighbors=neighbors, **kwargs)
+        v = vo_velocity(neighbors=neighbors, **kwargs)
         errors[r] = np.hypot(v[0] - case.rows["new_vx"][r], v[1] - case.rows["new_vy"][r])
     return errors
 
@@ -92,7 +93,7 @@ def explain(case: HrvoCase, index: dict, r: int) -> list[str]:
     """The float32 ties that can make the library's choice differ from the
     kernel's in row r (empty: unexplained)."""
     kwargs, neighbors = agent_inputs(case, index, r)
-    v, diag = _core.vo_velocity(neighbors=neighbors, diagnostics=True, **kwargs)
+    v, diag = vo_velocity(neighbors=neighbors, diagnostics=True, **kwargs)
     reference = np.array([case.rows["new_vx"][r], case.rows["new_vy"][r]])
     position, pref = np.array(kwargs["position"]), np.array(kwargs["pref_velocity"])
     reasons = []
@@ -187,6 +188,6 @@ def test_library_apex_is_what_the_data_show():
     differ = 0
     for r in range(len(case.rows["step"])):
         kwargs, neighbors = agent_inputs(case, index, r)
-        v = _core.vo_velocity(neighbors=neighbors, hrvo_apex="symmetric", **kwargs)
+        v = vo_velocity(neighbors=neighbors, hrvo_apex="symmetric", **kwargs)
         differ += np.hypot(v[0] - case.rows["new_vx"][r], v[1] - case.rows["new_vy"][r]) > CLOSE
     assert differ > 0.05 * len(case.rows["step"])

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/engine.hpp"
+#include "vec.hpp"
 
 namespace py = pybind11;
 
@@ -22,20 +23,29 @@ py::array_t<double> vectors(const std::vector<Vec2>& values, py::ssize_t rows, p
     return out;
 }
 
-py::array_t<double> pairs(const std::vector<Vec2>& values) {
-    py::array_t<double> out(std::vector<py::ssize_t>{static_cast<py::ssize_t>(values.size()), 2});
+// One vector per row: (n, 2) or (n, 3).
+template <class V>
+py::array_t<double> rows(const std::vector<V>& values) {
+    constexpr int dim = kDim<V>;
+    py::array_t<double> out(std::vector<py::ssize_t>{static_cast<py::ssize_t>(values.size()), dim});
     double* data = out.mutable_data();
-    for (std::size_t k = 0; k < values.size(); ++k) {
-        data[2 * k] = values[k].x;
-        data[2 * k + 1] = values[k].y;
+    for (const V& v : values) {
+        *data++ = v.x;
+        *data++ = v.y;
+        if constexpr (dim == 3) *data++ = v.z;
     }
     return out;
 }
 
-py::tuple vec(Vec2 v) { return py::make_tuple(v.x, v.y); }
+py::array_t<double> pairs(const std::vector<Vec2>& values) { return rows(values); }
+py::array_t<double> triples(const std::vector<Vec3>& values) { return rows(values); }
 
-py::dict to_dict(const Diagnostics& d) {
-    py::dict out;
+py::tuple vec(Vec2 v) { return py::make_tuple(v.x, v.y); }
+py::tuple vec(Vec3 v) { return py::make_tuple(v.x, v.y, v.z); }
+
+// What every inspection records, first in the dict (DiagnosticsOf).
+template <class V>
+void put_agent(const DiagnosticsOf<V>& d, py::dict& out) {
     out["method"] = d.method;
     out["position"] = vec(d.position);
     out["velocity"] = vec(d.velocity);
@@ -44,6 +54,15 @@ py::dict to_dict(const Diagnostics& d) {
     out["target_velocity"] = vec(d.target_velocity);
     out["radius"] = d.radius;
     out["max_speed"] = d.max_speed;
+}
+
+py::array_t<std::int32_t> slots(const std::vector<std::int32_t>& values) {
+    return py::array_t<std::int32_t>(static_cast<py::ssize_t>(values.size()), values.data());
+}
+
+py::dict to_dict(const Diagnostics& d) {
+    py::dict out;
+    put_agent(d, out);
     out["kinematics"] = d.kinematics;
     out["heading"] = d.heading;
     if (d.kinematics != kKinematicsNames[0]) {
@@ -55,8 +74,7 @@ py::dict to_dict(const Diagnostics& d) {
         out["method_velocity"] = vec(d.method_velocity);
         out["new_angular_velocity"] = d.new_turn_rate;
     }
-    out["neighbor_slots"] = py::array_t<std::int32_t>(static_cast<py::ssize_t>(d.agent_neighbors.size()),
-                                                      d.agent_neighbors.data());
+    out["neighbor_slots"] = slots(d.agent_neighbors);
     out["obstacle_edges"] = vectors(d.obstacle_edges, static_cast<py::ssize_t>(d.obstacle_edges.size() / 2), 2);
 
     std::vector<Vec2> points, directions;
@@ -113,31 +131,10 @@ py::dict to_dict(const Diagnostics& d) {
     return out;
 }
 
-py::tuple vec3(Vec3 v) { return py::make_tuple(v.x, v.y, v.z); }
-
-py::array_t<double> triples(const std::vector<Vec3>& values) {
-    py::array_t<double> out(std::vector<py::ssize_t>{static_cast<py::ssize_t>(values.size()), 3});
-    double* data = out.mutable_data();
-    for (std::size_t k = 0; k < values.size(); ++k) {
-        data[3 * k] = values[k].x;
-        data[3 * k + 1] = values[k].y;
-        data[3 * k + 2] = values[k].z;
-    }
-    return out;
-}
-
 py::dict to_dict(const Diagnostics3& d) {
     py::dict out;
-    out["method"] = d.method;
-    out["position"] = vec3(d.position);
-    out["velocity"] = vec3(d.velocity);
-    out["pref_velocity"] = vec3(d.pref_velocity);
-    out["new_velocity"] = vec3(d.new_velocity);
-    out["target_velocity"] = vec3(d.target_velocity);
-    out["radius"] = d.radius;
-    out["max_speed"] = d.max_speed;
-    out["neighbor_slots"] = py::array_t<std::int32_t>(static_cast<py::ssize_t>(d.agent_neighbors.size()),
-                                                      d.agent_neighbors.data());
+    put_agent(d, out);
+    out["neighbor_slots"] = slots(d.agent_neighbors);
     std::vector<Vec3> contact_points, contact_normals;
     std::vector<double> contact_distances;
     std::vector<std::int32_t> contact_ids;
@@ -182,7 +179,7 @@ void bind_diagnostics(py::module_& m) {
     engine.def(
         "inspect",
         [](Engine& e, int scene, int slot) {
-            return e.dimensions() == 3 ? to_dict(e.inspect_3d(scene, slot)) : to_dict(e.inspect(scene, slot));
+            return e.dimensions() == 3 ? to_dict(e.inspect<Vec3>(scene, slot)) : to_dict(e.inspect<Vec2>(scene, slot));
         },
         py::arg("scene"), py::arg("slot"));
     engine.def(

@@ -84,7 +84,7 @@ AgentSource<T> agent_source(const Strided<T>& a, int scenes, int n, int width, c
 }
 
 // add_agents with one array per input field of the table, by name.
-py::array_t<std::int64_t> add_agents(Engine& e, int n, const py::dict& fields) {
+py::array_t<std::int64_t> add_agents(Engine& e, int n, const py::dict& fields, bool name_scenes) {
     if (n < 0) throw std::invalid_argument("n must be >= 0");
     const int scenes = e.state().scenes();
     AgentInput in;
@@ -108,7 +108,7 @@ py::array_t<std::int64_t> add_agents(Engine& e, int n, const py::dict& fields) {
             if (!known) throw std::invalid_argument("add_agents: no input field named '" + key + "'");
         }
     }
-    const std::vector<std::int64_t> ids = e.add_agents(n, in);
+    const std::vector<std::int64_t> ids = e.add_agents(n, in, name_scenes);
     py::array_t<std::int64_t> out({static_cast<py::ssize_t>(e.state().scenes()),
                                    static_cast<py::ssize_t>(n)});
     if (!ids.empty()) std::memcpy(out.mutable_data(), ids.data(), ids.size() * sizeof(std::int64_t));
@@ -318,7 +318,7 @@ void bind_engine(py::module_& m) {
         .def_property("method", &Engine::method,
                       [](Engine& e, std::shared_ptr<Method> method) { e.set_method(std::move(method)); })
         .def("view", &view, py::arg("name"))
-        .def("add_agents", &add_agents, py::arg("n"), py::arg("fields"))
+        .def("add_agents", &add_agents, py::arg("n"), py::arg("fields"), py::arg("name_scenes") = true)
         .def(
             "remove_agents",
             [](Engine& e, const Int64s& ids) { e.remove_agents(ids.data(), ids.size()); },

@@ -12,6 +12,7 @@
 
 #include "method.hpp"
 #include "methods/registry.hpp"
+#include "method_params.hpp"
 
 namespace py = pybind11;
 
@@ -90,23 +91,7 @@ void bind_methods(py::module_& m) {
     m.def(
         "make_method",
         [](const std::string& name, const py::dict& params, std::uint64_t seed, int dimension) {
-            // Each value is read as its declared kind (Python's bool is an int).
-            const MethodSpec& spec = find_method(name);
-            std::map<std::string, ParamValue> values;
-            for (const auto& [key, value] : params) {
-                const std::string param_name = py::cast<std::string>(key);
-                const auto declared = std::find_if(spec.params.begin(), spec.params.end(),
-                                                   [&](const ParamSpec& p) { return p.name == param_name; });
-                if (declared == spec.params.end()) {
-                    throw std::invalid_argument("method: " + name + " has no setting '" + param_name + "'");
-                }
-                switch (declared->kind) {
-                    case ParamKind::real: values[param_name] = py::cast<double>(value); break;
-                    case ParamKind::integer: values[param_name] = py::cast<std::int64_t>(value); break;
-                    case ParamKind::flag: values[param_name] = py::cast<bool>(value); break;
-                    case ParamKind::choice: values[param_name] = py::cast<std::string>(value); break;
-                }
-            }
+            const std::map<std::string, ParamValue> values = param_values(find_method(name), params);
             return make_method(name, values, seed, dimension);
         },
         py::arg("name"), py::arg("params"), py::kw_only(), py::arg("seed") = 0, py::arg("dimension") = 2,

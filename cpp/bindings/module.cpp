@@ -11,8 +11,7 @@ void bind_engine(py::module_& m);
 void bind_metrics(py::module_& m);
 void bind_obstacles(py::module_& m);
 void bind_obstacles3d(py::module_& m);
-void bind_detour(py::module_& m);
-void bind_velocity_obstacles(py::module_& m);
+void bind_solve_local(py::module_& m);
 void bind_diagnostics(py::module_& m);
 void bind_navigation(py::module_& m);
 void bind_state(py::module_& m);
@@ -27,8 +26,7 @@ PYBIND11_MODULE(_core, m) {
     vosim::bindings::bind_metrics(m);
     vosim::bindings::bind_obstacles(m);  // extends Engine: after bind_engine
     vosim::bindings::bind_obstacles3d(m);
-    vosim::bindings::bind_detour(m);
-    vosim::bindings::bind_velocity_obstacles(m);
+    vosim::bindings::bind_solve_local(m);
     vosim::bindings::bind_diagnostics(m);  // extends Engine
     vosim::bindings::bind_navigation(m);
     vosim::bindings::bind_state(m);        // extends Engine

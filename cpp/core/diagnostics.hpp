@@ -4,11 +4,13 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "half_spaces.hpp"                // Line, Plane
 #include "obstacles/obstacles3d.hpp"  // ObstacleContact3
 #include "vec2.hpp"
+#include "vec.hpp"  // kDim
 #include "vec3.hpp"
 
 namespace vosim {
@@ -33,14 +35,28 @@ struct NamedVector {
     Vec2 value;
 };
 
-struct Diagnostics {
+// What every method's inspection records, in either dimension (V: Vec2 or Vec3).
+template <class V>
+struct DiagnosticsOf {
     std::string method;
-    Vec2 position, velocity, pref_velocity, new_velocity;
+    V position, velocity, pref_velocity, new_velocity;
     // The velocity the agent steers towards; methods that model acceleration
     // (AVO) reach it gradually, the others at once (it is new_velocity).
-    Vec2 target_velocity;
+    V target_velocity;
     double radius = 0.0;
     double max_speed = 0.0;
+    std::vector<std::int32_t> agent_neighbors;  // slots, nearest first
+    // ORCA: linear program 3 (plane) or 4 (space); geometric selection: nothing admissible.
+    bool used_fallback = false;
+
+    // Candidate velocities and their penalties (sampling methods).
+    std::vector<V> candidates;
+    std::vector<double> penalties;
+    std::int32_t chosen = -1;  // index into candidates
+};
+
+// In the plane: what the drives, obstacle edges and each method add.
+struct Diagnostics : DiagnosticsOf<Vec2> {
     // Kinematics (kinematics.hpp): the agent's model and heading; for a
     // non-holonomic agent what the method saw of it (its effective centre),
     // the velocity the method chose for that, and the turn rate it becomes
@@ -50,43 +66,27 @@ struct Diagnostics {
     Vec2 presented_position, presented_velocity, method_velocity;
     double presented_radius = 0.0;
     double new_turn_rate = 0.0;
-    std::vector<std::int32_t> agent_neighbors;  // slots, nearest first
-    std::vector<Vec2> obstacle_edges;           // pairs a, b (facing the agent), nearest first
+    std::vector<Vec2> obstacle_edges;  // pairs a, b (facing the agent), nearest first
 
     // Half-planes (ORCA): the first `hard_lines` come from obstacles.
     std::vector<Line> lines;
     std::int32_t hard_lines = 0;
-    bool used_fallback = false;  // ORCA: linear program 3; geometric: nothing admissible
 
     std::vector<DiagnosticCone> cones;  // velocity obstacles
-
-    // Candidate velocities and their penalties (sampling methods).
-    std::vector<Vec2> candidates;
-    std::vector<double> penalties;
-    std::vector<std::int32_t> levels;  // adaptive sampling: refinement level
-    std::int32_t chosen = -1;          // index into candidates
-
-    std::vector<NamedVector> forces;  // force-based
+    std::vector<std::int32_t> levels;   // adaptive sampling: each candidate's refinement level
+    std::vector<NamedVector> forces;    // force-based
 };
 
-// What a method saw and decided for one agent of a 3D engine.
-struct Diagnostics3 {
-    std::string method;
-    Vec3 position, velocity, pref_velocity, new_velocity;
-    Vec3 target_velocity;  // as Diagnostics::target_velocity
-    double radius = 0.0;
-    double max_speed = 0.0;
-    std::vector<std::int32_t> agent_neighbors;  // slots, nearest first
+// In space: obstacle surfaces and ORCA's half-spaces.
+struct Diagnostics3 : DiagnosticsOf<Vec3> {
     std::vector<ObstacleContact3> obstacle_contacts;  // obstacle surfaces in reach (shared set first)
-
     // Half-spaces (ORCA): the first `hard_planes` come from obstacles.
     std::vector<Plane> planes;
     std::int32_t hard_planes = 0;
-    bool used_fallback = false;  // ORCA: linear program 4
-
-    std::vector<Vec3> candidates;  // sampling methods: candidate velocities
-    std::vector<double> penalties;
-    std::int32_t chosen = -1;      // index into candidates
 };
+
+// The diagnostics of an engine whose vectors are V.
+template <class V>
+using DiagnosticsFor = std::conditional_t<kDim<V> == 2, Diagnostics, Diagnostics3>;
 
 }  // namespace vosim

@@ -78,33 +78,29 @@ struct Workspace {
     bool used_fallback = false;
 
     // Where the engine keeps the neighbours of a chunk of agents, one run
-    // after the other (it grows to the largest chunk seen, then stays).
+    // after the other (it grows to the largest chunk seen, then stays):
+    // agents, and the obstacles of the engine's dimension (edges or surfaces).
+    template <class T>
+    struct Runs {
+        std::vector<T> buffer;
+        std::vector<std::size_t> starts;  // per agent of the chunk, and one past the last
+    };
     std::vector<Neighbor> agent_buffer;
-    std::vector<std::size_t> agent_starts;     // per agent of the chunk, and one past the last
-    std::vector<ObstacleNeighbor> obstacle_buffer;
-    std::vector<std::size_t> obstacle_starts;  // per agent of the chunk, and one past the last
-    std::vector<ObstacleContact3> contact_buffer;  // 3D
-    std::vector<std::size_t> contact_starts;
+    std::vector<std::size_t> agent_starts;  // per agent of the chunk, and one past the last
+    Runs<ObstacleNeighbor> edge_runs;
+    Runs<ObstacleContact3> contact_runs;
 
-    // The obstacle buffer of the dimension of V, and its span.
+    // The obstacle runs of the dimension of V, and setting its span.
     template <class V>
-    auto& obstacles_near() {
+    Runs<ObstaclesNearOf<V>>& obstacle_runs() {
         if constexpr (kDim<V> == 2) {
-            return obstacle_buffer;
+            return edge_runs;
         } else {
-            return contact_buffer;
+            return contact_runs;
         }
     }
     template <class V>
-    auto& obstacles_near_starts() {
-        if constexpr (kDim<V> == 2) {
-            return obstacle_starts;
-        } else {
-            return contact_starts;
-        }
-    }
-    template <class V, class T>
-    void set_obstacles_near(Span<T> near) {
+    void set_obstacles_near(Span<ObstaclesNearOf<V>> near) {
         if constexpr (kDim<V> == 2) {
             obstacle_neighbors = near;
         } else {
@@ -254,6 +250,16 @@ V method_velocity(const Method& method, const SceneView& scene, int slot, Worksp
         return method.new_velocity(scene, slot, ws);
     } else {
         return method.new_velocity_3d(scene, slot, ws);
+    }
+}
+
+// The inspection through the member of the engine's dimension.
+template <class V>
+void method_inspect(const Method& method, const SceneView& scene, int slot, Workspace& ws, DiagnosticsFor<V>& out) {
+    if constexpr (kDim<V> == 2) {
+        method.inspect(scene, slot, ws, out);
+    } else {
+        method.inspect_3d(scene, slot, ws, out);
     }
 }
 

@@ -243,3 +243,48 @@ TEST_CASE("edge grid against brute force: every point of every segment lies in a
     }
     CHECK(missing == 0);
 }
+
+TEST_CASE("drives that cannot work are refused before they are added, named as the caller indexes them") {
+    Crowd crowd({Vec2(0.0, 0.0), Vec2(0.0, 5.0)}, {Vec2(10.0, 0.0), Vec2(10.0, 5.0)});
+    crowd.kinematics = {0, 1};  // the second a differential drive
+    std::vector<double> track = {0.0, 0.0};
+    AgentInput in = crowd.input();
+    in.wheel_track = {track.data(), 0, 1};
+    Engine engine(1, 0.1);
+    CHECK_THROWS_WITH_AS(engine.add_agents(crowd.size(), in, false),
+                         "wheel_track[1] is 0.0; a 'differential_drive' agent needs it > 0", std::invalid_argument);
+    CHECK_THROWS_WITH_AS(engine.add_agents(crowd.size(), in),
+                         "wheel_track[0, 1] is 0.0; a 'differential_drive' agent needs it > 0", std::invalid_argument);
+    CHECK(engine.state().count() == 0);
+    crowd.kinematics = {2, 0};  // a unicycle needs a finite turn rate
+    in.kinematics = {crowd.kinematics.data(), 0, 1};
+    std::vector<double> unbounded = {std::numeric_limits<double>::infinity(), 1.0};
+    in.max_angular_speed = {unbounded.data(), 0, 1};
+    CHECK_THROWS_WITH_AS(engine.add_agents(crowd.size(), in, false),
+                         "max_angular_speed[0] is inf; a 'unicycle' agent needs it finite", std::invalid_argument);
+    unbounded[0] = 3.0;
+    CHECK(engine.add_agents(crowd.size(), in, false).size() == 2);
+}
+
+TEST_CASE("inspect, one path in both dimensions: the velocity the next step takes, and nothing advanced") {
+    // A head-on pair, close enough to avoid each other, in the plane and in space.
+    const Crowd plane({Vec2(0.0, 0.0), Vec2(2.0, 0.0)}, {Vec2(10.0, 0.0), Vec2(-8.0, 0.0)});
+    Engine engine(1, 0.1);
+    engine.add_agents(plane.size(), plane.input());
+    const Diagnostics d = engine.inspect<Vec2>(0, 0);
+    CHECK(d.method == "ORCA");
+    CHECK(d.agent_neighbors == std::vector<std::int32_t>{1});
+    CHECK(engine.step_count() == 0);
+    REQUIRE(engine.step());
+    CHECK(same(velocity(engine, 0), d.new_velocity));
+    CHECK_THROWS_AS(engine.inspect<Vec3>(0, 0), std::invalid_argument);
+
+    const Crowd space({Vec3(0.0, 0.0, 0.0), Vec3(2.0, 0.0, 0.0)}, {Vec3(10.0, 0.0, 0.0), Vec3(-8.0, 0.0, 0.0)});
+    Engine engine3(1, 0.1, 3);
+    engine3.add_agents(space.size(), space.input());
+    const Diagnostics3 d3 = engine3.inspect<Vec3>(0, 1);
+    CHECK(d3.agent_neighbors == std::vector<std::int32_t>{0});
+    REQUIRE(engine3.step());
+    const Vec3 v = engine3.state().velocity<Vec3>(engine3.state().index(0, 1));
+    CHECK((v.x == d3.new_velocity.x && v.y == d3.new_velocity.y && v.z == d3.new_velocity.z));
+}

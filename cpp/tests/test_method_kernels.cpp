@@ -9,6 +9,8 @@
 #include <string>
 
 #include "crowd.hpp"
+#include "methods/local_problem.hpp"
+#include "methods/local_record.hpp"
 #include "methods/registry.hpp"
 
 using namespace vosim;
@@ -62,6 +64,64 @@ TEST_CASE("VO, RVO and HRVO, head-on pair at rest: the nearest velocity outside 
         CHECK(a.x == doctest::Approx(8.0 / 9.0));
         CHECK(std::fabs(a.y) == doctest::Approx(std::sqrt(8.0) / 9.0));
     }
+}
+
+TEST_CASE("the same head-on pair as a local problem given outright, with the method's own record") {
+    // The agent of the case above seen by solve_local: the same velocity,
+    // and the record names the one cone (an agent's, source 0) and the
+    // chosen candidate.
+    LocalProblem problem;
+    problem.agent.position = Vec2(0.0, 0.0);
+    problem.agent.pref_velocity = Vec2(1.0, 0.0);
+    problem.agent.radius = 0.5;
+    problem.agent.max_speed = 2.0;
+    problem.neighbors.push_back({Vec2(3.0, 0.0), Vec2(0.0, 0.0), Vec2(-1.0, 0.0), 0.5, 1});
+    problem.time_step = 0.1;
+    for (const char* method : {"VO", "RVO", "HRVO"}) {
+        INFO(method);
+        const auto made = make_method(method, {{"selection", std::string("geometric")}}, 0, 2);
+        const auto* solver = dynamic_cast<const LocalSolver*>(made.get());
+        REQUIRE(solver != nullptr);
+        LocalRecord summary, record;
+        const Vec2 a = solver->solve_local(problem, summary, false);
+        CHECK(a.x == doctest::Approx(8.0 / 9.0));
+        CHECK(std::fabs(a.y) == doctest::Approx(std::sqrt(8.0) / 9.0));
+        REQUIRE(summary.entries().size() == 1);
+        CHECK(summary.entries()[0].name == "used_fallback");
+        const Vec2 again = solver->solve_local(problem, record, true);
+        CHECK((again.x == a.x && again.y == a.y));  // recording changes nothing
+        std::map<std::string, RecordEntry> by_name;
+        for (const RecordEntry& entry : record.entries()) by_name[entry.name] = entry;
+        CHECK(by_name.at("cone_kind").texts == std::vector<std::string>{"agent"});
+        CHECK(by_name.at("cone_source").numbers == std::vector<double>{0.0});
+        const RecordEntry& candidates = by_name.at("candidates");
+        const auto chosen = static_cast<std::size_t>(by_name.at("chosen").numbers.at(0));
+        CHECK(candidates.shape.at(1) == 2);
+        CHECK(candidates.numbers.at(2 * chosen) == a.x);
+        CHECK(candidates.numbers.at(2 * chosen + 1) == a.y);
+    }
+    // A method without a local kernel of its own is not a LocalSolver.
+    CHECK(dynamic_cast<const LocalSolver*>(make_method("ORCA", {}, 0, 2).get()) == nullptr);
+}
+
+TEST_CASE("DetourCrowd's grid sampling as a local problem: the record counts and lists every sample") {
+    LocalProblem problem;
+    problem.agent.pref_velocity = problem.agent.velocity = Vec2(1.0, 0.0);
+    problem.agent.radius = 0.5;
+    problem.agent.max_speed = 2.0;
+    problem.time_step = 0.1;
+    const auto made = make_method("GridSampling", {{"vel_bias", 0.0}, {"grid_size", std::int64_t{5}}}, 0, 2);
+    LocalRecord record;
+    const Vec2 v = dynamic_cast<const LocalSolver&>(*made).solve_local(problem, record, true);
+    CHECK(v.x == doctest::Approx(1.0));  // as the engine's step above
+    CHECK(v.y == doctest::Approx(0.0));
+    std::map<std::string, RecordEntry> by_name;
+    for (const RecordEntry& entry : record.entries()) by_name[entry.name] = entry;
+    // The 5 x 5 grid's points (cell 1) within max_speed + cell / 2 = 2.5 of
+    // the centre, as DetourCrowd keeps them: all but the 4 corners (|v|^2 = 8).
+    CHECK(by_name.at("samples").numbers.at(0) == 21.0);
+    CHECK(by_name.at("velocity").shape == std::vector<std::size_t>{21, 2});
+    CHECK(by_name.at("pruned").type == RecordEntry::Type::flag);
 }
 
 TEST_CASE("velocity obstacles and ORCA: an agent alone keeps its preferred velocity") {

@@ -35,7 +35,7 @@ from ._obstacles import _ObstacleMethods
 from ._obstacles3d import _Obstacle3DMethods
 from ._sinks import _SinkMethods
 from ._progress import make_progress
-from ._kinematics import KINEMATICS, default_headings, kinematics_codes, kinematics_names
+from ._kinematics import default_headings, kinematics_codes, kinematics_names
 from ._fields import (ADD_AGENTS_SIGNATURE, ADD_DEFAULTS, CONDITIONAL_DEFAULTS, FIELDS, VIEWS, bytes_per_agent,
                       derive_defaults, parameter_docs)
 from .metrics import from_engine as metrics_from_engine
@@ -120,7 +120,7 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _Checkpoin
 
     def _add_agent_fields(self, n: int, fields: dict) -> np.ndarray:
         """Add ``n`` agents per scene from one complete array per input field (no defaults filled)."""
-        return self._engine.add_agents(n, fields)
+        return self._engine.add_agents(n, fields, name_scenes=self._scene_axis)
 
     def _set_field(self, name: str, value) -> None:
         if self._engine.busy:
@@ -400,48 +400,17 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _Checkpoin
         derive_defaults(values, lambda name: None if fields[name] is None else per_agent(name, fields[name]))
         headings = (np.broadcast_to(default_headings(positions, velocities, goals), scalar_target)
                     if fields["headings"] is None else per_agent("headings", fields["headings"]))
-        self._refuse_bad_drives(values["kinematics"], values["wheel_track"], values["effective_center_distance"],
-                                values["max_angular_speed"])
 
         values.update(positions=positions, velocities=velocities, pref_velocities=pref_velocities,
                       goals=goals, has_goal=has_goal.astype(np.uint8), headings=headings)
         values = {name: value.astype(np.dtype(FIELDS[name].dtype)) if FIELDS[name].dtype.startswith("int")
                   else value for name, value in values.items()}
-        ids = self._engine.add_agents(n, values)
+        ids = self._engine.add_agents(n, values, name_scenes=self._scene_axis)  # drives checked there
         if plan is not None:
             arrays, radius = plan
             self._send_waypoints(ids.reshape(-1), arrays,
                                  (values["arrival_radius"] if radius is None else radius).reshape(-1))
         return ids if self._scene_axis else ids[0]
-
-    def _refuse_bad_drives(self, kinematics, wheel_track, center_distance, max_angular_speed) -> None:
-        """ValueError naming the first non-holonomic agent whose drive cannot work."""
-        shape = np.broadcast_shapes(*(np.shape(a) for a in (kinematics, wheel_track, center_distance,
-                                                             max_angular_speed)))
-        kind = np.broadcast_to(kinematics, shape)
-        if not kind.any():
-            return
-        lead = 0 if self._scene_axis else 1  # index agents as the caller does
-
-        def refuse(name, values, bad, rule):
-            where = tuple(int(i) for i in np.argwhere(bad)[0])
-            at = ", ".join(map(str, where[lead:]))
-            value = values[where]
-            value = str(value) if isinstance(value, str) else float(value)
-            raise ValueError(f"{name}[{at}] is {value!r}; a {KINEMATICS[int(kind[where])]!r} agent needs {rule}")
-
-        if self.dimensions != 2:
-            refuse("kinematics", kinematics_names(kind), kind != 0,
-                   f"a 2D simulator (this one has dimensions={self.dimensions})")
-        track, distance, turn = (np.broadcast_to(a, shape) for a in (wheel_track, center_distance, max_angular_speed))
-        for name, values, bad, rule in (
-            ("wheel_track", track, (kind == 1) & ~(track > 0), "it > 0"),
-            ("effective_center_distance", distance, (kind != 0) & ~(distance > 0), "it > 0"),
-            ("max_angular_speed", turn, (kind != 0) & ~(turn > 0), "it > 0"),
-            ("max_angular_speed", turn, (kind == 2) & ~np.isfinite(turn), "it finite"),
-        ):
-            if bad.any():
-                refuse(name, values, bad, rule)
 
     def _waypoint_plan(self, waypoints, radius, n: int, shapes, target):
         """add_agents' waypoints, checked: (one array per agent and scene, radius or None).

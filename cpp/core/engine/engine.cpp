@@ -58,8 +58,9 @@ void Engine::set_method(std::shared_ptr<const Method> method) {
     method_ = std::move(method);
 }
 
-std::vector<std::int64_t> Engine::add_agents(int n, const AgentInput& input) {
+std::vector<std::int64_t> Engine::add_agents(int n, const AgentInput& input, bool name_scenes) {
     BusyGuard guard(busy_);
+    check_new_drives(input, state_.scenes(), n, dimensions(), name_scenes);
     return state_.append(n, input);
 }
 

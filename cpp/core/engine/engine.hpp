@@ -41,7 +41,7 @@ public:
     // Per scene, how many agent-steps fell back (see Workspace::used_fallback).
     const std::vector<std::int64_t>& fallbacks() const { return fallbacks_; }
 
-    std::vector<std::int64_t> add_agents(int n, const AgentInput& input);
+    std::vector<std::int64_t> add_agents(int n, const AgentInput& input, bool name_scenes = true);  // check_new_drives
     void remove_agents(const std::int64_t* ids, std::size_t count);
     // Obstacles (engine_obstacles.cpp; 2D only): add to one scene or to all (scene -1), returns the id
     // within that set; a moving one translates by `velocity` per second. Changes take effect at the next step.
@@ -79,9 +79,9 @@ public:
     // Everything the next step depends on but the method, and its checked inverse (engine_state.cpp).
     EngineSnapshot snapshot() const;
     void restore(const EngineSnapshot& snapshot);
-    // What the method would see and decide for one agent at the next step (inspect.cpp).
-    Diagnostics inspect(int scene, int slot);
-    Diagnostics3 inspect_3d(int scene, int slot);
+    // What the method would see and decide for one agent at the next step (inspect.cpp; V: the engine's vectors).
+    template <class V>
+    DiagnosticsFor<V> inspect(int scene, int slot);
     // Agent neighbours (slots) of every slot as the next step would see them, padded with -1:
     // (scenes x count x width), width the largest max_neighbors, at most count - 1, at least 1.
     std::vector<std::int32_t> neighbor_table(int& width);

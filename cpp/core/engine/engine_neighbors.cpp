@@ -29,8 +29,8 @@ int Engine::gather_neighbors(const GridOf<V>& grid, int scene, int slot, Neighbo
 
 template <class V>
 void Engine::find_neighbors(std::int64_t begin, std::int64_t end, Workspace& ws) const {
-    auto& near = ws.obstacles_near<V>();
-    auto& near_starts = ws.obstacles_near_starts<V>();
+    auto& near = ws.obstacle_runs<V>().buffer;
+    auto& near_starts = ws.obstacle_runs<V>().starts;
     near.clear();
     near_starts.clear();
     ws.agent_starts.clear();

@@ -1,5 +1,6 @@
-// Engine::inspect and inspect_3d: what the method would see and decide for
+// Engine::inspect, one path for both dimensions: what the method would see and decide for
 // one agent at the next step, computed on demand without advancing.
+#include <cmath>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -26,50 +27,66 @@ std::size_t Engine::prepare_inspection(int scene, int slot, Workspace& ws) {
     build_grid<V>(state_, scene, grid);
     const std::size_t i = state_.index(scene, slot);
     ws.agent_buffer.resize(neighbor_capacity(i));
-    auto& near = ws.obstacles_near<V>();
+    auto& near = ws.obstacle_runs<V>().buffer;
     const int found = gather_neighbors<V>(grid, scene, slot, ws.agent_buffer.data(), &near);
     ws.agent_neighbors = {ws.agent_buffer.data(), found};
     ws.set_obstacles_near<V>(Span<ObstaclesNearOf<V>>{near.data(), static_cast<int>(near.size())});
     return i;
 }
 
-Diagnostics Engine::inspect(int scene, int slot) {
-    require_plane("inspect");
+template <class V>
+DiagnosticsFor<V> Engine::inspect(int scene, int slot) {
+    if (dimensions() != kDim<V>) {
+        throw std::invalid_argument("inspect: this simulator has dimensions=" + std::to_string(dimensions()) +
+                                    ", not " + std::to_string(kDim<V>));
+    }
     BusyGuard guard(busy_);
     Workspace ws;
-    const std::size_t i = prepare_inspection<Vec2>(scene, slot, ws);
-    Diagnostics d;
+    const std::size_t i = prepare_inspection<V>(scene, slot, ws);
+    DiagnosticsFor<V> d;
     d.method = method_->name();
-    d.position = state_.position(i);
-    d.velocity = state_.velocity(i);
-    d.pref_velocity = state_.pref_velocity(i);
+    d.position = state_.position<V>(i);
+    d.velocity = state_.velocity<V>(i);
+    d.pref_velocity = state_.pref_velocity<V>(i);
     d.radius = state_.radius[i];
     d.max_speed = state_.max_speed[i];
     for (const Neighbor& n : ws.agent_neighbors) d.agent_neighbors.push_back(n.slot);
-    for (const ObstacleNeighbor& edge : ws.obstacle_neighbors) {
-        const auto [a, b] = edge.endpoints();
-        d.obstacle_edges.push_back(a);
-        d.obstacle_edges.push_back(b);
-    }
+    // Non-holonomic agents move in the plane only (validate() refuses them in
+    // space), so in space the method sees the state itself.
     nonholonomic_ = has_nonholonomic(state_);
     if (nonholonomic_) present_state(*method_, state_, presented_);
     const AgentState& seen = seen_state();
-    d.heading = state_.headings[i];
-    d.kinematics = kKinematicsNames[static_cast<int>(state_.kinematics[i])];
-    if (nonholonomic_ && state_.kinematics[i] != 0) {
-        d.presented_position = seen.position(i);
-        d.presented_velocity = seen.velocity(i);
-        d.presented_radius = seen.radius[i];
-    }
-    if (state_.active[i]) {
-        std::unique_ptr<StepData> step_data;
-        method_->prepare_step(seen, step_data);
-        method_->inspect(SceneView{seen, scene, time_step_, step_count_, step_data.get(), &waypoints_}, slot, ws, d);
-        if (!method_->may_exceed_max_speed() && state_.kinematics[i] == 0) {  // as the step does
-            d.new_velocity = cap_speed(d.new_velocity, d.max_speed);
+    const bool drive = nonholonomic_ && state_.kinematics[i] != 0;
+    if constexpr (kDim<V> == 2) {
+        for (const ObstacleNeighbor& edge : ws.obstacle_neighbors) {
+            const auto [a, b] = edge.endpoints();
+            d.obstacle_edges.push_back(a);
+            d.obstacle_edges.push_back(b);
         }
-        if (!method_->models_acceleration(dimensions())) d.target_velocity = d.new_velocity;
-        if (nonholonomic_ && state_.kinematics[i] != 0) {
+        d.heading = state_.headings[i];
+        d.kinematics = kKinematicsNames[static_cast<int>(state_.kinematics[i])];
+        if (drive) {
+            d.presented_position = seen.position(i);
+            d.presented_velocity = seen.velocity(i);
+            d.presented_radius = seen.radius[i];
+        }
+    } else {
+        d.obstacle_contacts.assign(ws.obstacle_contacts.begin(), ws.obstacle_contacts.end());
+    }
+    if (!state_.active[i]) {
+        d.new_velocity = d.target_velocity = d.velocity;  // an inactive agent does not move
+        return d;
+    }
+    std::unique_ptr<StepData> step_data;
+    method_->prepare_step(seen, step_data);
+    method_inspect<V>(*method_, SceneView{seen, scene, time_step_, step_count_, step_data.get(), &waypoints_}, slot,
+                      ws, d);
+    if (!method_->may_exceed_max_speed() && state_.kinematics[i] == 0) {  // as the step does
+        d.new_velocity = cap_speed(d.new_velocity, d.max_speed);
+    }
+    if (!method_->models_acceleration(dimensions())) d.target_velocity = d.new_velocity;
+    if constexpr (kDim<V> == 2) {
+        if (drive) {
             // What the robot will do: the method's velocity (of its
             // presentation) through integration, without touching the state.
             d.method_velocity = d.new_velocity;
@@ -79,41 +96,11 @@ Diagnostics Engine::inspect(int scene, int slot) {
             d.new_velocity = motion.speed * Vec2(std::cos(heading), std::sin(heading));
             d.new_turn_rate = motion.turn_rate;
         }
-    } else {
-        d.new_velocity = d.target_velocity = d.velocity;  // an inactive agent does not move
     }
     return d;
 }
 
-Diagnostics3 Engine::inspect_3d(int scene, int slot) {
-    if (dimensions() != 3) {
-        throw std::invalid_argument("inspect_3d needs a 3D simulator; this one has dimensions=" +
-                                    std::to_string(dimensions()));
-    }
-    BusyGuard guard(busy_);
-    Workspace ws;
-    const std::size_t i = prepare_inspection<Vec3>(scene, slot, ws);
-    Diagnostics3 d;
-    d.method = method_->name();
-    d.position = state_.position<Vec3>(i);
-    d.velocity = state_.velocity<Vec3>(i);
-    d.pref_velocity = state_.pref_velocity<Vec3>(i);
-    d.radius = state_.radius[i];
-    d.max_speed = state_.max_speed[i];
-    for (const Neighbor& n : ws.agent_neighbors) d.agent_neighbors.push_back(n.slot);
-    d.obstacle_contacts.assign(ws.obstacle_contacts.begin(), ws.obstacle_contacts.end());
-    if (state_.active[i]) {
-        std::unique_ptr<StepData> step_data;
-        method_->prepare_step(state_, step_data);
-        method_->inspect_3d(SceneView{state_, scene, time_step_, step_count_, step_data.get(), &waypoints_}, slot, ws, d);
-        if (!method_->may_exceed_max_speed()) {  // as the step does
-            d.new_velocity = cap_speed(d.new_velocity, d.max_speed);
-        }
-        if (!method_->models_acceleration(dimensions())) d.target_velocity = d.new_velocity;
-    } else {
-        d.new_velocity = d.target_velocity = d.velocity;  // an inactive agent does not move
-    }
-    return d;
-}
+template Diagnostics Engine::inspect<Vec2>(int scene, int slot);
+template Diagnostics3 Engine::inspect<Vec3>(int scene, int slot);
 
 }  // namespace vosim

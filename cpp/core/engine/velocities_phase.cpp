@@ -51,8 +51,8 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
             ws.agent_neighbors = {ws.agent_buffer.data() + ws.agent_starts[row],
                                   static_cast<int>(ws.agent_starts[row + 1] - ws.agent_starts[row])};
             {
-                auto& near = ws.obstacles_near<V>();
-                auto& starts = ws.obstacles_near_starts<V>();
+                auto& near = ws.obstacle_runs<V>().buffer;
+                auto& starts = ws.obstacle_runs<V>().starts;
                 ws.set_obstacles_near<V>(Span<ObstaclesNearOf<V>>{
                     near.data() + starts[row], static_cast<int>(starts[row + 1] - starts[row])});
             }

@@ -166,6 +166,20 @@ bool has_nonholonomic(const AgentState& s) {
     return std::find(found.begin(), found.end(), 1) != found.end();
 }
 
+DriveFault drive_fault(Kinematics kind, double wheel_track, double effective_center_distance,
+                       double max_angular_speed) {
+    if (kind == Kinematics::kHolonomic) return {};
+    if (kind == Kinematics::kDifferentialDrive && !(wheel_track > 0.0)) return {"wheel_track", wheel_track, "> 0"};
+    if (!(effective_center_distance > 0.0)) {
+        return {"effective_center_distance", effective_center_distance, "> 0"};
+    }
+    if (!(max_angular_speed > 0.0)) return {"max_angular_speed", max_angular_speed, "> 0"};
+    if (kind == Kinematics::kUnicycle && !std::isfinite(max_angular_speed)) {
+        return {"max_angular_speed", max_angular_speed, "finite"};
+    }
+    return {};
+}
+
 void check_kinematics(const AgentState& s) {
     // Only non-holonomic agents have anything to check: most crowds have none.
     if (!has_nonholonomic(s)) return;
@@ -179,20 +193,46 @@ void check_kinematics(const AgentState& s) {
                 throw std::invalid_argument(who + ": non-holonomic agents move in the plane only; this simulator "
                                                   "has dimensions=" + std::to_string(s.dimensions()));
             }
-            auto positive = [&](const char* name, double value) {
-                if (!(value > 0.0)) {
-                    throw std::invalid_argument(who + ": " + name + " is " + format_number(value) +
-                                                "; it must be > 0. Nothing was advanced.");
-                }
-            };
-            if (static_cast<Kinematics>(s.kinematics[i]) == Kinematics::kDifferentialDrive) {
-                positive("wheel_track", s.wheel_track[i]);
-            } else if (!std::isfinite(s.max_angular_speed[i])) {
-                throw std::invalid_argument(who + ": max_angular_speed is inf; a unicycle needs a finite one. "
-                                                  "Nothing was advanced.");
+            const DriveFault fault = drive_fault(static_cast<Kinematics>(s.kinematics[i]), s.wheel_track[i],
+                                                 s.effective_center_distance[i], s.max_angular_speed[i]);
+            if (fault.field) {
+                throw std::invalid_argument(who + ": " + fault.field + " is " + format_number(fault.value) +
+                                            "; it must be " + fault.need + ". Nothing was advanced.");
             }
-            positive("max_angular_speed", s.max_angular_speed[i]);
-            positive("effective_center_distance", s.effective_center_distance[i]);
+        }
+    }
+}
+
+namespace {
+
+// A number as Python's repr of a float writes it (0.0, inf, 1e-05).
+std::string python_float_text(double value) {
+    std::string text = format_number(value);
+    if (text.find_first_not_of("-0123456789") == std::string::npos) text += ".0";
+    return text;
+}
+
+}  // namespace
+
+void check_new_drives(const AgentInput& in, int scenes, int n, int dimensions, bool name_scenes) {
+    for (int b = 0; b < scenes; ++b) {
+        for (int k = 0; k < n; ++k) {
+            const auto kind = static_cast<Kinematics>(in.kinematics.at(b, k));
+            if (kind == Kinematics::kHolonomic) continue;
+            const std::string at = (name_scenes ? std::to_string(b) + ", " : std::string()) + std::to_string(k);
+            const std::string agent = std::string("; a '") + kKinematicsNames[static_cast<int>(kind)] +
+                                      "' agent needs ";
+            if (dimensions != 2) {
+                throw std::invalid_argument("kinematics[" + at + "] is '" + kKinematicsNames[static_cast<int>(kind)] +
+                                            "'" + agent + "a 2D simulator (this one has dimensions=" +
+                                            std::to_string(dimensions) + ")");
+            }
+            const DriveFault fault = drive_fault(kind, in.wheel_track.at(b, k), in.effective_center_distance.at(b, k),
+                                                 in.max_angular_speed.at(b, k));
+            if (fault.field) {
+                throw std::invalid_argument(std::string(fault.field) + "[" + at + "] is " +
+                                            python_float_text(fault.value) + agent + "it " + fault.need);
+            }
         }
     }
 }

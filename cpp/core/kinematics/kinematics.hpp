@@ -53,6 +53,12 @@ struct DriveLimits {
 
 DriveLimits drive_limits(const AgentState& s, std::size_t i);
 
+// Every limit equal, bit for bit.
+inline bool same_drive(const DriveLimits& a, const DriveLimits& b) {
+    return a.kind == b.kind && a.max_speed == b.max_speed && a.max_wheel_speed == b.max_wheel_speed &&
+           a.wheel_track == b.wheel_track && a.max_angular_speed == b.max_angular_speed;
+}
+
 // The motion scaled down (speed and turn rate by one factor, so the
 // curvature stays) until it keeps within the limits.
 Motion saturate(Motion motion, const DriveLimits& limits);
@@ -107,11 +113,27 @@ Motion effective_center_motion(Vec2 u, double heading, double distance);
 // Whether any active agent is non-holonomic (a scan of one byte per slot).
 bool has_nonholonomic(const AgentState& s);
 
+// What keeps one non-holonomic drive from working: the field, its value and
+// what the drive needs of it ("> 0", "finite"; field null: nothing). The rules, in the order
+// they are tried: wheel_track > 0 (differential drive), effective_center_distance
+// > 0, max_angular_speed > 0, and finite on a unicycle.
+struct DriveFault {
+    const char* field = nullptr;
+    double value = 0.0;
+    const char* need = "";
+};
+DriveFault drive_fault(Kinematics kind, double wheel_track, double effective_center_distance,
+                       double max_angular_speed);
+
 // Throws std::invalid_argument naming the first active non-holonomic agent
-// whose drive cannot work: wheel_track or effective_center_distance not > 0,
-// max_angular_speed not > 0, or not finite on a unicycle; or any
-// non-holonomic agent in an engine of 3 dimensions.
+// whose drive cannot work (drive_fault), or any non-holonomic agent in an
+// engine of 3 dimensions.
 void check_kinematics(const AgentState& s);
+
+// The same rules for agents about to be added (n per scene), before they
+// are: the error names the argument and the agent's index as the caller
+// gave it, "[scene, k]", or "[k]" when `name_scenes` is false.
+void check_new_drives(const AgentInput& in, int scenes, int n, int dimensions, bool name_scenes);
 
 // Makes `presented` share every column of `s` but its own copies of
 // positions, velocities and radius (reusing their buffers when the sizes

@@ -16,11 +16,9 @@ void fill_agents(const SceneView& scene, int slot, const Workspace& ws, Problem&
     agent.position = s.template position<V>(i);
     agent.velocity = s.template velocity<V>(i);
     agent.pref_velocity = s.template pref_velocity<V>(i);
-    agent.radius = s.radius[i];
-    agent.max_speed = s.max_speed[i];
-    agent.time_horizon = s.time_horizon[i];
-    agent.time_horizon_obst = s.time_horizon_obst[i];
-    agent.uncertainty_offset = s.uncertainty_offset[i];
+#define VOSIM_COPY_NUMBER(name, fallback) agent.name = s.name[i];
+    VOSIM_LOCAL_AGENT_NUMBERS(VOSIM_COPY_NUMBER)
+#undef VOSIM_COPY_NUMBER
     agent.id = s.ids[i];
     agent.order = slot;
     agent.at_goal = s.has_goal[i] && abs_sq(agent.position - s.template goal<V>(i)) <= sqr(s.arrival_radius[i]) &&

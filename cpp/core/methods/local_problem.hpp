@@ -20,18 +20,25 @@ namespace vosim {
 struct SceneView;  // method.hpp
 struct Workspace;
 
+// The agent's numbers that the kernels read, each a per-agent field of the
+// table (agent_fields.hpp says what it means) and its value when a local
+// problem is given without it: (name, default). The adapter copies them from
+// the state and the bindings read them by name, both from this list.
+#define VOSIM_LOCAL_AGENT_NUMBERS(X) \
+    X(radius, 0.0)                   \
+    X(max_speed, 0.0)                \
+    X(time_horizon, 1.0)             \
+    X(time_horizon_obst, 1.0)        \
+    X(uncertainty_offset, 0.0)
+
 template <class V>
 struct LocalAgentT {
     V position;
     V velocity;       // current velocity
     V pref_velocity;  // preferred (DetourCrowd: desired) velocity
-    double radius = 0.0;
-    double max_speed = 0.0;
-    double time_horizon = 1.0;        // neighbours' cones, when truncated (velocity obstacles)
-    double time_horizon_obst = 1.0;   // edges' cones, when truncated
-    // Enlarges every neighbour's cone (HRVO library): the apex moves back
-    // along the line to the neighbour by offset * distance / combined radius.
-    double uncertainty_offset = 0.0;
+#define VOSIM_LOCAL_AGENT_NUMBER(name, fallback) double name = fallback;
+    VOSIM_LOCAL_AGENT_NUMBERS(VOSIM_LOCAL_AGENT_NUMBER)
+#undef VOSIM_LOCAL_AGENT_NUMBER
     std::int64_t id = 0;  // seeds per-agent random draws
     int order = 0;        // the agent's slot: breaks the symmetry of exactly coincident agents
     // Within its arrival radius of its final goal (no waypoints left): the
@@ -82,6 +89,22 @@ struct LocalProblem3 {
     std::int64_t step = 0;
 
     int neighbor_count() const { return static_cast<int>(neighbors.size()); }
+};
+
+class LocalRecord;  // methods/local_record.hpp
+
+// A method whose kernel can be called on a local problem given outright,
+// without an engine (the bindings' `solve_local`: tests against reference
+// libraries, drawing one agent's velocity space). The problem is as the
+// kernel takes it: edges are the obstacles the kernel tests against
+// (DetourCrowd's: already eroded by the agent's radius, as its navmesh is).
+// Checks the problem (std::invalid_argument naming the bad value), returns the
+// new velocity and puts the method's own record of the solve in `record`:
+// a summary always, everything it saw and weighed when `detailed`.
+class LocalSolver {
+public:
+    virtual ~LocalSolver() = default;
+    virtual Vec2 solve_local(const LocalProblem& problem, LocalRecord& record, bool detailed) const = 0;
 };
 
 // Fills `problem` (reusing its storage, so that a step does not allocate) for

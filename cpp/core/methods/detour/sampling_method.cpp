@@ -1,5 +1,7 @@
 #include "methods/detour/sampling_method.hpp"
 
+#include "methods/local_record.hpp"
+
 namespace vosim {
 
 namespace {
@@ -47,6 +49,45 @@ DetourResult SamplingMethod::solve(const SceneView& scene, int slot, Workspace& 
                                           scratch.eroded.data(), n_segments, record)
                : sample_velocity_grid(params_, problem.agent, problem.neighbors.data(), problem.neighbor_count(),
                                       scratch.eroded.data(), n_segments, record);
+}
+
+Vec2 SamplingMethod::solve_local(const LocalProblem& problem, LocalRecord& record, bool detailed) const {
+    const LocalAgent& agent = problem.agent;
+    check_detour_inputs(agent, problem.neighbors.data(), problem.neighbor_count(), problem.edges.data(),
+                        problem.edge_count());
+    std::vector<DetourSample> samples;
+    std::vector<DetourSample>* sink = detailed ? &samples : nullptr;
+    const DetourResult result =
+        pattern_ == Pattern::adaptive
+            ? sample_velocity_adaptive(params_, agent, problem.neighbors.data(), problem.neighbor_count(),
+                                       problem.edges.data(), problem.edge_count(), sink)
+            : sample_velocity_grid(params_, agent, problem.neighbors.data(), problem.neighbor_count(),
+                                   problem.edges.data(), problem.edge_count(), sink);
+    record.integer("samples", result.samples);
+    if (detailed) {
+        using Type = RecordEntry::Type;
+        std::vector<Vec2> velocity;
+        std::vector<double> penalty, vpen, vcpen, spen, tpen, level, pruned;
+        for (const DetourSample& sample : samples) {
+            velocity.push_back(sample.velocity);
+            penalty.push_back(sample.penalty);
+            vpen.push_back(sample.vpen);
+            vcpen.push_back(sample.vcpen);
+            spen.push_back(sample.spen);
+            tpen.push_back(sample.tpen);
+            level.push_back(sample.level);
+            pruned.push_back(sample.pruned ? 1.0 : 0.0);
+        }
+        record.vectors("velocity", velocity);
+        record.column("penalty", Type::real, std::move(penalty));
+        record.column("vpen", Type::real, std::move(vpen));
+        record.column("vcpen", Type::real, std::move(vcpen));
+        record.column("spen", Type::real, std::move(spen));
+        record.column("tpen", Type::real, std::move(tpen));
+        record.column("level", Type::integer, std::move(level));
+        record.column("pruned", Type::flag, std::move(pruned));
+    }
+    return result.velocity;
 }
 
 Vec2 SamplingMethod::new_velocity(const SceneView& scene, int slot, Workspace& ws) const {

@@ -5,10 +5,11 @@
 
 #include "methods/detour/detour_sampling.hpp"
 #include "method.hpp"
+#include "methods/local_problem.hpp"
 
 namespace vosim {
 
-class SamplingMethod final : public Method {
+class SamplingMethod final : public Method, public LocalSolver {
 public:
     enum class Pattern { adaptive, grid };
 
@@ -17,6 +18,12 @@ public:
     Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const override;
     void inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const override;
     std::unique_ptr<MethodScratch> make_scratch() const override;
+
+    // The problem's edges are DetourCrowd's segments (already eroded). The
+    // record: samples (candidates evaluated); detailed, every evaluated
+    // sample: velocity, penalty and its terms vpen, vcpen, spen, tpen (in
+    // full, un-normalised), level, pruned (skipped by the early-out: it lost).
+    Vec2 solve_local(const LocalProblem& problem, LocalRecord& record, bool detailed) const override;
 
     Pattern pattern() const { return pattern_; }
     const DetourParams& params() const { return params_; }

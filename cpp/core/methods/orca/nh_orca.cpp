@@ -213,6 +213,7 @@ int tracking_polygon(const TrackingLimits& limits, Vec2 (&vertices)[kMaxTracking
 TrackingLimits tracking_limits(const AgentState& s, std::size_t i, double time_step) {
     const DriveLimits drive = drive_limits(s, i);
     TrackingLimits limits;
+    limits.kind = drive.kind;
     limits.max_speed = drive.max_speed;
     if (drive.kind == Kinematics::kDifferentialDrive) {
         limits.max_wheel_speed = drive.max_wheel_speed;

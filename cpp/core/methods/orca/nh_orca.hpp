@@ -36,20 +36,20 @@
 
 namespace vosim {
 
-// What limits one robot's tracking.
-struct TrackingLimits {
-    double max_speed = 0.0;  // |v|, and the speed of the straight after the turn
-    double max_wheel_speed = std::numeric_limits<double>::infinity();  // |v| + |w| L / 2 <= this
-    double wheel_track = 0.0;  // L; 0: no wheels to couple v and w (a unicycle)
-    double max_angular_speed = std::numeric_limits<double>::infinity();  // |w|
+// What limits one robot's tracking: its drive (kinematics.hpp; a unicycle's
+// has no wheels to couple v and w: unbounded wheel speed, no track), and
+// how far and how long it may stray from the holonomic path.
+struct TrackingLimits : DriveLimits {
+    TrackingLimits() {
+        max_wheel_speed = std::numeric_limits<double>::infinity();
+        max_angular_speed = std::numeric_limits<double>::infinity();
+    }
     double tracking_error = 0.0;  // eps > 0: the largest distance from the holonomic path
     double tracking_time = 0.0;   // T > 0 (at least one time step: the controls are held that long)
 
     // Every limit equal (the same bits: a cached polygon serves both).
     bool operator==(const TrackingLimits& o) const {
-        return max_speed == o.max_speed && max_wheel_speed == o.max_wheel_speed && wheel_track == o.wheel_track &&
-               max_angular_speed == o.max_angular_speed && tracking_error == o.tracking_error &&
-               tracking_time == o.tracking_time;
+        return same_drive(*this, o) && tracking_error == o.tracking_error && tracking_time == o.tracking_time;
     }
     bool operator!=(const TrackingLimits& o) const { return !(*this == o); }
 };

@@ -1,5 +1,9 @@
 #include "methods/velocity_obstacles/velocity_obstacle_method.hpp"
 
+#include <limits>
+
+#include "methods/local_record.hpp"
+
 namespace vosim {
 
 namespace {
@@ -20,7 +24,73 @@ const char* cone_kind_name(VoConeKind kind) {
     return "agent";
 }
 
+// What the kernel saw and weighed, as LocalRecord entries.
+void record_cones_and_candidates(const VoDiagnostics& d, LocalRecord& record) {
+    using Type = RecordEntry::Type;
+    std::vector<std::string> kinds;
+    std::vector<double> source, horizon, scale, cap_radius;
+    std::vector<Vec2> apex, right, left, cap_a, cap_b;
+    for (const VoCone& cone : d.cones) {
+        kinds.push_back(cone_kind_name(cone.kind));
+        source.push_back(cone.source);
+        apex.push_back(cone.apex);
+        right.push_back(cone.right_leg);
+        left.push_back(cone.left_leg);
+        // The cap of a truncated cone in velocity space: the obstacle scaled
+        // by 1 / (scale * horizon) around the apex; nan when not truncated.
+        const bool capped = cone.is_truncated() && !cone.is_overlap();
+        const double shrink = capped ? 1.0 / (cone.scale * cone.horizon) : std::numeric_limits<double>::quiet_NaN();
+        cap_a.push_back(cone.apex + shrink * cone.obstacle_a);
+        cap_b.push_back(cone.apex + shrink * cone.obstacle_b);
+        cap_radius.push_back(shrink * cone.radius);
+        horizon.push_back(cone.horizon);
+        scale.push_back(cone.scale);
+    }
+    record.texts("cone_kind", std::move(kinds));
+    record.column("cone_source", Type::integer, std::move(source));
+    record.vectors("apex", apex);
+    record.vectors("right_leg", right);
+    record.vectors("left_leg", left);
+    record.vectors("cap_a", cap_a);
+    record.vectors("cap_b", cap_b);
+    record.column("cap_radius", Type::real, std::move(cap_radius));
+    record.column("horizon", Type::real, std::move(horizon));
+    record.column("scale", Type::real, std::move(scale));
+    std::vector<Vec2> velocity;
+    std::vector<double> penalty, time_to_collision, blocking, cone_a, cone_b;
+    for (const VoCandidateInfo& info : d.candidates) {
+        velocity.push_back(info.velocity);
+        penalty.push_back(info.penalty);
+        time_to_collision.push_back(info.time_to_collision);
+        blocking.push_back(info.blocking_cone);
+        cone_a.push_back(info.cone_a);
+        cone_b.push_back(info.cone_b);
+    }
+    record.vectors("candidates", velocity);
+    record.column("penalty", Type::real, std::move(penalty));
+    record.column("time_to_collision", Type::real, std::move(time_to_collision));
+    record.column("blocking_cone", Type::integer, std::move(blocking));
+    record.column("candidate_cone_a", Type::integer, std::move(cone_a));
+    record.column("candidate_cone_b", Type::integer, std::move(cone_b));
+    record.integer("chosen", d.chosen);
+    record.vector("velocity", d.velocity);
+}
+
 }  // namespace
+
+Vec2 VelocityObstacleMethod::solve_local(const LocalProblem& problem, LocalRecord& record, bool detailed) const {
+    check_vo_inputs(problem.agent, problem.neighbors.data(), problem.neighbor_count(), problem.edges.data(),
+                    problem.edge_count(), problem.time_step, config_.truncate);
+    VoScratch scratch;
+    VoDiagnostics seen;
+    const Vec2 v = vo_new_velocity(config_, problem.agent, problem.neighbors.data(), problem.neighbor_count(),
+                                   problem.edges.data(), problem.edge_count(), problem.time_step,
+                                   vo_sample_seed(config_.seed, problem.agent.id, problem.step), scratch,
+                                   detailed ? &seen : nullptr);
+    record.flag("used_fallback", scratch.used_fallback);
+    if (detailed) record_cones_and_candidates(seen, record);
+    return v;
+}
 
 VelocityObstacleMethod::VelocityObstacleMethod(VoConfig config) : config_(config) {
     check_vo_config(config_);

@@ -3,12 +3,13 @@
 #pragma once
 
 #include "method.hpp"
+#include "methods/local_problem.hpp"
 #include "methods/velocity_obstacles/velocity_obstacles.hpp"
 #include "methods/velocity_obstacles/velocity_obstacles3d.hpp"
 
 namespace vosim {
 
-class VelocityObstacleMethod final : public Method {
+class VelocityObstacleMethod final : public Method, public LocalSolver {
 public:
     explicit VelocityObstacleMethod(VoConfig config);
     std::string name() const override;
@@ -21,6 +22,13 @@ public:
     std::string dimensions_note() const override;
     Vec3 new_velocity_3d(const SceneView& scene, int slot, Workspace& ws) const override;
     void inspect_3d(const SceneView& scene, int slot, Workspace& ws, Diagnostics3& out) const override;
+
+    // The record: used_fallback; detailed, the cones (cone_kind, cone_source,
+    // apex, right_leg, left_leg, horizon, scale and the cap of a truncated
+    // cone: cap_a, cap_b, cap_radius, nan when not truncated) and the
+    // candidates (candidates, penalty, time_to_collision, blocking_cone,
+    // candidate_cone_a, candidate_cone_b), chosen and velocity.
+    Vec2 solve_local(const LocalProblem& problem, LocalRecord& record, bool detailed) const override;
 
     const VoConfig& config() const { return config_; }
 
