@@ -2,7 +2,7 @@
 
     VOSIM_STEERSUITE_CASES=/path/to/testcases python benchmarks/steersuite_table.py \\
         [--methods orca,orca-sidestep,rvo,adaptive] [--max-steps 3000] [--case-seconds 120] \\
-        [--plan navmesh] [--processes 1] [--csv per_case.csv]
+        [--plan navmesh] [--keep-arrived] [--processes 1] [--csv per_case.csv]
 
 SteerSuite's test cases are not shipped with vosim (they carry SteerSuite's
 licence): point ``VOSIM_STEERSUITE_CASES`` at a folder holding them (its
@@ -13,8 +13,10 @@ each method until every agent has arrived, or for the case's own
 at most ``--max-steps`` and at most ``--agent-frames`` agents x frames
 (each frame is recorded for SteerBench), or until ``--case-seconds`` of wall
 time have passed (the run is then scored as far as it got and counted as
-cut short). Arrived agents stay on their goal (SteerSuite removes them),
-so crowds sharing a goal rarely finish.
+cut short). As in SteerSuite, an agent leaves the simulation when it
+reaches its last goal (``from_steersuite``'s ``remove_at_goal=True``);
+``--keep-arrived`` keeps arrived agents standing on their goals instead,
+where crowds sharing a goal rarely finish.
 
 Per method it prints, over the cases:
 
@@ -69,14 +71,19 @@ def case_files(folder: str) -> list[Path]:
     return files
 
 
+def label_of(method: str, plan: str | None, keep_arrived: bool) -> str:
+    """The table's name for a method run one way: e.g. ``orca+navmesh``, ``orca+kept``."""
+    return method + ("" if plan is None else f"+{plan}") + ("+kept" if keep_arrived else "")
+
+
 def run_case(job: tuple) -> dict:
     """Loads, runs and scores one (method, case); never raises."""
     import vosim
     from vosim import scenarios
 
-    method, plan, path, max_steps, agent_frames, case_seconds = job
+    method, plan, keep_arrived, path, max_steps, agent_frames, case_seconds = job
     vosim.set_num_threads(1)
-    label = method if plan is None else f"{method}+{plan}"
+    label = label_of(method, plan, keep_arrived)
     row = dict(method=label, case=str(path), loaded=False, agents=0, steps=0, all_arrived=False, arrived=np.nan,
                composite01=np.nan, composite02=np.nan, collisions=np.nan, obstacle_penetration=np.nan,
                cut_short=False, seconds=0.0, error="")
@@ -85,7 +92,7 @@ def run_case(job: tuple) -> dict:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # left-out elements: the loader's own warnings
             scenario = scenarios.from_steersuite(path, seed=0, time_step=0.1, method=METHODS[method](vosim),
-                                                 plan=plan)
+                                                 plan=plan, remove_at_goal=not keep_arrived)
     except ValueError as error:
         row["error"] = str(error).replace(str(path), Path(path).name)
         return row
@@ -145,6 +152,8 @@ def main() -> None:
     parser.add_argument("--case-seconds", type=float, default=120.0, help="wall time per run before it is cut")
     parser.add_argument("--plan", choices=["navmesh", "roadmap"],
                         help="plan every agent's route round the obstacles (from_steersuite's plan=)")
+    parser.add_argument("--keep-arrived", action="store_true",
+                        help="keep arrived agents standing on their goals (SteerSuite removes them)")
     parser.add_argument("--processes", type=int, default=1, help="runs at once (one thread each)")
     parser.add_argument("--csv", help="also write one row per (method, case) to this file")
     args = parser.parse_args()
@@ -159,7 +168,7 @@ def main() -> None:
     files = case_files(folder)
     # The largest cases first, so that the pool is not left waiting on one at the end.
     files.sort(key=lambda p: -p.stat().st_size)
-    jobs = [(m, args.plan, p, args.max_steps, args.agent_frames, args.case_seconds) for m in methods for p in files]
+    jobs = [(m, args.plan, args.keep_arrived, p, args.max_steps, args.agent_frames, args.case_seconds) for m in methods for p in files]
     started = time.perf_counter()
     rows = []
     with multiprocessing.get_context("spawn").Pool(args.processes, maxtasksperchild=8) as pool:
@@ -175,7 +184,7 @@ def main() -> None:
             writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
             writer.writeheader()
             writer.writerows(sorted(rows, key=lambda r: (r["method"], r["case"])))
-    print(summary(rows, len(files), [m if args.plan is None else f"{m}+{args.plan}" for m in methods]))
+    print(summary(rows, len(files), [label_of(m, args.plan, args.keep_arrived) for m in methods]))
     print(f"\n{len(files)} files, {len(jobs)} runs in {time.perf_counter() - started:.0f} s "
           f"({args.processes} processes, dt 0.1, at most {args.max_steps} steps or {args.case_seconds:g} s a run)")
 

@@ -212,3 +212,16 @@ def test_a_damaged_saved_sink_is_refused():
     state["checksum"] = _checkpoint.checksum(state)
     with pytest.raises(ValueError, match="scene is 5"):
         pickle.loads(pickle.dumps(sim)).__setstate__(state)
+
+
+def test_a_scenario_takes_one_flag_for_every_agent():
+    from vosim import scenarios
+
+    scenario = scenarios.Scenario(name="flags", positions=[[0.0, 0.0], [0.0, 2.0], [0.0, 4.0]],
+                                  goals=[[3.0, 0.0], [3.0, 2.0], [3.0, 4.0]], agent_params=dict(remove_at_goal=True))
+    assert scenario.agent_params["remove_at_goal"] is True
+    sim = scenario.build()
+    assert sim.remove_at_goal.tolist() == [True, True, True]
+    traj = sim.run(100, until_arrived=True)
+    assert traj.all_arrived and not sim.active.any() and traj.took_part().all()
+    assert "arrived            3 of 3 goal-seeking" in traj.summary()

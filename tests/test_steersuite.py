@@ -35,9 +35,8 @@ def test_a_test_case_with_every_obstacle_kind_reads_and_runs():
     assert np.allclose(turned.min(axis=0), [-0.5, -8.0]) and np.allclose(turned.max(axis=0), [0.5, -4.0])
     assert len(circle) == 16 and np.linalg.norm(circle - [8, 8], axis=1).min() >= 1.5
     assert len(triangle) == 3
-    sim = scenario.build()
-    sim.run(scenario.max_steps, until_arrived=True)
-    assert sim.arrived.all()
+    traj = scenario.build().run(scenario.max_steps, until_arrived=True)
+    assert traj.all_arrived  # every agent reached its last goal (and left there, as in SteerSuite)
 
 
 def test_random_placement_follows_the_seed():
@@ -69,9 +68,7 @@ def test_doors_regions_waypoints_and_lenient_reading():
         warnings.simplefilter("ignore")
         planned = scenarios.from_steersuite(DATA / "door_and_errands.xml", seed=0, plan="navmesh")
     assert planned.goals.tolist() == scenario.goals.tolist()
-    sim = planned.build()
-    sim.run(planned.max_steps, until_arrived=True)
-    assert sim.arrived.all()
+    assert planned.build().run(planned.max_steps, until_arrived=True).all_arrived
 
 
 CASE = """<SteerBenchTestCase><header><name>x</name>
@@ -191,8 +188,8 @@ def test_routes_are_planned_when_asked():
         sim = scenario.build()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the straight run stalls at the wall
-            sim.run(scenario.max_steps, until_arrived=True)
-        arrived[name] = sim.arrived.tolist()
+            traj = sim.run(scenario.max_steps, until_arrived=True)
+        arrived[name] = (traj.metrics["arrival_step"] >= 0).tolist()
     assert arrived == {"straight": [False, False], "planned": [True, True]}
     with pytest.raises(ValueError, match="plan is 'astar'"):
         scenarios.from_steersuite(DATA / "wall_detour.xml", plan="astar")
@@ -225,7 +222,8 @@ def test_random_placement_is_clear_of_obstacles_and_of_each_other():
 
 
 def test_steerbench_counts_the_waypoints_still_ahead():
-    scenario = scenarios.from_steersuite(DATA / "wall_detour.xml", plan="navmesh")
+    # agents that stay at their goals (SteerSuite's leave), so that a second run scores them
+    scenario = scenarios.from_steersuite(DATA / "wall_detour.xml", plan="navmesh", remove_at_goal=False)
     sim = scenario.build()
     traj = sim.run(scenario.max_steps, until_arrived=True)
     scores = vosim.metrics.steerbench(traj)
@@ -281,3 +279,32 @@ def test_the_edge_index_copes_with_edges_spanning_a_large_map():
     assert len(index.edge_cells[0]) + len(index.polygon_cells[0]) <= 4_000_000
     points = np.array([[5_000.0, 5_000.2], [5_000.0, 5_000.5], [10_000.0, 2_000.0], [-1.0, 500.0]])
     assert index.touching(points, 0.3).tolist() == [True, False, True, False]
+
+
+def test_agents_leave_at_their_last_goal_as_in_steersuite_and_are_still_scored():
+    scenario = scenarios.from_steersuite(DATA / "box_goal.xml")
+    assert scenario.agent_params["remove_at_goal"] is True
+    traj = scenario.build().run(400, until_arrived=True)
+    n = len(scenario.positions)
+    assert traj.all_arrived and not traj.active.any()  # every agent left at its goal
+    assert (traj.metrics["exit_step"] == traj.metrics["arrival_step"]).all()
+    assert traj.took_part().all()
+    assert "arrived            {0} of {0} goal-seeking".format(n) in traj.summary()
+    scores = vosim.metrics.steerbench(traj)
+    assert len(scores["time"]) == n
+    assert np.allclose(scores["time"], traj.metrics["arrival_step"] * scenario.time_step)
+    kept = scenarios.from_steersuite(DATA / "box_goal.xml", remove_at_goal=False).build().run(400, until_arrived=True)
+    assert kept.active.all() and (kept.metrics["exit_step"] == -1).all()
+
+
+def test_steerbench_stops_scoring_an_agent_where_it_left_through_a_sink():
+    sim = vosim.Simulator(time_step=1.0)
+    sim.add_agents([[0.0, 0.0], [0.0, 5.0]], radius=0.5, max_speed=1.0, pref_speed=1.0)
+    sim.goals = [[10.0, 0.0], [np.nan, np.nan]]  # agent 1 stays put
+    sim.add_sink([[2.5, -1.0], [2.5, 1.0]])  # agent 0 crosses it in its third step
+    traj = sim.run(10)
+    assert traj.metrics["exit_step"].tolist() == [3, -1] and not traj.active[0]
+    scores = vosim.metrics.steerbench(traj)
+    assert scores["time"].tolist() == [3.0, 10.0]
+    assert scores["kinetic_energy"][0] == pytest.approx(3 * 0.5)
+    assert "arrived            0 of 1 goal-seeking" in traj.summary()

@@ -193,7 +193,7 @@ def flags(value, name: str, shapes: Sequence[tuple[int, ...]], target: tuple[int
             raise ValueError(f"{_index_text(name, at)} is {array[at].item()!r}; must be True or False (or 0 or 1)")
     if array.shape not in [tuple(s) for s in shapes]:
         raise ValueError(f"{name}: expected {shape_text(shapes)}, got shape {array.shape}")
-    return np.ascontiguousarray(np.broadcast_to(array.astype(bool), target))
+    return np.array(np.broadcast_to(array.astype(bool), target), dtype=bool)  # a copy; a scalar stays 0-d
 
 
 def ids_array(ids, name: str = "ids") -> np.ndarray:

@@ -22,7 +22,8 @@ def steerbench(traj, *, scene: int | None = None, tolerance: float = CONTACT_TOL
       long it lasts (an overlap of its disc with another agent's, or its disc
       reaching past an obstacle edge, deeper than ``tolerance``);
     - ``time``: seconds it was enabled (to its arrival at its final goal,
-      all its waypoints passed, or the whole run);
+      all its waypoints passed, to the step it left the simulation through a sink, or
+      the whole run);
     - ``kinetic_energy``: the sum over frames of ``0.5 |v|^2`` (unit mass);
     - ``acceleration``: the sum over frames of ``|v_k - v_{k-1}| / (t_k - t_{k-1})``.
 
@@ -62,18 +63,18 @@ def steerbench(traj, *, scene: int | None = None, tolerance: float = CONTACT_TOL
     tolerance = scalar(tolerance, "tolerance", minimum=0.0, maximum=1e6)
     positions, velocities, radius = traj.positions, traj.velocities, np.asarray(traj.radius, dtype=np.float64)
     arrived = traj.arrived()
-    active = None if traj.active is None else np.asarray(traj.active, dtype=bool)
+    active = traj.took_part()  # agents that left during the run (sinks, remove_at_goal) included
     if traj.is_batch:
         if scene is None:
             raise TypeError("scene: a Batch trajectory needs scene= (which scene to score)")
         scene = integer(scene, "scene", minimum=0, maximum=positions.shape[1] - 1)
         positions, velocities, radius = positions[:, scene], velocities[:, scene], radius[scene]
         arrived = arrived[:, scene]
-        active = None if active is None else active[scene]
+        active = active[scene]
     elif scene is not None:
         raise TypeError("scene: a Simulator's trajectory has one scene; scene= is for Batch trajectories")
     frames, n = positions.shape[:2]
-    if active is not None:  # inactive agents take no part
+    if not active.all():  # agents switched off before the run take no part
         positions, velocities, radius = positions[:, active], velocities[:, active], radius[active]
         arrived = arrived[:, active]
         n = int(active.sum())
@@ -86,18 +87,28 @@ def steerbench(traj, *, scene: int | None = None, tolerance: float = CONTACT_TOL
     # The run's own arrival steps count only arrivals with every waypoint
     # passed; without them (metrics=False), an agent arrives where it stays
     # at its final goal to the end (a round trip starts on its goal).
-    arrival_step = traj.metrics.get("arrival_step") if isinstance(traj.metrics, dict) else None
+    metrics = traj.metrics if isinstance(traj.metrics, dict) else {}
+    steps = np.asarray(traj.steps) - traj.steps[0]
+
+    def run_step(name):
+        """A per-agent step count of the run's metrics for the agents scored, or None."""
+        value = metrics.get(name)
+        if value is None:
+            return None
+        value = np.asarray(value)
+        return (value[scene] if traj.is_batch else value)[active]
+
+    arrival_step = run_step("arrival_step")
     if arrival_step is not None:
-        arrival_step = np.asarray(arrival_step)
-        arrival_step = arrival_step[scene] if traj.is_batch else arrival_step
-        if active is not None:
-            arrival_step = arrival_step[active]
-        steps = np.asarray(traj.steps) - traj.steps[0]
         frame = np.searchsorted(steps, np.maximum(arrival_step, 0), side="left")
         last = np.where((arrival_step >= 0) & (frame < frames), np.minimum(frame, frames - 1), frames - 1)
     else:
         stays = np.logical_and.accumulate(arrived[::-1], axis=0)[::-1]
         last = np.where(stays[-1], frames - stays.sum(axis=0), frames - 1)
+    exit_step = run_step("exit_step")
+    if exit_step is not None:  # an agent that left (a sink, remove_at_goal) is disabled from then on
+        frame = np.minimum(np.searchsorted(steps, np.maximum(exit_step, 0), side="left"), frames - 1)
+        last = np.where(exit_step >= 0, np.minimum(last, frame), last)
     enabled = np.arange(frames)[:, None] <= last[None, :]
     time = times[last] - times[0]
     kinetic_energy = np.where(enabled, 0.5 * np.einsum("tni,tni->tn", velocities, velocities), 0.0).sum(axis=0)

@@ -23,10 +23,7 @@ def _shown(metrics: dict, name: str, reduce, spec: str = "d") -> str:
 
 
 def _seeking(traj) -> np.ndarray:
-    seeking = np.asarray(traj.has_goal, bool)
-    if traj.active is not None:
-        seeking = seeking & np.asarray(traj.active, bool)
-    return seeking
+    return np.asarray(traj.has_goal, bool) & traj.took_part()
 
 
 def _arrived(traj, seeking: np.ndarray) -> np.ndarray:

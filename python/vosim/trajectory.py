@@ -134,10 +134,26 @@ class Trajectory:
                                      np.ascontiguousarray(radius, dtype=np.float64), active)
         return result if self.is_batch else result[:, 0]
 
+    def took_part(self) -> np.ndarray:
+        """Whether each agent took part in the run, bool ``(N,)`` or ``(B, N)``.
+
+        An agent takes part when it is active at the run's end or left during
+        the run, through a sink or at its goal (``exit_step`` in the metrics,
+        see :mod:`vosim.metrics`); agents switched off before the run do not.
+        """
+        if self.active is None:
+            return np.ones(np.shape(self.radius), bool)
+        took = np.array(self.active, dtype=bool)
+        left = self.metrics.get("exit_step") if isinstance(self.metrics, dict) else None
+        if left is not None and np.shape(left) == took.shape:
+            took |= np.asarray(left) >= 0
+        return took
+
     def arrived(self) -> np.ndarray:
-        """Whether each active goal-seeking agent is within its arrival radius of its goal, per frame."""
+        """Whether each goal-seeking agent that took part in the run (:meth:`took_part`) is within
+        its arrival radius of its goal, per frame."""
         reach = self.radius if self.arrival_radius is None else self.arrival_radius
-        seeking = self.has_goal if self.active is None else self.has_goal & self.active
+        seeking = self.has_goal & self.took_part()
         distance = np.linalg.norm(self.positions - self.goals, axis=-1)
         with np.errstate(invalid="ignore", over="ignore"):
             return seeking & (distance <= reach)

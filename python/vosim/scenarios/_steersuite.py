@@ -403,7 +403,11 @@ def from_steersuite(path, *, seed: int = 0, time_step: float = 0.1, max_steps: i
     **agent_params
         Other ``add_agents`` parameters for every agent (defaults:
         ``neighbor_dist=10``, ``max_neighbors=10``, ``time_horizon=2``,
-        ``time_horizon_obst=1``, for pedestrians in metres).
+        ``time_horizon_obst=1``, for pedestrians in metres, and
+        ``remove_at_goal=True``: as SteerSuite disables an agent that reaches
+        its last goal, the agent leaves the simulation there, so crowds
+        heading for a shared goal do not pile up on it; pass
+        ``remove_at_goal=False`` to keep arrived agents standing).
 
     Raises
     ------
@@ -492,7 +496,7 @@ def from_steersuite(path, *, seed: int = 0, time_step: float = 0.1, max_steps: i
     goals = np.array([r[-1] for r in routes]).reshape(n, 2)
     waypoints = routes if any(len(r) > 1 for r in routes) else None
     speed = np.array([a["speed"] for a in reader.agents], dtype=np.float64)
-    params = dict(neighbor_dist=10.0, max_neighbors=10, time_horizon=2.0, time_horizon_obst=1.0)
+    params = dict(neighbor_dist=10.0, max_neighbors=10, time_horizon=2.0, time_horizon_obst=1.0, remove_at_goal=True)
     params.update(agent_params)
     params.update(radius=radius, pref_speed=speed, max_speed=speed * max_speed_factor)
     scenario = Scenario(name=reader.name, positions=positions, goals=goals, waypoints=waypoints, agent_params=params,
