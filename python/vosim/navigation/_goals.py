@@ -12,7 +12,7 @@ from ._geometry import points_array
 PLANNERS = ("roadmap", "navmesh")
 
 
-def _warn_off_mesh(mesh, starts: np.ndarray, ids: np.ndarray) -> None:
+def warn_off_mesh(mesh, starts: np.ndarray, ids: np.ndarray) -> None:
     """Warns about the agents standing farther off the mesh than its tolerance, which start by walking onto it."""
     gap = mesh.distance_off(starts)
     off = np.flatnonzero(gap > mesh.tolerance)
@@ -23,7 +23,7 @@ def _warn_off_mesh(mesh, starts: np.ndarray, ids: np.ndarray) -> None:
                       "their paths begin at its nearest point", stacklevel=3)
 
 
-def _plan_on_roadmap(roadmap, starts: np.ndarray, goals: np.ndarray, ids: np.ndarray, label):
+def plan_on_roadmap(roadmap, starts: np.ndarray, goals: np.ndarray, ids: np.ndarray, label):
     """Flat tracks over a roadmap; agents whose start sees none of it head straight for their goals, with a warning."""
     gap = roadmap.stranded(starts, goals)
     off = np.flatnonzero(gap > 0)
@@ -147,10 +147,10 @@ class GoalMethods:
             starts = np.ascontiguousarray(np.asarray(self.positions)[slots])
             label = lambda i: f"agent {int(ids[i])}"  # noqa: E731
             if isinstance(plan, NavMesh):
-                _warn_off_mesh(plan, starts, ids)
+                warn_off_mesh(plan, starts, ids)
                 offsets, points = plan.plan_flat(starts, goals, label, snap_starts=True)
             else:
-                offsets, points = _plan_on_roadmap(plan, starts, goals, ids, label)
+                offsets, points = plan_on_roadmap(plan, starts, goals, ids, label)
         self._engine.set_waypoints(ids, np.ascontiguousarray(offsets, dtype=np.int64),
                                    np.ascontiguousarray(points, dtype=np.float64), waypoint_radius)
         if planner is not None:  # what run(replan_stalled=...) plans with (not part of checkpoints)

@@ -330,7 +330,7 @@ def _routes_planned(scenario: Scenario, plan: str) -> list[np.ndarray]:
     does not fail the others (a warning names it); a goal or waypoint that
     cannot be reached is an error naming its agent.
     """
-    from ..navigation._goals import _plan_on_roadmap, _warn_off_mesh, builder_of
+    from ..navigation._goals import builder_of, plan_on_roadmap, warn_off_mesh
     from ..navigation._navmesh import NavMesh
 
     sim = scenario.build()
@@ -344,10 +344,10 @@ def _routes_planned(scenario: Scenario, plan: str) -> list[np.ndarray]:
     label = lambda i: f"agent {int(owner[i])}"  # noqa: E731
     if isinstance(planner, NavMesh):
         first = np.concatenate([[0], np.cumsum([len(r) for r in routes])[:-1]])  # each agent's first leg
-        _warn_off_mesh(planner, starts[first], np.arange(len(routes)))
+        warn_off_mesh(planner, starts[first], np.arange(len(routes)))
         offsets, points = planner.plan_flat(starts, ends, label, snap_starts=True)
     else:
-        offsets, points = _plan_on_roadmap(planner, starts, ends, owner, label)
+        offsets, points = plan_on_roadmap(planner, starts, ends, owner, label)
     legs = np.split(points, offsets[1:-1])
     out: list[list[np.ndarray]] = [[] for _ in routes]
     for k, leg in enumerate(legs):
