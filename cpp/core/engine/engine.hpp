@@ -39,7 +39,6 @@ public:
     void set_method(std::shared_ptr<const Method> method);
     const PhaseTimes& phase_times() const { return phase_times_; }  // since the engine was made
     const std::vector<std::int64_t>& fallbacks() const { return fallbacks_; }  // per scene (Workspace::used_fallback)
-
     std::vector<std::int64_t> add_agents(int n, const AgentInput& input, bool name_scenes = true);  // check_new_drives
     void remove_agents(const std::int64_t* ids, std::size_t count);
     // Obstacles (engine_obstacles.cpp; 2D only): add to one scene or to all (scene -1), returns the id
@@ -63,12 +62,11 @@ public:
     RunResult run(const RunOptions& options, const Recording& recording, const Tick& tick, const Pause& pause = {});
     bool all_arrived() const;  // arrivals.cpp: every goal-seeking agent at its final goal now
     bool mark_arrivals(std::vector<std::uint8_t>& reached) const;  // marks those there now; never unmarks
-    // Sinks (engine_sinks.cpp: an area of 3+ points or a line of 2; agents leave in the exits phase) and speed
-    // zones (engine_speed_zones.cpp; applied in the goals phase): 2D only, one scene's or all (-1), ids never reused.
-    int add_sink(int scene, const Vec2* points, int count, bool line);
+    // Sinks (engine_sinks.cpp) and speed zones (engine_speed_zones.cpp): 2D only, of one scene or all (-1).
+    int add_sink(int scene, const Vec2* points, int count, bool line);  // an area (3+ points) or a line (2)
     void remove_sink(int id);
     const Sinks& sinks() const { return sinks_; }
-    int add_speed_zone(int scene, const Vec2* points, int count, double factor);
+    int add_speed_zone(int scene, const Vec2* points, int count, double factor);  // applied in the goals phase
     void remove_speed_zone(int id);
     const SpeedZones& speed_zones() const { return speed_zones_; }
     // Waypoints (engine_waypoints.cpp): agent ids[k] follows points offsets[k] .. offsets[k+1] (dimensions()
