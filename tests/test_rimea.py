@@ -76,8 +76,8 @@ def test_the_table_lists_tests_not_expressible_yet():
     assert text.splitlines()[0] == "| test | ORCA | RVO |"
     assert "| RiMEA 1 corridor 40 m at 1.33 m/s | pass: 30.1 s | pass:" in text
     assert "| not expressible yet | needs |" in text and "| RiMEA 10 assigned exits | routes that keep to their exit" in text
-    with pytest.raises(ValueError, match="unknown test '3'"):
-        validation.run_all("orca", tests=["3"])
+    with pytest.raises(ValueError, match="unknown test '8'"):
+        validation.run_all("orca", tests=["8"])
     with pytest.raises(TypeError, match="method"):
         validation.rimea_1(42)
 
@@ -89,7 +89,7 @@ def test_vosim_validate_prints_the_table_and_writes_figures(tmp_path, capsys):
     out = capsys.readouterr().out
     assert code == 0
     assert "| RiMEA 1 corridor 40 m at 1.33 m/s | pass: 30.1 s |" in out
-    assert "RiMEA 7 speeds by group | pass" in out and "| RiMEA 2 stairs up | stairs or speed zones |" in out
+    assert "RiMEA 7 speeds by group | pass" in out and "| RiMEA 8 parameter analysis, 3-storey building | stairs and levels |" in out
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rimea_1_orca.png", "rimea_7_orca.png"]
     with pytest.raises(SystemExit):
         main(["validate", "--tests", "99"])
@@ -115,3 +115,22 @@ def test_rimea_9_fails_a_room_not_evacuated_in_time():
     result = validation.rimea_9("orca", persons=40, seconds=5.0)
     assert not result.passed and result.measured["left_4_exits"] < 40
     assert "not evacuated in 5 s" in result.summary
+
+
+@pytest.mark.parametrize("test, speed", [(validation.rimea_2, 0.610), (validation.rimea_3, 0.694)])
+def test_rimea_2_and_3_orca_keeps_the_stair_speed(test, speed):
+    result = test("orca")
+    assert result.passed and result.measured["stair_speed"] == speed
+    assert result.measured["factor"] == pytest.approx(speed / 1.34)
+    assert result.measured["stair_time_s"] == pytest.approx(10.0 / speed, rel=0.02)
+    # a pedestrian who kept the level speed would fail
+    assert 10.0 / 1.34 < 0.95 * result.measured["expected_s"]
+
+
+def test_rimea_2_fails_when_the_stairs_are_timed_at_another_speed():
+    result = validation.rimea_2("orca", length=6.0, stair_speed=1.0)
+    assert result.passed  # the zone follows the stair speed given
+    slow = validation.rimea_2("orca", length=6.0, tolerance=0.01)
+    assert slow.measured["length_m"] == 6.0
+    with pytest.raises(ValueError, match="stair_speed"):
+        validation.rimea_2("orca", stair_speed=0.0)

@@ -155,6 +155,25 @@ py::dict snapshot(const Engine& e) {
     out["sink_removed"] = to_array(sink_removed, {sinks});
     out["sink_offsets"] = to_array(sink_offsets, {sinks + 1});
     out["sink_points"] = points_array(sink_points);
+    // Speed zones, by id: scene, factor, removed, and their points between offsets.
+    std::vector<std::int32_t> zone_scenes;
+    std::vector<double> zone_factors;
+    std::vector<std::uint8_t> zone_removed;
+    std::vector<std::int64_t> zone_offsets{0};
+    std::vector<Vec2> zone_points;
+    for (const SpeedZone& zone : s.speed_zones) {
+        zone_scenes.push_back(zone.scene);
+        zone_factors.push_back(zone.factor);
+        zone_removed.push_back(zone.removed ? 1 : 0);
+        zone_points.insert(zone_points.end(), zone.points.begin(), zone.points.end());
+        zone_offsets.push_back(static_cast<std::int64_t>(zone_points.size()));
+    }
+    const py::ssize_t zones = static_cast<py::ssize_t>(s.speed_zones.size());
+    out["speed_zone_scenes"] = to_array(zone_scenes, {zones});
+    out["speed_zone_factors"] = to_array(zone_factors, {zones});
+    out["speed_zone_removed"] = to_array(zone_removed, {zones});
+    out["speed_zone_offsets"] = to_array(zone_offsets, {zones + 1});
+    out["speed_zone_points"] = points_array(zone_points);
     return out;
 }
 
@@ -257,6 +276,25 @@ void restore(Engine& e, const py::dict& d) {
             }
             s.sinks.push_back({sink_scenes[k], sink_lines[k] != 0, points_of(sink_points[k], "sink_points"),
                                sink_removed[k] != 0});
+        }
+    }
+    // States saved before speed zones existed have none.
+    if (d.contains("speed_zone_scenes")) {
+        const auto scenes = entry<std::int32_t>(d, "speed_zone_scenes");
+        const auto factors = entry<double>(d, "speed_zone_factors");
+        const auto removed = entry<std::uint8_t>(d, "speed_zone_removed");
+        const auto points = split_at_offsets(entry<double>(d, "speed_zone_points"),
+                                             entry<std::int64_t>(d, "speed_zone_offsets"), 2, "speed_zone");
+        const std::size_t zones = scenes.size();
+        if (factors.size() != zones || removed.size() != zones || points.size() != zones) {
+            throw std::invalid_argument("saved state: speed zone entries differ in length");
+        }
+        for (std::size_t k = 0; k < zones; ++k) {
+            if (removed[k] > 1) {
+                throw std::invalid_argument("saved state: speed zone " + std::to_string(k) +
+                                            " has a removed flag other than 0 or 1");
+            }
+            s.speed_zones.push_back({scenes[k], points_of(points[k], "speed_zone_points"), factors[k], removed[k] != 0});
         }
     }
     e.restore(s);

@@ -34,6 +34,7 @@ from ._checkpoint import _CheckpointMethods
 from ._obstacles import _ObstacleMethods
 from ._obstacles3d import _Obstacle3DMethods
 from ._sinks import _SinkMethods
+from ._speed_zones import _SpeedZoneMethods
 from ._progress import make_progress
 from ._kinematics import default_headings, kinematics_codes, kinematics_names
 from ._fields import (ADD_AGENTS_SIGNATURE, ADD_DEFAULTS, CONDITIONAL_DEFAULTS, FIELDS, VIEWS, bytes_per_agent,
@@ -86,7 +87,7 @@ def _physical_memory() -> int | None:
 _MAX_STEPS = 2**62
 
 
-class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _CheckpointMethods):
+class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZoneMethods, _CheckpointMethods):
     """Common implementation; use Simulator or Batch."""
 
     _scene_axis: bool

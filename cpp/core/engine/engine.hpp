@@ -38,9 +38,7 @@ public:
     const std::shared_ptr<const Method>& method() const { return method_; }
     void set_method(std::shared_ptr<const Method> method);
     const PhaseTimes& phase_times() const { return phase_times_; }  // since the engine was made
-    // Per scene, how many agent-steps fell back (see Workspace::used_fallback).
-    const std::vector<std::int64_t>& fallbacks() const { return fallbacks_; }
-
+    const std::vector<std::int64_t>& fallbacks() const { return fallbacks_; }  // per scene (Workspace::used_fallback)
     std::vector<std::int64_t> add_agents(int n, const AgentInput& input, bool name_scenes = true);  // check_new_drives
     void remove_agents(const std::int64_t* ids, std::size_t count);
     // Obstacles (engine_obstacles.cpp; 2D only): add to one scene or to all (scene -1), returns the id
@@ -64,12 +62,13 @@ public:
     RunResult run(const RunOptions& options, const Recording& recording, const Tick& tick, const Pause& pause = {});
     bool all_arrived() const;  // arrivals.cpp: every goal-seeking agent at its final goal now
     bool mark_arrivals(std::vector<std::uint8_t>& reached) const;  // marks those there now; never unmarks
-    // Sinks (engine_sinks.cpp; 2D only): an area (3+ points) or a line (2 points) of one scene or of all
-    // (-1); ids count up, never reused. Agents leave through them in the exits phase of each step.
-    int add_sink(int scene, const Vec2* points, int count, bool line);
+    // Sinks (engine_sinks.cpp) and speed zones (engine_speed_zones.cpp): 2D only, of one scene or all (-1).
+    int add_sink(int scene, const Vec2* points, int count, bool line);  // an area (3+ points) or a line (2)
     void remove_sink(int id);
     const Sinks& sinks() const { return sinks_; }
-
+    int add_speed_zone(int scene, const Vec2* points, int count, double factor);  // applied in the goals phase
+    void remove_speed_zone(int id);
+    const SpeedZones& speed_zones() const { return speed_zones_; }
     // Waypoints (engine_waypoints.cpp): agent ids[k] follows points offsets[k] .. offsets[k+1] (dimensions()
     // values each), moving on within radius[k]; those left after each goal; each agent's final goal.
     void set_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
@@ -145,6 +144,7 @@ private:
     AgentState presented_;                 // then: the state the method sees
     MotionBefore motion_before_;           // the integrate phase's output for the observe phase
     Sinks sinks_;                          // the exits phase's areas and lines
+    SpeedZones speed_zones_;               // the goals phase's speed factors
 };
 
 }  // namespace vosim

@@ -187,6 +187,7 @@ EngineSnapshot Engine::snapshot() const {
               [](const SavedWaypoints& a, const SavedWaypoints& b) { return a.id < b.id; });
     out.fallbacks = fallbacks_;
     out.sinks = sinks_.all();
+    out.speed_zones = speed_zones_.all();
     return out;
 }
 
@@ -341,6 +342,22 @@ void Engine::restore(const EngineSnapshot& saved) {
     }
     sinks.restore(std::move(saved_sinks));
 
+    // Speed zones: each checked as add_speed_zone checks it.
+    if (!saved.speed_zones.empty() && saved.dimensions != 2) refuse("it has speed zones in a 3D engine");
+    for (std::size_t k = 0; k < saved.speed_zones.size(); ++k) {
+        const SpeedZone& given = saved.speed_zones[k];
+        if (given.removed) {
+            if (!given.points.empty()) refuse("removed speed zone " + std::to_string(k) + " has points");
+            continue;
+        }
+        try {
+            SpeedZones{}.add(given.scene, saved.scenes, given.points.data(), static_cast<int>(given.points.size()),
+                             given.factor);
+        } catch (const std::invalid_argument& error) {
+            refuse(std::string("speed zone ") + std::to_string(k) + ": " + error.what());
+        }
+    }
+
     state_ = std::move(state);
     time_step_ = saved.time_step;
     time_ = saved.time;
@@ -350,6 +367,7 @@ void Engine::restore(const EngineSnapshot& saved) {
     waypoints_ = std::move(waypoints);
     fallbacks_ = saved.fallbacks;
     sinks_ = std::move(sinks);
+    speed_zones_.restore(saved.speed_zones);
     // Derived every step from the state above.
     order_.clear();
 }

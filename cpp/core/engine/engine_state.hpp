@@ -16,6 +16,7 @@
 
 #include "obstacles/obstacles.hpp"
 #include "engine/sinks.hpp"
+#include "engine/speed_zones.hpp"
 #include "vec2.hpp"
 
 namespace vosim {
@@ -64,6 +65,7 @@ struct EngineSnapshot {
     std::vector<SavedWaypoints> waypoints;  // ascending id
     std::vector<std::int64_t> fallbacks;    // per scene (empty before the first step with agents)
     std::vector<Sink> sinks;                 // every sink ever added, by id (removed ones without points)
+    std::vector<SpeedZone> speed_zones;      // every speed zone ever added, by id (removed ones without points)
 };
 
 // Splits `flat`, points of `width` values each, into the lists that `offsets`

@@ -1,0 +1,85 @@
+#include "engine/speed_zones.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "engine/sinks.hpp"  // inside_polygon
+#include "limits.hpp"
+#include "parallel.hpp"
+#include "state/state_check.hpp"  // format_number
+#include "threads.hpp"
+
+namespace vosim {
+
+namespace {
+
+[[noreturn]] void refuse(const std::string& what) { throw std::invalid_argument("speed zone: " + what); }
+
+}  // namespace
+
+int SpeedZones::add(int scene, int scenes, const Vec2* points, int count, double factor) {
+    if (scene < -1 || scene >= scenes) {
+        refuse("scene is " + std::to_string(scene) + "; it must be -1 (every scene) or below " +
+               std::to_string(scenes));
+    }
+    if (!(std::isfinite(factor) && factor > 0.0 && factor <= kMaxSpeedZoneFactor)) {
+        refuse("factor is " + format_number(factor) + "; it must be above 0 and at most " +
+               format_number(kMaxSpeedZoneFactor));
+    }
+    if (count < 3) refuse("polygon needs at least 3 points, got " + std::to_string(count));
+    double extent = 0.0;
+    double twice_area = 0.0;
+    for (int k = 0; k < count; ++k) {
+        for (const double c : {points[k].x, points[k].y}) {
+            if (!within(c, kCoordinateRange)) {
+                refuse("polygon[" + std::to_string(k) + "] has " + format_number(c) + "; coordinates must be " +
+                       describe(kCoordinateRange));
+            }
+        }
+        extent = std::max(extent, abs_sq(points[k] - points[0]));
+        twice_area += det(points[k], points[(k + 1) % count]);
+    }
+    if (!(std::fabs(twice_area) > 1e-12 * extent)) refuse("the polygon's points enclose no area (they lie on one line)");
+    zones_.push_back({scene, std::vector<Vec2>(points, points + count), factor, false});
+    return static_cast<int>(zones_.size()) - 1;
+}
+
+void SpeedZones::remove(int id) {
+    if (id < 0 || id >= static_cast<int>(zones_.size()) || zones_[id].removed) {
+        throw std::invalid_argument("zone_id: no speed zone " + std::to_string(id) + " (never added, or removed)");
+    }
+    zones_[id].removed = true;
+    zones_[id].points.clear();
+}
+
+bool SpeedZones::any_live() const {
+    return std::any_of(zones_.begin(), zones_.end(), [](const SpeedZone& z) { return !z.removed; });
+}
+
+double SpeedZones::factor_at(int scene, Vec2 p) const {
+    double factor = 1.0;
+    // In id order, so that the product rounds the same way every time.
+    for (const SpeedZone& zone : zones_) {
+        if (zone.removed || (zone.scene != -1 && zone.scene != scene)) continue;
+        if (inside_polygon(zone.points, p)) factor *= zone.factor;
+    }
+    return factor;
+}
+
+void SpeedZones::apply(AgentState& s) const {
+    if (s.dimensions() != 2 || !any_live()) return;
+    const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
+    parallel_for_values(total, max_threads(), [&](std::int64_t i) {
+        if (i % s.capacity() >= s.count() || !s.active[i]) return;
+        const std::size_t at = static_cast<std::size_t>(i);
+        const double factor =
+            factor_at(static_cast<int>(i / s.capacity()), Vec2(s.positions[2 * at], s.positions[2 * at + 1]));
+        if (factor == 1.0) return;
+        s.pref_velocities[2 * at] *= factor;
+        s.pref_velocities[2 * at + 1] *= factor;
+    });
+}
+
+}  // namespace vosim
