@@ -115,3 +115,17 @@ def test_rimea_9_fails_a_room_not_evacuated_in_time():
     result = validation.rimea_9("orca", persons=40, seconds=5.0)
     assert not result.passed and result.measured["left_4_exits"] < 40
     assert "not evacuated in 5 s" in result.summary
+
+
+def test_collision_free_speed_model_passes_the_fast_tests():
+    assert validation.rimea_1("csm").passed
+    assert validation.rimea_7("csm").passed
+    result = validation.rimea_15("csm")
+    assert result.passed and result.measured["max_overlap_m"] <= 0.01
+
+
+def test_collision_free_speed_model_slows_with_density():
+    # The speed law V = (spacing) / T makes the fundamental diagram fall
+    # monotonically (unlike the robotics methods, which keep their speed).
+    speeds = validation.rimea_4("csm", densities=(0.5, 2.0, 4.0)).measured["speed"]
+    assert speeds[0] > speeds[1] > speeds[2] and speeds[2] < 0.2
