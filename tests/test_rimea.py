@@ -135,3 +135,17 @@ def test_rimea_2_fails_when_the_stairs_are_timed_at_another_speed():
     assert slow.measured["length_m"] == 6.0
     with pytest.raises(ValueError, match="stair_speed"):
         validation.rimea_2("orca", stair_speed=0.0)
+
+
+def test_collision_free_speed_model_passes_the_fast_tests():
+    assert validation.rimea_1("csm").passed
+    assert validation.rimea_7("csm").passed
+    result = validation.rimea_15("csm")
+    assert result.passed and result.measured["max_overlap_m"] <= 0.01
+
+
+def test_collision_free_speed_model_slows_with_density():
+    # The speed law V = (spacing) / T makes the fundamental diagram fall
+    # monotonically (unlike the robotics methods, which keep their speed).
+    speeds = validation.rimea_4("csm", densities=(0.5, 2.0, 4.0)).measured["speed"]
+    assert speeds[0] > speeds[1] > speeds[2] and speeds[2] < 0.2

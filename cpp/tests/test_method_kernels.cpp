@@ -171,3 +171,38 @@ TEST_CASE("3D ORCA, head-on pair at rest: each takes half of the way out, as in 
     CHECK(a.z == doctest::Approx(0.0));
     CHECK(b.x == doctest::Approx(-0.5));
 }
+
+TEST_CASE("collision-free speed model, alone: the agent walks at its preferred speed at once") {
+    // No one ahead: the spacing is infinite, V = min(inf / T, v0) = v0 = 1,
+    // set outright (first order) along the preferred direction.
+    const Vec2 v = velocity_after_step<Vec2>(alone(), "CollisionFreeSpeed", {}, 0);
+    CHECK(v.x == doctest::Approx(1.0));
+    CHECK(v.y == doctest::Approx(0.0));
+}
+
+TEST_CASE("collision-free speed model: behind another at spacing s the speed is (s - l) / T") {
+    // Agent 0 at the origin, agent 1 at (1.5, 0), both bound along +x: the
+    // distance 1.5 less l = r_0 + r_1 = 1 leaves 0.5 m; with T = 2 s the
+    // speed is 0.25 (below v0 = 1). The repulsion 8 exp((1 - 1.5) / 0.1)
+    // points along -x, so the direction stays +x.
+    const Crowd crowd({Vec2(0.0, 0.0), Vec2(1.5, 0.0)}, {Vec2(10.0, 0.0), Vec2(11.5, 0.0)});
+    const Vec2 v = velocity_after_step<Vec2>(crowd, "CollisionFreeSpeed", {{"time_gap", 2.0}}, 0);
+    CHECK(v.x == doctest::Approx(0.25));
+    CHECK(v.y == doctest::Approx(0.0));
+    // The one ahead sees nobody ahead of it: v0.
+    const Vec2 lead = velocity_after_step<Vec2>(crowd, "CollisionFreeSpeed", {{"time_gap", 2.0}}, 1);
+    CHECK(lead.x == doctest::Approx(1.0));
+}
+
+TEST_CASE("collision-free speed model: a neighbour beside the path turns the direction away from it") {
+    // Agent 0 at the origin bound along +x, agent 1 at (0, 1.05) (above,
+    // not ahead: nothing limits the speed). The repulsion is
+    // 8 exp((1 - 1.05) / 0.1) = 8 e^-0.5 along -y, so the direction is
+    // (1, -8 e^-0.5) normalised, at speed v0 = 1.
+    const Crowd crowd({Vec2(0.0, 0.0), Vec2(0.0, 1.05)}, {Vec2(10.0, 0.0), Vec2(10.0, 1.05)});
+    const Vec2 v = velocity_after_step<Vec2>(crowd, "CollisionFreeSpeed", {}, 0);
+    const double push = 8.0 * std::exp(-0.5);
+    const double norm = std::sqrt(1.0 + push * push);
+    CHECK(v.x == doctest::Approx(1.0 / norm));
+    CHECK(v.y == doctest::Approx(-push / norm));
+}

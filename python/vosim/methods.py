@@ -394,6 +394,37 @@ class AVO(Method):
     name = "AVO"
 
 
+@_registered
+class CollisionFreeSpeed(Method):
+    """The collision-free speed model (Tordeux, Chraibi, Seyfried 2016), JuPedSim's default model.
+
+    A first-order pedestrian model: each step the velocity is set outright to
+    ``e * V(s)``. The direction ``e`` is the preferred direction turned by
+    exponential repulsions, ``neighbor_strength * exp((r_i + r_j - d) /
+    neighbor_range)`` away from each neighbour and ``wall_strength *
+    exp((r - d) / wall_range)`` away from each wall. The speed ``V(s) =
+    min(max(s / time_gap, 0), v0)`` follows the smallest spacing ``s``
+    (distance minus the radii) to a neighbour ahead whose centre lies within
+    ``r_i + r_j`` of the line of motion; a wall in the agent's lane ahead
+    counts as a neighbour of radius 0; ``v0`` is the preferred speed capped
+    by max_speed. Motion into a touching wall is removed. Plane only.
+    Defaults are JuPedSim's CollisionFreeSpeedModel's.
+
+    Parameters
+    ----------
+    time_gap
+        Time gap ``T`` (s) of the speed law.
+    neighbor_strength, neighbor_range
+        Strength and range (m) of the neighbours' repulsion of the direction.
+    wall_strength, wall_range
+        Strength and range (m) of the walls' repulsion of the direction.
+    perturbation, seed
+        See :class:`Method`.
+    """
+
+    name = "CollisionFreeSpeed"
+
+
 def _generated_class(spec: dict) -> type:
     """A method class for a registered method without a class above, documented from its declaration."""
     lines = [spec["summary"][:1].upper() + spec["summary"][1:] + ".", "", "Parameters", "----------"]

@@ -16,7 +16,8 @@
     X(adaptive_sampling_method) \
     X(grid_sampling_method)   \
     X(force_based_method)     \
-    X(avo_method)
+    X(avo_method)             \
+    X(collision_free_speed_method)
 
 namespace vosim {
 

@@ -1,0 +1,130 @@
+#include "methods/speed_model/collision_free_speed.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "limits.hpp"
+#include "methods/require.hpp"
+
+namespace vosim {
+
+namespace {
+
+struct SpeedModelScratch final : MethodScratch {
+    LocalProblem problem;
+};
+
+Vec2 closest_on_segment(Vec2 a, Vec2 b, Vec2 p) {
+    const Vec2 ab = b - a;
+    const double len_sq = abs_sq(ab);
+    const double t = len_sq > 0.0 ? std::fmin(1.0, std::fmax(0.0, dot(p - a, ab) / len_sq)) : 0.0;
+    return a + ab * t;
+}
+
+// The forward distance from p along unit e to the nearest point of segment
+// a-b that lies within `half_width` of the line of motion and ahead of p;
+// infinity when none does.
+double distance_ahead_in_lane(Vec2 a, Vec2 b, Vec2 p, Vec2 e, double half_width) {
+    const Vec2 side = perp(e);
+    const double fa = dot(a - p, e), qa = dot(a - p, side);
+    const double fb = dot(b - p, e), qb = dot(b - p, side);
+    // Clip the segment's parameter to |q| <= half_width.
+    double lo = 0.0, hi = 1.0;
+    const double dq = qb - qa;
+    if (dq == 0.0) {
+        if (std::fabs(qa) > half_width) return std::numeric_limits<double>::infinity();
+    } else {
+        double t1 = (-half_width - qa) / dq, t2 = (half_width - qa) / dq;
+        if (t1 > t2) std::swap(t1, t2);
+        lo = std::fmax(lo, t1);
+        hi = std::fmin(hi, t2);
+        if (lo > hi) return std::numeric_limits<double>::infinity();
+    }
+    const double f_lo = fa + (fb - fa) * lo, f_hi = fa + (fb - fa) * hi;
+    if (f_lo <= 0.0 && f_hi <= 0.0) return std::numeric_limits<double>::infinity();
+    // The piece reaches ahead: its nearest forward point (0 when it spans p).
+    return std::fmax(0.0, std::fmin(f_lo, f_hi));
+}
+
+}  // namespace
+
+void check_collision_free_speed_params(const CollisionFreeSpeedParams& p) {
+    require_in_range("time_gap", p.time_gap, 0.0, kMaxMagnitude, true);
+    require_in_range("neighbor_strength", p.neighbor_strength, 0.0, kMaxMagnitude);
+    require_in_range("neighbor_range", p.neighbor_range, 0.0, kMaxMagnitude, true);
+    require_in_range("wall_strength", p.wall_strength, 0.0, kMaxMagnitude);
+    require_in_range("wall_range", p.wall_range, 0.0, kMaxMagnitude, true);
+}
+
+Vec2 collision_free_speed_velocity(const CollisionFreeSpeedParams& p, const LocalAgent& agent,
+                                   const LocalNeighbor* neighbors, int neighbor_count, const LocalEdge* edges,
+                                   int edge_count, double time_step) {
+    const double pref_speed = length(agent.pref_velocity);
+    const double v0 = std::fmin(pref_speed, agent.max_speed);
+    if (agent.at_goal || !(v0 > 0.0)) return Vec2();
+    const Vec2 e0 = agent.pref_velocity / pref_speed;
+
+    // Direction: the preferred one turned by exponential repulsions.
+    Vec2 direction = e0;
+    for (int k = 0; k < neighbor_count; ++k) {
+        const Vec2 d = agent.position - neighbors[k].position;
+        const double distance = length(d);
+        if (!(distance > 0.0)) continue;  // coincident centres: no direction to push in
+        const double reach = agent.radius + neighbors[k].radius;
+        direction += d / distance * (p.neighbor_strength * std::exp((reach - distance) / p.neighbor_range));
+    }
+    for (int k = 0; k < edge_count; ++k) {
+        const Vec2 d = agent.position - closest_on_segment(edges[k].a, edges[k].b, agent.position);
+        const double distance = length(d);
+        if (!(distance > 0.0)) continue;
+        direction += d / distance * (p.wall_strength * std::exp((agent.radius - distance) / p.wall_range));
+    }
+    const double direction_length = length(direction);
+    const Vec2 e = direction_length > 0.0 ? direction / direction_length : e0;
+
+    // Speed: from the smallest spacing ahead in the direction of motion.
+    double spacing = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < neighbor_count; ++k) {
+        const Vec2 d = neighbors[k].position - agent.position;
+        const double reach = agent.radius + neighbors[k].radius;
+        if (dot(e, d) > 0.0 && std::fabs(det(e, d)) <= reach) spacing = std::fmin(spacing, length(d) - reach);
+    }
+    for (int k = 0; k < edge_count; ++k) {
+        spacing = std::fmin(spacing, distance_ahead_in_lane(edges[k].a, edges[k].b, agent.position, e,
+                                                            agent.radius) - agent.radius);
+    }
+    const double speed = std::fmin(std::fmax(spacing / p.time_gap, 0.0), v0);
+    Vec2 v = e * speed;
+
+    // Walls hold: no motion into an edge the agent touches or would reach
+    // within the step.
+    for (int k = 0; k < edge_count; ++k) {
+        const Vec2 d = agent.position - closest_on_segment(edges[k].a, edges[k].b, agent.position);
+        const double distance = length(d);
+        if (!(distance > 0.0)) continue;
+        const Vec2 normal = d / distance;
+        const double into = -dot(v, normal);
+        if (into > 0.0 && distance - agent.radius - into * time_step < 0.0) {
+            v += normal * (into - std::fmax(0.0, distance - agent.radius) / time_step);
+        }
+    }
+    return v;
+}
+
+CollisionFreeSpeed::CollisionFreeSpeed(CollisionFreeSpeedParams params) : params_(params) {
+    check_collision_free_speed_params(params_);
+}
+
+std::unique_ptr<MethodScratch> CollisionFreeSpeed::make_scratch() const {
+    return std::make_unique<SpeedModelScratch>();
+}
+
+Vec2 CollisionFreeSpeed::new_velocity(const SceneView& scene, int slot, Workspace& ws) const {
+    auto& scratch = this->scratch<SpeedModelScratch>(ws);
+    LocalProblem& problem = scratch.problem;
+    build_local_problem(scene, slot, ws, problem);
+    return collision_free_speed_velocity(params_, problem.agent, problem.neighbors.data(), problem.neighbor_count(),
+                                         problem.edges.data(), problem.edge_count(), problem.time_step);
+}
+
+}  // namespace vosim

@@ -1,0 +1,112 @@
+"""The collision-free speed model (Tordeux, Chraibi, Seyfried 2016): the
+headway law in single file, avoidance, walls, no overlaps at a bottleneck,
+determinism, parameter checks."""
+
+import numpy as np
+import pytest
+
+import vosim
+from vosim import scenarios
+
+
+def single_file(gaps, time_gap=1.0):
+    """Agents of radius 0.25 on the x axis in a 2 m corridor, the leader first, gaps (centre to centre) behind it."""
+    sim = vosim.Simulator(time_step=0.1, method=vosim.CollisionFreeSpeed(time_gap=time_gap))
+    xs = 100.0 - np.concatenate([[0.0], np.cumsum(gaps)])
+    starts = np.stack([xs, np.zeros_like(xs)], axis=1)
+    goals = starts + [1000.0, 0.0]
+    sim.add_agents(starts, goals=goals, radius=0.25, max_speed=2.0, pref_speed=1.34, neighbor_dist=5.0)
+    return sim
+
+
+def test_speeds_follow_the_headway_law_in_single_file():
+    gaps = [0.8, 1.0, 1.2, 3.0]  # spacings 0.3, 0.5, 0.7 and more than v0 * T
+    sim = single_file(gaps, time_gap=1.0)
+    sim.step()
+    speeds = np.linalg.norm(sim.velocities, axis=1)
+    expected = [1.34] + [min(gap - 0.5, 1.34) for gap in gaps]
+    np.testing.assert_allclose(speeds, expected, atol=1e-12)
+    # Straight on: the one ahead pushes the direction only along the axis.
+    np.testing.assert_allclose(sim.velocities[:, 1], 0.0, atol=1e-12)
+
+
+def test_time_gap_scales_the_speed():
+    sim = single_file([1.0], time_gap=2.0)
+    sim.step()
+    assert np.linalg.norm(sim.velocities[1]) == pytest.approx((1.0 - 0.5) / 2.0)
+
+
+def test_followers_never_reach_the_leader_in_single_file():
+    sim = single_file([0.6] * 6)
+    xs = []
+    for _ in range(200):
+        sim.step()
+        xs.append(sim.positions[:, 0].copy())
+    gaps = -np.diff(np.array(xs), axis=1)
+    assert gaps.min() >= 0.5 - 1e-9
+
+
+def test_head_on_pair_passes_without_contact():
+    sim = vosim.Simulator(time_step=0.1, method="csm")
+    sim.add_agents([[-5.0, 0.05], [5.0, -0.05]], goals=[[5.0, 0.05], [-5.0, -0.05]], radius=0.25, max_speed=2.0,
+                   pref_speed=1.34, neighbor_dist=5.0)
+    closest = np.inf
+    for _ in range(150):
+        sim.step()
+        closest = min(closest, np.linalg.norm(sim.positions[0] - sim.positions[1]))
+    assert closest >= 0.5 - 1e-9
+    assert sim.positions[0, 0] > 4.0 and sim.positions[1, 0] < -4.0  # both got past
+
+
+def test_no_overlaps_at_a_bottleneck():
+    sim = scenarios.bottleneck(40).build(vosim.CollisionFreeSpeed())
+    radius = np.asarray(sim.radius).copy()
+    worst = 0.0
+    for _ in range(300):
+        sim.step()
+        p = sim.positions
+        d = np.linalg.norm(p[:, None] - p[None], axis=2) - (radius[:, None] + radius[None])
+        np.fill_diagonal(d, np.inf)
+        worst = max(worst, -d.min())
+    assert worst < 0.01
+
+
+def test_agents_stay_inside_a_corridor():
+    sim = vosim.Simulator(time_step=0.1, method=vosim.CollisionFreeSpeed())
+    sim.add_obstacle([[0.0, 1.0], [30.0, 1.0], [30.0, 1.2], [0.0, 1.2]])
+    sim.add_obstacle([[0.0, -1.2], [30.0, -1.2], [30.0, -1.0], [0.0, -1.0]])
+    rng = np.random.default_rng(3)
+    starts = np.stack([np.linspace(1.0, 10.0, 12), rng.uniform(-0.6, 0.6, 12)], axis=1)
+    # Goals beyond the walls pull every agent into them.
+    goals = np.stack([np.full(12, 40.0), np.where(np.arange(12) % 2 == 0, 8.0, -8.0)], axis=1)
+    sim.add_agents(starts, goals=goals, radius=0.25, max_speed=2.0, pref_speed=1.34, neighbor_dist=5.0)
+    for _ in range(200):
+        sim.step()
+        inside = sim.positions[:, 0] < 30.0
+        assert np.all(np.abs(sim.positions[inside, 1]) <= 1.0 - 0.25 + 1e-9)
+
+
+def test_bit_identical_for_any_thread_count():
+    if not vosim.have_openmp():
+        pytest.skip("built without OpenMP")
+    results = []
+    for threads in (1, 2, 3):
+        vosim.set_num_threads(threads)
+        sim = scenarios.bottleneck(60).build(vosim.CollisionFreeSpeed())
+        for _ in range(50):
+            sim.step()
+        results.append(np.ascontiguousarray(sim.positions).tobytes())
+    assert results[0] == results[1] == results[2]
+
+
+def test_the_registry_knows_it():
+    assert vosim.methods.METHOD_ALIASES["csm"] == "CollisionFreeSpeed"
+    assert isinstance(vosim.Simulator(method="csm").method, vosim.CollisionFreeSpeed)
+    assert vosim.CollisionFreeSpeed().to_dict()["time_gap"] == 1.0
+
+
+@pytest.mark.parametrize("name, value", [("time_gap", 0.0), ("time_gap", np.nan), ("neighbor_strength", -1.0),
+                                         ("neighbor_range", 0.0), ("wall_strength", np.inf), ("wall_range", -0.1)])
+def test_bad_parameters_are_refused_by_name(name, value):
+    with pytest.raises(ValueError, match=name):
+        vosim.CollisionFreeSpeed(**{name: value})
