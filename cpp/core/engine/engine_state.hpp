@@ -16,7 +16,7 @@
 
 #include "obstacles/obstacles.hpp"
 #include "engine/sinks.hpp"
-#include "vec2.hpp"
+#include "maths/vec2.hpp"
 
 namespace vosim {
 
