@@ -5,7 +5,7 @@
 #include <string>
 
 #include "engine/engine.hpp"
-#include "vec.hpp"
+#include "maths/vec.hpp"
 
 namespace py = pybind11;
 

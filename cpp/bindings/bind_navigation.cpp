@@ -10,7 +10,7 @@
 
 #include "navigation/funnel.hpp"
 #include "navigation/path_search.hpp"
-#include "threads.hpp"
+#include "parallel/threads.hpp"
 
 namespace py = pybind11;
 

@@ -1,7 +1,7 @@
 #include <pybind11/pybind11.h>
 
-#include "parallel.hpp"
-#include "threads.hpp"
+#include "parallel/parallel.hpp"
+#include "parallel/threads.hpp"
 
 namespace py = pybind11;
 

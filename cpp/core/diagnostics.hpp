@@ -9,9 +9,9 @@
 
 #include "half_spaces.hpp"                // Line, Plane
 #include "obstacles/obstacles3d.hpp"  // ObstacleContact3
-#include "vec2.hpp"
-#include "vec.hpp"  // kDim
-#include "vec3.hpp"
+#include "maths/vec2.hpp"
+#include "maths/vec.hpp"  // kDim
+#include "maths/vec3.hpp"
 
 namespace vosim {
 

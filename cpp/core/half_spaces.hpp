@@ -3,8 +3,8 @@
 // admissible, and a plane in space, whose side along the normal is.
 #pragma once
 
-#include "vec2.hpp"
-#include "vec3.hpp"
+#include "maths/vec2.hpp"
+#include "maths/vec3.hpp"
 
 namespace vosim {
 

@@ -24,7 +24,7 @@
 #include "spatial/neighbor_grid.hpp"
 #include "obstacles/obstacles.hpp"
 #include "obstacles/obstacles3d.hpp"
-#include "vec.hpp"
+#include "maths/vec.hpp"
 
 namespace vosim {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "engine/engine.hpp"
-#include "vec2.hpp"
-#include "vec3.hpp"
+#include "maths/vec2.hpp"
+#include "maths/vec3.hpp"
 
 namespace vosim {
 

@@ -14,7 +14,7 @@
 #include "navigation/funnel.hpp"
 #include "navigation/path_search.hpp"
 #include "spatial/edge_grid.hpp"
-#include "threads.hpp"
+#include "parallel/threads.hpp"
 
 #include "crowd.hpp"
 

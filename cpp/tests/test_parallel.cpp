@@ -7,8 +7,8 @@
 #include <thread>
 #include <vector>
 
-#include "parallel.hpp"
-#include "threads.hpp"
+#include "parallel/parallel.hpp"
+#include "parallel/threads.hpp"
 
 using namespace vosim;
 

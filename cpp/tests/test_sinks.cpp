@@ -8,7 +8,7 @@
 
 #include "engine/engine.hpp"
 #include "engine/sinks.hpp"
-#include "threads.hpp"
+#include "parallel/threads.hpp"
 
 #include "crowd.hpp"
 

@@ -4,8 +4,8 @@
 #include <exception>
 
 #include "engine/block_runner.hpp"  // FirstError
-#include "parallel.hpp"
-#include "threads.hpp"
+#include "parallel/parallel.hpp"
+#include "parallel/threads.hpp"
 
 namespace vosim {
 

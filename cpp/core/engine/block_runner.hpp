@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "engine/ticker.hpp"
-#include "parallel.hpp"
-#include "threads.hpp"
+#include "parallel/parallel.hpp"
+#include "parallel/threads.hpp"
 
 namespace vosim {
 

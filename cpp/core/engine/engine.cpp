@@ -14,7 +14,7 @@
 #include "kinematics/kinematics.hpp"
 #include "limits.hpp"
 #include "state/state_check.hpp"
-#include "threads.hpp"
+#include "parallel/threads.hpp"
 
 namespace vosim {
 

@@ -8,8 +8,8 @@
 
 #include "engine/engine.hpp"
 #include "engine/engine_internal.hpp"
-#include "parallel.hpp"
-#include "threads.hpp"
+#include "parallel/parallel.hpp"
+#include "parallel/threads.hpp"
 
 namespace vosim {
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "engine/engine.hpp"
-#include "threads.hpp"
+#include "parallel/threads.hpp"
 
 namespace vosim {
 

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "engine/engine.hpp"
-#include "parallel.hpp"
-#include "threads.hpp"
+#include "parallel/parallel.hpp"
+#include "parallel/threads.hpp"
 
 namespace vosim {
 

@@ -17,7 +17,7 @@
 #include "obstacles/obstacles.hpp"
 #include "engine/sinks.hpp"
 #include "engine/speed_zones.hpp"
-#include "vec2.hpp"
+#include "maths/vec2.hpp"
 
 namespace vosim {
 

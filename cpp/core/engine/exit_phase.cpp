@@ -1,7 +1,7 @@
 #include "engine/exit_phase.hpp"
 
-#include "parallel.hpp"
-#include "threads.hpp"
+#include "parallel/parallel.hpp"
+#include "parallel/threads.hpp"
 
 namespace vosim {
 

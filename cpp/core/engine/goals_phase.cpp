@@ -2,10 +2,10 @@
 
 #include <cmath>
 
-#include "counter_rng.hpp"
+#include "maths/counter_rng.hpp"
 #include "kinematics/kinematics.hpp"
-#include "parallel.hpp"
-#include "threads.hpp"
+#include "parallel/parallel.hpp"
+#include "parallel/threads.hpp"
 
 namespace vosim {
 

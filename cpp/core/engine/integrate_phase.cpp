@@ -3,9 +3,9 @@
 #include <cmath>
 #include <limits>
 
-#include "parallel.hpp"
+#include "parallel/parallel.hpp"
 #include "kinematics/integration.hpp"
-#include "threads.hpp"
+#include "parallel/threads.hpp"
 
 namespace vosim {
 

@@ -2,10 +2,10 @@
 
 #include <cmath>
 
-#include "parallel.hpp"
-#include "counter_rng.hpp"
+#include "parallel/parallel.hpp"
+#include "maths/counter_rng.hpp"
 #include "kinematics/kinematics.hpp"  // wrap_turn
-#include "threads.hpp"
+#include "parallel/threads.hpp"
 
 namespace vosim {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "state/agent_state.hpp"
-#include "vec2.hpp"
+#include "maths/vec2.hpp"
 
 namespace vosim {
 

@@ -7,9 +7,9 @@
 
 #include "engine/sinks.hpp"  // inside_polygon
 #include "limits.hpp"
-#include "parallel.hpp"
+#include "parallel/parallel.hpp"
+#include "parallel/threads.hpp"
 #include "state/state_check.hpp"  // format_number
-#include "threads.hpp"
 
 namespace vosim {
 

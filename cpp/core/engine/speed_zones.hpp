@@ -10,8 +10,8 @@
 
 #include <vector>
 
+#include "maths/vec2.hpp"
 #include "state/agent_state.hpp"
-#include "vec2.hpp"
 
 namespace vosim {
 

@@ -1,7 +1,7 @@
 // Phase 4 of a step: how a chosen velocity becomes the new state.
 #pragma once
 
-#include "vec.hpp"
+#include "maths/vec.hpp"
 
 namespace vosim {
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "state/state_check.hpp"
-#include "parallel.hpp"
-#include "threads.hpp"
+#include "parallel/parallel.hpp"
+#include "parallel/threads.hpp"
 
 namespace vosim {
 

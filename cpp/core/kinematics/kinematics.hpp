@@ -23,7 +23,7 @@
 
 #include "state/agent_state.hpp"
 #include "limits.hpp"
-#include "vec2.hpp"
+#include "maths/vec2.hpp"
 
 namespace vosim {
 

@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "half_spaces.hpp"  // Line
-#include "min_max_number.hpp"
-#include "vec2.hpp"
+#include "maths/min_max_number.hpp"
+#include "maths/vec2.hpp"
 
 namespace vosim {
 

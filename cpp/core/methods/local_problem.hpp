@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "obstacles/obstacles3d.hpp"  // ObstacleContact3
-#include "vec2.hpp"
-#include "vec3.hpp"
+#include "maths/vec2.hpp"
+#include "maths/vec3.hpp"
 
 namespace vosim {
 

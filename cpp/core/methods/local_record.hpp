@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "vec2.hpp"
+#include "maths/vec2.hpp"
 
 namespace vosim {
 

@@ -16,7 +16,7 @@
 
 #include "metrics/metric_table.hpp"
 #include "state/agent_state.hpp"
-#include "vec.hpp"
+#include "maths/vec.hpp"
 
 namespace vosim {
 

@@ -6,7 +6,7 @@
 #include <queue>
 #include <utility>
 
-#include "threads.hpp"
+#include "parallel/threads.hpp"
 
 namespace vosim {
 

@@ -36,7 +36,7 @@
 #include <vector>
 
 #include "spatial/edge_grid.hpp"
-#include "vec2.hpp"
+#include "maths/vec2.hpp"
 
 namespace vosim {
 

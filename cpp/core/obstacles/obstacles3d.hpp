@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "vec3.hpp"
+#include "maths/vec3.hpp"
 
 namespace vosim {
 

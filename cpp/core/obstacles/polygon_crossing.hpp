@@ -5,7 +5,7 @@
 
 #include <utility>
 
-#include "vec2.hpp"
+#include "maths/vec2.hpp"
 
 namespace vosim {
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "vec2.hpp"
+#include "maths/vec2.hpp"
 
 namespace vosim {
 

@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "spatial/neighbor_select.hpp"
-#include "parallel.hpp"
-#include "threads.hpp"
+#include "parallel/parallel.hpp"
+#include "parallel/threads.hpp"
 
 namespace vosim {
 

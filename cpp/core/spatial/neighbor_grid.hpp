@@ -31,7 +31,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "vec2.hpp"
+#include "maths/vec2.hpp"
 
 namespace vosim {
 

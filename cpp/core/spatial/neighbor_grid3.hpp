@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "spatial/neighbor_grid.hpp"  // Neighbor, closer
-#include "vec3.hpp"
+#include "maths/vec3.hpp"
 
 namespace vosim {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "parallel.hpp"
-#include "threads.hpp"
+#include "parallel/parallel.hpp"
+#include "parallel/threads.hpp"
 
 namespace vosim {
 

@@ -6,7 +6,7 @@
 #include "state/agent_state.hpp"
 #include "spatial/neighbor_grid.hpp"
 #include "spatial/neighbor_grid3.hpp"
-#include "vec.hpp"
+#include "maths/vec.hpp"
 
 namespace vosim {
 

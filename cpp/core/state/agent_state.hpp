@@ -11,7 +11,7 @@
 
 #include "state/agent_fields.hpp"
 #include "state/column.hpp"
-#include "vec.hpp"
+#include "maths/vec.hpp"
 
 namespace vosim {
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "limits.hpp"
-#include "parallel.hpp"
-#include "threads.hpp"
+#include "parallel/parallel.hpp"
+#include "parallel/threads.hpp"
 
 namespace vosim {
 

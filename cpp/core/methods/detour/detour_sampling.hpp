@@ -46,7 +46,7 @@
 #include <vector>
 
 #include "methods/local_problem.hpp"
-#include "vec2.hpp"
+#include "maths/vec2.hpp"
 
 namespace vosim {
 

@@ -32,7 +32,7 @@
 #include "diagnostics.hpp"
 #include "method.hpp"
 #include "methods/local_problem.hpp"
-#include "vec.hpp"
+#include "maths/vec.hpp"
 
 namespace vosim {
 

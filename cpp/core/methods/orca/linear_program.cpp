@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "min_max_number.hpp"
+#include "maths/min_max_number.hpp"
 
 namespace vosim {
 

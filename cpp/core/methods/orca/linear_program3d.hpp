@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "half_spaces.hpp"  // Plane
-#include "vec3.hpp"
+#include "maths/vec3.hpp"
 
 namespace vosim {
 

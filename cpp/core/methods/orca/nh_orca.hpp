@@ -32,7 +32,7 @@
 
 #include "state/agent_state.hpp"
 #include "kinematics/kinematics.hpp"
-#include "vec2.hpp"
+#include "maths/vec2.hpp"
 
 namespace vosim {
 

@@ -17,9 +17,9 @@
 // step) is removed, so walls hold.
 #pragma once
 
+#include "maths/vec.hpp"
 #include "method.hpp"
 #include "methods/local_problem.hpp"
-#include "vec.hpp"
 
 namespace vosim {
 

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "counter_rng.hpp"
+#include "maths/counter_rng.hpp"
 #include "methods/geometry.hpp"
 #include "methods/require.hpp"
 #include "state/state_check.hpp"

@@ -56,7 +56,7 @@
 
 #include "kinematics/integration.hpp"
 #include "methods/local_problem.hpp"
-#include "vec2.hpp"
+#include "maths/vec2.hpp"
 
 namespace vosim {
 

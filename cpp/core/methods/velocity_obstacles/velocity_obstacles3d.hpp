@@ -23,7 +23,7 @@
 
 #include "methods/local_problem.hpp"  // LocalAgent3, LocalNeighbor3
 #include "obstacles/obstacles3d.hpp"
-#include "vec3.hpp"
+#include "maths/vec3.hpp"
 #include "methods/velocity_obstacles/velocity_obstacles.hpp"  // VoConfig, Cone
 
 namespace vosim {

@@ -1,6 +1,6 @@
-#include "threads.hpp"
+#include "parallel/threads.hpp"
 
-#include "parallel.hpp"
+#include "parallel/parallel.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -5,8 +5,8 @@
 
 #include <cstddef>
 
-#include "vec2.hpp"
-#include "vec3.hpp"
+#include "maths/vec2.hpp"
+#include "maths/vec3.hpp"
 
 namespace vosim {
 

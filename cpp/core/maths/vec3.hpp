@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "vec2.hpp"  // sqr, kSmallestNormal
+#include "maths/vec2.hpp"  // sqr, kSmallestNormal
 
 namespace vosim {
 
