@@ -30,6 +30,16 @@ def test_an_agent_inside_a_zone_prefers_the_scaled_speed_and_one_outside_does_no
     assert sim.positions[0, 0] == pytest.approx(5.05, abs=1e-9)
 
 
+def test_inspect_shows_the_preferred_velocity_the_zone_gives():
+    sim = vosim.Simulator(time_step=0.1)
+    _walkers(sim)
+    sim.add_speed_zone(STRIP, 0.5)
+    np.testing.assert_allclose(sim.inspect(0)["pref_velocity"], [0.5, 0.0], atol=1e-12)
+    np.testing.assert_allclose(sim.inspect(1)["pref_velocity"], [1.0, 0.0], atol=1e-12)
+    sim.step()  # inspecting first changes nothing
+    np.testing.assert_allclose(sim.velocities, [[0.5, 0.0], [1.0, 0.0]], atol=1e-12)
+
+
 def test_a_factor_above_one_stays_capped_by_max_speed():
     sim = vosim.Simulator(time_step=0.1)
     _walkers(sim)
