@@ -34,7 +34,7 @@ def test_methods_by_name(name, cls):
 
 
 def test_unknown_method_name():
-    with pytest.raises(ValueError, match="method: unknown method .boids.; choose from adaptive, adaptivesampling, avo, force"):
+    with pytest.raises(ValueError, match="method: unknown method .boids.; choose from adaptive, adaptivesampling, avo, cfsm, collisionfreespeed, csm, force"):
         vosim.Simulator(method="boids")
 
 
