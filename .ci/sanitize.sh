@@ -59,8 +59,11 @@ reports=$(mktemp -d)
 trap 'rm -rf "$reports"' EXIT
 # detect_leaks=0: CPython does not free everything at exit, which
 # LeakSanitizer would report as leaks. Reports are written to files so that
-# those of child processes are seen too.
-export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:log_path=$reports/asan"
+# those of child processes are seen too. allocator_may_return_null=1: an
+# impossible allocation fails as it does without the sanitizer (Python raises
+# MemoryError), so that a damaged pickle whose length field the unpickler
+# believes is refused as in the normal lane instead of aborting the process.
+export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:allocator_may_return_null=1:log_path=$reports/asan"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$reports/ubsan"
 
 status=0
@@ -69,10 +72,16 @@ python -c 'import sys, vosim; sys.exit(0 if vosim._core.SANITIZED else "sanitize
     python -m pytest -m "not slow" -p no:cacheprovider "${SANITIZE_TESTS[@]}" || status=$?
 unset LD_PRELOAD
 
+# With allocator_may_return_null=1 AddressSanitizer still writes a one-line
+# warning for each impossible allocation it turned down; only other lines fail.
 if compgen -G "$reports/*" > /dev/null; then
     echo "sanitize.sh: sanitizer reports:" >&2
     cat "$reports"/* >&2
-    status=1
+    if grep -h -v -e 'WARNING: AddressSanitizer failed to allocate' -e '^[[:space:]]*$' "$reports"/* > /dev/null; then
+        status=1
+    else
+        echo "sanitize.sh: (only allocations refused as the unsanitized build refuses them)" >&2
+    fi
 fi
 if [[ $status -ne 0 ]]; then
     echo "sanitize.sh: FAILED (exit status $status)" >&2
