@@ -93,6 +93,16 @@ TEST_CASE("append copies every input field; the check names a field out of its r
     CHECK_THROWS_WITH_AS(check_state(state), doctest::Contains("velocity is 1e+16"), std::invalid_argument);
 }
 
+TEST_CASE("append refuses an input field without values, naming it, and changes nothing") {
+    AgentState state(1);
+    Inputs values;
+    AgentInput input = values.input();
+    input.tracking_time = {};
+    CHECK_THROWS_WITH_AS(state.append(2, input), doctest::Contains("input field tracking_time"), std::invalid_argument);
+    CHECK(state.count() == 0);
+    CHECK(state.append(1, values.input()).size() == 1);
+}
+
 TEST_CASE("derived defaults name an input field of derived default and one resolved before it") {
     std::set<std::string> resolved;
     for (const FieldInfo& info : kAgentFields) {

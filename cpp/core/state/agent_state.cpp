@@ -68,6 +68,13 @@ std::vector<std::int64_t> AgentState::append(int n, const AgentInput& in) {
     }
     std::vector<std::int64_t> new_ids(static_cast<std::size_t>(scenes_) * n);
     if (n == 0) return new_ids;
+    // A caller that forgot a field gets an error, not a read through null.
+#define VOSIM_REQUIRE_SOURCE(name, T, width, role, ...)                                                      \
+    if (FieldRole::role == FieldRole::kInput && in.name.data == nullptr) {                                 \
+        throw std::invalid_argument("AgentState::append: no values given for the input field " #name);     \
+    }
+    VOSIM_AGENT_FIELDS(VOSIM_REQUIRE_SOURCE)
+#undef VOSIM_REQUIRE_SOURCE
     if (count_ + n > capacity_) {
         // Grow geometrically so that adding agents one call at a time stays linear;
         // a single large call gets exactly what it needs.

@@ -16,7 +16,8 @@
 namespace vosim {
 
 // Values for `n` new agents in every scene, scene-major ([scene][agent][width]),
-// already broadcast to full size by the caller. Every pointer is required.
+// already broadcast to full size by the caller. Every input field's pointer is
+// required (append refuses a missing one).
 // Where AgentState::append reads one field: for agent k of scene b (and
 // component d of a vector field) data[b * scene_step + k * agent_step + d].
 // Steps of 0 repeat values (one value for every agent, or the same agents
