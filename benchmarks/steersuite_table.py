@@ -47,14 +47,25 @@ import numpy as np
 ENVIRONMENT = "VOSIM_STEERSUITE_CASES"
 # Penetration of an obstacle (metres) beyond which a case counts as walked into a wall.
 WALL_DEPTH = 0.01
-METHODS = {
-    "orca": lambda vosim: vosim.ORCA(),
+# Variants with settings of their own; any other name is a registered method's (``vosim.method_from_name``).
+VARIANTS = {
     "orca-sidestep": lambda vosim: vosim.ORCA(deadlock="sidestep"),
-    "rvo": lambda vosim: vosim.RVO(),
-    "hrvo": lambda vosim: vosim.HRVO(),
-    "adaptive": lambda vosim: vosim.AdaptiveSampling(),
-    "force": lambda vosim: vosim.ForceBased(),
 }
+
+
+def make_method(name: str):
+    """The method called ``name``: a variant above or any registered method with its defaults."""
+    import vosim
+    from vosim.methods import method_from_name
+
+    return VARIANTS[name](vosim) if name in VARIANTS else method_from_name(name)
+
+
+def method_names() -> list[str]:
+    """Every name ``--methods`` accepts."""
+    from vosim.methods import METHOD_ALIASES, METHODS
+
+    return sorted({*VARIANTS, *(key.lower() for key in METHODS), *METHOD_ALIASES})
 
 
 class _OutOfTime(Exception):
@@ -91,7 +102,7 @@ def run_case(job: tuple) -> dict:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # left-out elements: the loader's own warnings
-            scenario = scenarios.from_steersuite(path, seed=0, time_step=0.1, method=METHODS[method](vosim),
+            scenario = scenarios.from_steersuite(path, seed=0, time_step=0.1, method=make_method(method),
                                                  plan=plan, remove_at_goal=not keep_arrived)
     except ValueError as error:
         row["error"] = str(error).replace(str(path), Path(path).name)
@@ -145,7 +156,7 @@ def summary(rows: list[dict], files: int, methods: list[str]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--methods", default="orca,orca-sidestep,rvo,adaptive",
-                        help=f"comma-separated, of {', '.join(METHODS)}")
+                        help="comma-separated: orca-sidestep or any method's name (orca, rvo, hrvo, avo, csm, ...)")
     parser.add_argument("--max-steps", type=int, default=3000, help="most steps of a run (0.1 s each)")
     parser.add_argument("--agent-frames", type=int, default=10_000_000,
                         help="most agents x recorded frames of a run (memory: about 40 bytes each)")
@@ -162,9 +173,10 @@ def main() -> None:
         sys.exit(f"set {ENVIRONMENT} to a folder of SteerSuite's XML test cases (its testcases folder); "
                  "vosim does not ship them")
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
-    unknown = [m for m in methods if m not in METHODS]
+    known = method_names()
+    unknown = [m for m in methods if m not in known]
     if unknown:
-        sys.exit(f"--methods: unknown {', '.join(unknown)}; choose from {', '.join(METHODS)}")
+        sys.exit(f"--methods: unknown {', '.join(unknown)}; choose from {', '.join(known)}")
     files = case_files(folder)
     # The largest cases first, so that the pool is not left waiting on one at the end.
     files.sort(key=lambda p: -p.stat().st_size)
