@@ -15,7 +15,7 @@ import numpy as np
 
 from .._checks import integer, scalar
 from ._result import TestResult
-from ._rimea import _PEDESTRIAN, RADIUS, SPEED, TIME_STEP, _method, _simulator
+from ._pedestrians import _PEDESTRIAN, RADIUS, SPEED, TIME_STEP, _method, _simulator
 
 _DATA = Path(__file__).with_name("data") / "single_file_envelope.csv"
 
