@@ -58,6 +58,6 @@ def single_file_figure(plt, result):
     ax.plot(runs[:, 1], runs[:, 2], "o", color="C3", label="mean per run (persons / 26 m)")
     ax.set(xlabel="1D density (persons/m)", ylabel="speed (m/s)", xlim=(0, 3.5), ylim=(0, 1.6))
     ax.set_title(f"RiMEA 16: {result.method} ({'pass' if result.passed else 'fail'})\n{result.summary}", fontsize=9)
-    ax.legend(fontsize=7, loc="upper right")
+    ax.legend(fontsize=7, loc="center right")
     fig.tight_layout()
     return fig
