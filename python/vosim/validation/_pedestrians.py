@@ -1,4 +1,4 @@
-"""Pedestrians as RiMEA's tests model them, and the helpers every test uses to build and run its scenario."""
+"""Pedestrians as RiMEA's tests model them, and the functions every test uses to build and run its scenario."""
 
 from __future__ import annotations
 
