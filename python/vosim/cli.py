@@ -260,7 +260,8 @@ def _tests(text: str) -> list:
     parts = [part.strip() for part in text.split(",") if part.strip()]
     unknown = [part for part in parts if part not in TESTS]
     if not parts or unknown:
-        raise argparse.ArgumentTypeError(f"expected comma-separated RiMEA test numbers from {', '.join(TESTS)}")
+        raise argparse.ArgumentTypeError(f"expected comma-separated test ids from {', '.join(TESTS)} "
+                                         "(RiMEA numbers, 'overlap' for vosim's no-overlap test)")
     return parts
 
 
@@ -350,12 +351,14 @@ def build_parser() -> argparse.ArgumentParser:
         "validate", help="run the RiMEA verification tests vosim can express; print the table",
         description="Runs the RiMEA 4.1.1 verification tests that vosim's scenario features can express "
                     "(pedestrians of radius 0.25 m at 1.34 m/s, time step 0.1 s) with each method, prints a "
-                    "table of pass/fail with the measured values (and the tests not expressible yet), and "
+                    "table of pass/fail with the measured values (and the tests not expressible yet; vosim's own "
+                    "no-overlap test runs as 'overlap'), and "
                     "optionally writes figures. Exit code 0 when every test passed, 1 otherwise.")
     validate.add_argument("--method", type=_methods, default=[_method("orca")], metavar="LIST",
                           help=f"comma-separated methods: {', '.join(short_names())} (default: orca)")
     validate.add_argument("--tests", type=_tests, default=None, metavar="LIST",
-                          help="comma-separated test numbers (default: all expressible: 1,4,7,15)")
+                          help="comma-separated test ids: RiMEA numbers, 'overlap' for the no-overlap test "
+                               "(default: every test vosim can express)")
     validate.add_argument("--plot", default=None, metavar="DIR", help="write the figures into this folder")
     validate.add_argument("--dpi", type=_positive, default=120, help="resolution of --plot (default: %(default)s)")
     validate.set_defaults(handler=_validate)

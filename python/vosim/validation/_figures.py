@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._crowd_figures import corner_crowd_figure, single_file_figure, stair_congestion_figure
 from ._weidmann import weidmann_specific_flow, weidmann_speed
+
+# Tests whose figures live in modules of their own.
+_OWN_FIGURES = {"RiMEA 13": stair_congestion_figure, "RiMEA 15": corner_crowd_figure, "RiMEA 16": single_file_figure}
 
 
 def figures(results) -> dict:
@@ -23,6 +27,8 @@ def figures(results) -> dict:
             out[stem] = _speeds(plt, result)
         elif result.test == "RiMEA 9":
             out[stem] = _evacuated(plt, result)
+        elif result.test in _OWN_FIGURES:
+            out[stem] = _OWN_FIGURES[result.test](plt, result)
         elif "trajectory" in result.data:
             from .. import plot
 

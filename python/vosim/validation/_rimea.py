@@ -9,23 +9,18 @@ the criterion and pass/fail.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from .. import measurement
 from .._checks import integer, scalar
-from ..methods import Method, method_from_name
+from ..methods import Method
+from ._corner_crowd import rimea_15
+from ._pedestrians import (_PEDESTRIAN, RADIUS, SPEED, STAIR_PLAN_LENGTH, STAIR_SPEED_DOWN, STAIR_SPEED_UP,
+                           TIME_STEP, _method, _run, _simulator)
 from ._result import NotExpressible, TestResult
+from ._single_file import rimea_16
+from ._stair_congestion import rimea_13
 from ._weidmann import weidmann_speed
-
-#: Pedestrians as the guideline's tests model them.
-RADIUS = 0.25
-SPEED = 1.34
-TIME_STEP = 0.1
-# Agent settings shared by every test (for methods that use them): pedestrians see 5 m around them,
-# look 2 s ahead at others and 1 s at walls.
-_PEDESTRIAN = dict(radius=RADIUS, neighbor_dist=5.0, max_neighbors=10, time_horizon=2.0, time_horizon_obst=1.0)
 
 #: Speed ranges (m/s) of the groups of test 7 by default. RiMEA gives walking speed against age as a
 #: figure; these three ranges are vosim's illustrative spread over the same span of adult speeds, not
@@ -37,29 +32,8 @@ NOT_EXPRESSIBLE = (
     NotExpressible("RiMEA 8", "parameter analysis, 3-storey building", "stairs and levels"),
     NotExpressible("RiMEA 10", "assigned exits", "routes that keep to their exit (waypoints alone lose them)"),
     NotExpressible("RiMEA 11", "exit choice", "route / exit choice"),
-    NotExpressible("RiMEA 13", "congestion in front of stairs", "its test scenario on speed zones (not built yet)"),
     NotExpressible("RiMEA 14", "route choice", "route choice, stairs"),
 )
-
-
-def _method(method) -> Method:
-    if isinstance(method, str):
-        return method_from_name(method)
-    if not isinstance(method, Method):
-        raise TypeError(f"method: expected a vosim method or its name, got {type(method).__name__}")
-    return method
-
-
-def _simulator(method: Method):
-    from ..simulator import Simulator
-
-    return Simulator(time_step=TIME_STEP, method=method)
-
-
-def _run(sim, steps: int, **kwargs):
-    with warnings.catch_warnings():  # stalls and unfinished runs are what the tests measure
-        warnings.simplefilter("ignore")
-        return sim.run(steps, **kwargs)
 
 
 def rimea_1(method="orca") -> TestResult:
@@ -81,16 +55,6 @@ def rimea_1(method="orca") -> TestResult:
     passed = 26.0 <= seconds <= 34.0
     return TestResult("RiMEA 1", "corridor 40 m at 1.33 m/s", method.name, {"travel_time_s": seconds},
                       "travel time from 26 to 34 s", passed, f"{seconds:.1f} s", data={"trajectory": traj})
-
-
-#: Horizontal walking speeds on stairs (m/s), Weidmann (1993, "Transporttechnik der Fussgaenger", his
-#: table of mean speeds): 0.610 upwards, 0.694 downwards, against 1.34 on the level. RiMEA 2 and 3 express
-#: the stairs, drawn in plan, as a speed zone whose factor is their ratio to the level speed.
-STAIR_SPEED_UP = 0.610
-STAIR_SPEED_DOWN = 0.694
-#: RiMEA 2 and 3's staircase in plan (m): 10 m along the slope, 8 m across the floor and 6 m up, as in
-#: JuPedSim's verification geometry.
-STAIR_PLAN_LENGTH = 8.0
 
 
 def _stairs(test: str, title: str, method, stair_speed: float, length: float, tolerance: float) -> TestResult:
@@ -339,9 +303,12 @@ def rimea_7(method="orca", *, groups=None, per_group: int = 17, seed: int = 0) -
                       data={"assigned": assigned, "measured": speed, "low": low, "high": high, "names": names})
 
 
-def rimea_15(method="orca", *, agents: int = 100, door: float = 1.0, seed: int = 0, tolerance: float = 0.01,
-             seconds: float = 150.0) -> TestResult:
+def no_overlap(method="orca", *, agents: int = 100, door: float = 1.0, seed: int = 0, tolerance: float = 0.01,
+               seconds: float = 150.0) -> TestResult:
     """No overlaps: pedestrians' bodies neither overlap one another nor reach into walls, in a crowd at a door.
+
+    vosim's own test, not one of RiMEA's (RiMEA 4.1.1's test 15 is a large
+    crowd around a corner, :func:`~vosim.validation.rimea_15`).
 
     ``agents`` pedestrians at random in a 10 x 10 m room leave it through a
     ``door`` m wide door in the middle of its right wall, each towards its
@@ -374,7 +341,7 @@ def rimea_15(method="orca", *, agents: int = 100, door: float = 1.0, seed: int =
     through = int((traj.positions[-1, :, 0] > 10.0).sum())
     passed = overlap <= tolerance and into_wall <= tolerance
     summary = f"overlap {overlap * 100:.1f} cm, into walls {into_wall * 100:.1f} cm ({through}/{agents} out)"
-    return TestResult("RiMEA 15", "no overlaps (crowd at a door)", method.name,
+    return TestResult("No overlaps", "(crowd at a door, vosim's test)", method.name,
                       {"max_overlap_m": overlap, "max_wall_penetration_m": into_wall, "through_door": through},
                       f"no overlap or wall penetration deeper than {tolerance:g} m", passed, summary,
                       data={"trajectory": traj})
@@ -478,7 +445,8 @@ def rimea_9(method="orca", *, persons: int = 1000, seed: int = 0, seconds: float
 
 
 #: The tests :func:`run_all` runs, by name.
-TESTS = {"1": rimea_1, "2": rimea_2, "3": rimea_3, "4": rimea_4, "5": rimea_5, "7": rimea_7, "9": rimea_9, "15": rimea_15}
+TESTS = {"1": rimea_1, "2": rimea_2, "3": rimea_3, "4": rimea_4, "5": rimea_5, "7": rimea_7, "9": rimea_9,
+         "13": rimea_13, "15": rimea_15, "16": rimea_16, "overlap": no_overlap}
 
 
 def run_all(method="orca", *, tests=None) -> list[TestResult]:

@@ -1,0 +1,109 @@
+"""RiMEA 13 (congestion in front of stairs), 15 (large crowd round a corner) and 16 (single-file diagram)."""
+
+import numpy as np
+import pytest
+
+from vosim import validation
+
+
+def test_single_file_envelope_is_the_measured_table():
+    env = validation.single_file_envelope()
+    assert len(env["low"]) == 10 and env["low"][0] == 0.75 and env["high"][-1] == 3.25
+    assert np.allclose(env["high"][:-1], env["low"][1:])  # contiguous bins
+    assert np.all(env["p10"] <= env["p50"]) and np.all(env["p50"] <= env["p90"])
+    assert np.all(env["samples"] >= 30) and env["samples"].sum() == 2745  # of 2,794 measured
+    # people slow down as the file gets denser
+    assert env["p50"][0] > 0.45 and env["p50"][-2] < 0.25
+    env["p10"][:] = 0.0  # a fresh copy each time
+    assert validation.single_file_envelope()["p10"][0] > 0
+
+
+def test_rimea_16_orca_keeps_its_speed_in_single_file():
+    result = validation.rimea_16("orca", persons=(10, 30), seconds=30.0, warmup=10.0)
+    m = result.measured
+    assert m["persons"] == [10, 30] and m["global_density"] == pytest.approx([10 / 26, 30 / 26])
+    # ORCA walks at its free speed at 1.15 persons/m, where people in single file walk about 0.5 m/s
+    assert min(m["mean_speed"]) > 1.25
+    assert m["share_inside"] < 0.05 and not result.passed
+    # the samples of the 10 persons (0.38/m), a quarter of all, lie below the measured densities
+    assert m["share_outside_range"] == pytest.approx(0.25, abs=0.02)
+    assert m["samples"] == (10 + 30) * 50  # every person every 0.4 s over 20 s
+
+
+def test_rimea_16_passes_a_model_that_slows_like_people():
+    result = validation.rimea_16("csm", persons=(20, 27, 34, 41))
+    speeds = result.measured["mean_speed"]
+    assert all(a > b for a, b in zip(speeds, speeds[1:]))
+    assert result.passed and result.measured["share_inside"] >= 0.5
+
+
+def test_rimea_16_refuses_bad_input():
+    with pytest.raises(ValueError, match=r"persons\[1\]"):
+        validation.rimea_16("orca", persons=(10, 60))
+    with pytest.raises(ValueError, match="persons"):
+        validation.rimea_16("orca", persons=())
+    with pytest.raises(ValueError, match="warmup"):
+        validation.rimea_16("orca", seconds=10.0, warmup=10.0)
+    with pytest.raises(ValueError, match="share"):
+        validation.rimea_16("orca", share=1.5)
+
+
+def test_rimea_15_orca_small_crowd_round_the_corner():
+    result = validation.rimea_15("orca", persons=100)
+    m = result.measured
+    assert m["arrived"] == {"short": 100, "corner": 100, "long": 100}
+    assert 20.0 < m["time_short_s"] < m["time_long_s"] < 120.0
+    assert result.passed == (m["time_short_s"] <= m["time_corner_s"] <= m["time_long_s"])
+    assert result.passed
+    assert len(result.data["exit_times"]["corner"]) == 100
+    assert result.data["exit_times"]["corner"][-1] == pytest.approx(m["time_corner_s"])
+
+
+def test_rimea_15_fails_a_crowd_not_across_in_time():
+    result = validation.rimea_15("orca", persons=100, seconds=20.0)
+    assert not result.passed and "not everybody across in 20 s" in result.summary
+    assert result.measured["time_corner_s"] == float("inf")
+    with pytest.raises(ValueError, match="persons"):
+        validation.rimea_15("orca", persons=1)
+    with pytest.raises(ValueError, match="persons"):
+        validation.rimea_15("orca", persons=2000)  # does not fit the start area
+
+
+def test_rimea_13_measures_the_queue_before_the_stairs():
+    result = validation.rimea_13("hrvo")
+    m = result.measured
+    assert m["out"] == m["persons"] == 150
+    assert m["stair_flow_per_s"] <= 0.9 * m["door_flow_per_s"]
+    assert m["foot_density_per_m2"] > m["middle_density_per_m2"]
+    assert result.passed
+
+
+def test_rimea_13_orca_stairs_pass_as_many_as_the_door():
+    """ORCA's followers share the avoidance with slow people on the stairs, so they walk faster than the
+    stair speed and no queue forms at the foot: the test fails."""
+    result = validation.rimea_13("orca")
+    m = result.measured
+    assert m["out"] == 150
+    assert m["stair_flow_per_s"] > 0.9 * m["door_flow_per_s"] and not result.passed
+    with pytest.raises(ValueError, match="persons"):
+        validation.rimea_13("orca", persons=5)
+    with pytest.raises(ValueError, match="stair_speed"):
+        validation.rimea_13("orca", stair_speed=0.0)
+    with pytest.raises(ValueError, match="margin"):
+        validation.rimea_13("orca", margin=-0.1)
+
+
+def test_rimea_13_15_16_in_the_suite_and_their_figures(tmp_path, capsys):
+    from vosim.cli import main
+
+    assert {"13", "15", "16", "overlap"} <= set(validation.TESTS)
+    assert "RiMEA 13" not in {item.test for item in validation.NOT_EXPRESSIBLE}
+    code = main(["validate", "--method", "orca", "--tests", "13", "--plot", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 1 and "| RiMEA 13 congestion in front of stairs | **FAIL**: flow" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rimea_13_orca.png"]
+    pytest.importorskip("matplotlib")
+    results = [validation.rimea_15("orca", persons=40), validation.rimea_16("orca", persons=(30,), seconds=10.0,
+                                                                             warmup=2.0)]
+    figures = validation.figures(results)
+    assert sorted(figures) == ["rimea_15_orca", "rimea_16_orca"]
