@@ -98,3 +98,59 @@ def test_uneven_frames_are_refused(corridor_run):
     bent = dataclasses.replace(traj, times=times)
     with pytest.raises(ValueError, match="evenly spaced"):
         measurement.density(bent, measurement.MeasurementArea(AREA))
+
+
+def _leave_through_a_sink(record_every=1):
+    sim = vosim.Simulator(time_step=0.1)
+    sim.add_agents([[0.0, 0.0], [0.0, 1.0], [-3.0, 2.0]], goals=[[10.0, 0.0], [10.0, 1.0], [10.0, 2.0]],
+                   radius=0.25, max_speed=1.0, pref_speed=1.0)
+    sim.add_sink([[4.0, -1.0], [4.0, 3.0]])
+    sim.run(10)  # the steps counted in exit_step are the simulator's own
+    return sim.run(100, record_every=record_every)
+
+
+@pytest.mark.parametrize("record_every", [1, 4])
+def test_agents_that_left_count_until_they_left(record_every):
+    traj = _leave_through_a_sink(record_every)
+    left = traj.metrics["exit_step"]
+    assert (left[:2] > 0).all() and left[2] > 0 and not traj.active.any()
+    # Everybody crossed the line before the sink, although nobody is active at the end.
+    line = measurement.MeasurementLine([3.0, -1.0], [3.0, 3.0])
+    frames = measurement.crossing_frames(traj, line)
+    assert (frames >= 0).all()
+    assert (traj.steps[frames] < left).all()
+    assert measurement.cumulative_crossings(traj, line)[-1] == 3
+    # Once gone they are not counted in an area, though their frozen positions lie in it.
+    area = measurement.MeasurementArea([[3.5, -1.0], [4.5, -1.0], [4.5, 3.0], [3.5, 3.0]])
+    rho = measurement.density(traj, area)
+    assert rho[-1] == 0.0
+    after = traj.steps > left.max()
+    assert after.any() and (rho[after] == 0).all()
+    # Speeds stop where the agents did: no window reaches past an agent's exit.
+    speeds = measurement.individual_speeds(traj, frame_step=1)
+    for agent in range(3):
+        walking = np.isfinite(speeds[:, agent])
+        assert walking.any()
+        assert (traj.steps[walking] < left[agent]).all()
+        np.testing.assert_allclose(speeds[walking, agent], 1.0, rtol=1e-6)
+
+
+def test_agents_switched_off_before_the_run_take_no_part():
+    sim = vosim.Simulator(time_step=0.1)
+    ids = sim.add_agents([[0.0, 0.0], [0.0, 1.0]], goals=[[10.0, 0.0], [10.0, 1.0]], radius=0.25, max_speed=1.0)
+    sim.active[1] = False
+    traj = sim.run(60)
+    frames = measurement.crossing_frames(traj, measurement.MeasurementLine([3.0, -1.0], [3.0, 3.0]))
+    assert frames[0] > 0 and frames[1] == -1
+    assert len(ids) == 2
+
+
+def test_a_crossing_that_lands_on_the_line_counts_on_the_next_move():
+    # At 1 m/s and dt 0.1 the agent lands on x = 3 within round-off (either side), then moves on.
+    sim = vosim.Simulator(time_step=0.1)
+    sim.add_agents([[0.0, 0.0]], goals=[[10.0, 0.0]], radius=0.25, max_speed=1.0)
+    traj = sim.run(60)
+    landed = int(np.argmin(np.abs(traj.positions[:, 0, 0] - 3.0)))
+    assert abs(traj.positions[landed, 0, 0] - 3.0) < 1e-9
+    frames = measurement.crossing_frames(traj, measurement.MeasurementLine([3.0, -1.0], [3.0, 3.0]))
+    assert frames.tolist() == [landed + 1]

@@ -10,8 +10,9 @@ library), so that a vosim run is measured as experiments are:
 - mean speed in an area: the mean individual speed of the agents strictly
   inside it (NaN when nobody is; PedPy writes 0 then);
 - crossings of a line: the first frame t reached by a move (from frame
-  t - 1) that meets the line and does not end on it; ``N(t)`` counts the
-  agents crossed by frame t;
+  t - 1) that meets the line and does not end on it (within 1e-5 m); a
+  move that starts on it meets it; ``N(t)`` counts the agents crossed by
+  frame t;
 - flow through a line: over successive windows of ``delta_frame`` frames,
   the agents that crossed, over the time from the first to the last of
   those crossings (PedPy's ``compute_flow``), with the mean speed of the
@@ -20,7 +21,9 @@ library), so that a vosim run is measured as experiments are:
   relation J_s = rho v).
 
 Frames must be evenly spaced in time (record every k-th step, k fixed).
-Inactive agents take no part.
+Agents switched off before the run take no part; an agent that left during
+the run (through a sink or at its goal, ``exit_step`` in the run metrics)
+takes part up to the frame of the step it left in, not after.
 
 Example
 -------
@@ -126,7 +129,7 @@ class MeasurementLine:
 
 
 def _scene(traj, scene):
-    """Positions ``(T, N, 2)``, the agents taking part ``(N,)``, and the frame interval in seconds."""
+    """Positions ``(T, N, 2)``, which agents take part at each frame ``(T, N)``, and the frame interval in seconds."""
     from .trajectory import Trajectory
 
     if not isinstance(traj, Trajectory):
@@ -134,46 +137,55 @@ def _scene(traj, scene):
     if traj.positions.shape[-1] != 2:
         raise ValueError("traj: measurement areas and lines are for 2D trajectories")
     positions = traj.positions
-    active = np.ones(positions.shape[-2], dtype=bool) if traj.active is None else np.asarray(traj.active, bool)
+    took_part = traj.took_part()
+    left = traj.metrics.get("exit_step") if isinstance(traj.metrics, dict) else None
+    left = None if left is None or np.shape(left) != took_part.shape else np.asarray(left)
     if traj.is_batch:
         scene = integer(scene, "scene", minimum=0, maximum=positions.shape[1] - 1)
-        positions, active = positions[:, scene], active[scene] if active.ndim == 2 else active
+        positions, took_part = positions[:, scene], took_part[scene]
+        left = None if left is None else left[scene]
+    present = np.broadcast_to(took_part, positions.shape[:2])
+    if left is not None and traj.steps is not None and len(traj.steps) == len(positions):
+        # Frames after the step an agent left in show it frozen where it left: not there any more.
+        steps = np.asarray(traj.steps, dtype=np.int64)[:, None]
+        present = present & ((left < 0) | (steps <= left))
     times = np.asarray(traj.times, dtype=np.float64)
     gaps = np.diff(times)
     if len(gaps) and not np.allclose(gaps, gaps[0], rtol=1e-9, atol=1e-12):
         raise ValueError("traj: frames must be evenly spaced in time (record_every fixed, one run)")
     interval = float(gaps[0]) if len(gaps) else float(traj.time_step)
-    return positions, active, interval
+    return positions, present, interval
 
 
 def individual_speeds(traj, *, frame_step: int = 5, scene: int = 0) -> np.ndarray:
     """Each agent's speed at each frame, ``(T, N)``: its displacement over ``2 frame_step`` frames, per second.
 
     NaN for the first and last ``frame_step`` frames (PedPy's border
-    exclusion) and for agents not taking part.
+    exclusion), for agents not taking part, and where the later frame is
+    after the agent left.
     """
     frame_step = integer(frame_step, "frame_step", minimum=1)
-    positions, active, interval = _scene(traj, scene)
+    positions, present, interval = _scene(traj, scene)
     speeds = np.full(positions.shape[:2], np.nan)
     if len(positions) > 2 * frame_step:
         moved = positions[2 * frame_step:] - positions[:-2 * frame_step]
-        speeds[frame_step:-frame_step] = np.linalg.norm(moved, axis=-1) / (2 * frame_step * interval)
-    speeds[:, ~active] = np.nan
+        window = np.linalg.norm(moved, axis=-1) / (2 * frame_step * interval)
+        speeds[frame_step:-frame_step] = np.where(present[2 * frame_step:] & present[:-2 * frame_step], window, np.nan)
     return speeds
 
 
 def density(traj, area: MeasurementArea, *, scene: int = 0) -> np.ndarray:
     """Classic density in ``area`` at each frame, ``(T,)``, persons/m^2."""
-    positions, active, _ = _scene(traj, scene)
-    inside = area.contains(positions) & active[None]
+    positions, present, _ = _scene(traj, scene)
+    inside = area.contains(positions) & present
     return inside.sum(axis=1) / area.area
 
 
 def mean_speed(traj, area: MeasurementArea, *, frame_step: int = 5, scene: int = 0) -> np.ndarray:
     """Mean individual speed of the agents strictly inside ``area`` at each frame, ``(T,)`` (NaN: nobody)."""
-    positions, active, _ = _scene(traj, scene)
+    positions, present, _ = _scene(traj, scene)
     speeds = individual_speeds(traj, frame_step=frame_step, scene=scene)
-    counted = area.contains(positions) & active[None] & np.isfinite(speeds)
+    counted = area.contains(positions) & present & np.isfinite(speeds)
     total = np.where(counted, speeds, 0.0).sum(axis=1)
     count = counted.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -207,14 +219,17 @@ def _segments_meet(p, q, a, b) -> np.ndarray:
 
 def crossing_frames(traj, line: MeasurementLine, *, scene: int = 0) -> np.ndarray:
     """The frame at which each agent first crosses ``line``, ``(N,)``; -1 if it never does."""
-    positions, active, _ = _scene(traj, scene)
+    positions, present, _ = _scene(traj, scene)
     frames, n = positions.shape[:2]
     first = np.full(n, -1, dtype=np.int64)
     if frames < 2:
         return first
     p, q = positions[:-1], positions[1:]
-    crossed = _segments_meet(p, q, line.start, line.end) & (line.distance(q) >= CROSSING_THRESHOLD)
-    crossed &= active[None]
+    # A move that ends within the threshold of the line is not a crossing yet; the next one, which starts
+    # there (on either side by round-off), is: the tolerance applies to both ends alike.
+    meets = _segments_meet(p, q, line.start, line.end) | (line.distance(p) < CROSSING_THRESHOLD)
+    crossed = meets & (line.distance(q) >= CROSSING_THRESHOLD)
+    crossed &= present[1:]
     ever = crossed.any(axis=0)
     first[ever] = np.argmax(crossed[:, ever], axis=0) + 1  # the frame the move ends in
     return first
