@@ -69,9 +69,9 @@ def test_head_on_pair_passes_keeping_its_distance():
     for _ in range(1500):
         sim.step()
         closest = min(closest, np.linalg.norm(sim.positions[0] - sim.positions[1]))
-    # The bodies never touch, and they come no closer than where the
-    # repulsion alone (25 m/s^2 at contact) would have to exceed the largest
-    # deceleration the driving term needs.
+    # The bodies never touch (r_ij = 0.5); side by side they pass closer than
+    # the 0.6786 m at which an exactly head-on pair stops (see above), since
+    # the repulsion there pushes sideways, not against the driving force.
     assert 0.5 < closest < 0.6786
     assert sim.positions[0, 0] > 4.0 and sim.positions[1, 0] < -4.0
 
