@@ -22,7 +22,7 @@ def test_every_registered_method_is_a_public_class_in_registry_order():
     for name, cls in methods.METHODS.items():
         assert getattr(vosim, name) is cls and name in vosim.__all__
         assert cls.name == name and issubclass(cls, vosim.Method)
-        plane_only = {"HRVO", "GridSampling", "AdaptiveSampling", "AVO", "CollisionFreeSpeed"}
+        plane_only = {"HRVO", "GridSampling", "AdaptiveSampling", "AVO", "CollisionFreeSpeed", "SocialForce"}
         assert SPECS[name]["dimensions"] == ((2,) if name in plane_only else (2, 3))
 
 
@@ -105,13 +105,14 @@ def test_the_core_factory_refuses_what_the_registry_does_not_declare():
 
 def test_aliases_and_cli_list_come_from_the_registry():
     assert methods.METHOD_ALIASES == {"adaptive": "AdaptiveSampling", "grid": "GridSampling", "force": "ForceBased",
-                                     "csm": "CollisionFreeSpeed", "cfsm": "CollisionFreeSpeed"}
-    assert methods.short_names() == ["orca", "vo", "rvo", "hrvo", "adaptive", "grid", "force", "avo", "csm"]
+                                     "csm": "CollisionFreeSpeed", "cfsm": "CollisionFreeSpeed",
+                                     "sfm": "SocialForce", "social_force": "SocialForce"}
+    assert methods.short_names() == ["orca", "vo", "rvo", "hrvo", "adaptive", "grid", "force", "avo", "csm", "sfm"]
     for short, name in zip(methods.short_names(), methods.METHODS):
         assert type(methods.method_from_name(short)).__name__ == name
     out = subprocess.run([sys.executable, "-m", "vosim", "compare", "--help"], capture_output=True, text=True,
                          check=True).stdout
-    assert "orca, vo, rvo, hrvo, adaptive, grid, force, avo, csm" in " ".join(out.split())
+    assert "orca, vo, rvo, hrvo, adaptive, grid, force, avo, csm, sfm" in " ".join(out.split())
 
 
 def test_a_registered_method_without_a_class_statement_gets_one(monkeypatch):

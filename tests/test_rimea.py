@@ -150,3 +150,15 @@ def test_collision_free_speed_model_slows_with_density():
     # monotonically (unlike the robotics methods, which keep their speed).
     speeds = validation.rimea_4("csm", densities=(0.5, 2.0, 4.0)).measured["speed"]
     assert speeds[0] > speeds[1] > speeds[2] and speeds[2] < 0.2
+
+
+def test_social_force_model_passes_the_corridor_and_the_speed_groups():
+    assert validation.rimea_1("sfm").passed
+    assert validation.rimea_7("sfm").passed
+
+
+def test_social_force_model_slows_only_near_contact_densities():
+    # The repulsion reaches B = 0.08 m beyond contact: free speed at low
+    # density, a steep fall once bodies are that close (2.6 persons/m² and more).
+    speeds = validation.rimea_4("sfm", densities=(0.5, 3.0)).measured["speed"]
+    assert speeds[0] > 1.3 and speeds[1] < 0.7

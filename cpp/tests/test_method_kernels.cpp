@@ -12,6 +12,7 @@
 #include "methods/local_problem.hpp"
 #include "methods/local_record.hpp"
 #include "methods/registry.hpp"
+#include "methods/social_force/social_force.hpp"
 
 using namespace vosim;
 
@@ -205,4 +206,85 @@ TEST_CASE("collision-free speed model: a neighbour beside the path turns the dir
     const double norm = std::sqrt(1.0 + push * push);
     CHECK(v.x == doctest::Approx(1.0 / norm));
     CHECK(v.y == doctest::Approx(-push / norm));
+}
+
+namespace {
+
+// An agent of radius 0.25 at `position` with velocity `velocity` and
+// preferred velocity `pref` (slot 0).
+LocalAgent pedestrian(Vec2 position, Vec2 velocity, Vec2 pref) {
+    LocalAgent agent;
+    agent.position = position;
+    agent.velocity = velocity;
+    agent.pref_velocity = pref;
+    agent.radius = 0.25;
+    agent.max_speed = 2.0;
+    return agent;
+}
+
+}  // namespace
+
+TEST_CASE("social force model, alone: the driving term (v0 e0 - v) / tau over one step") {
+    // At rest, preferred (1, 0), tau = 0.5 s: a = 2 m/s^2, so 0.2 m/s after 0.1 s.
+    const Vec2 v = velocity_after_step<Vec2>(alone(), "SocialForce", {}, 0);
+    CHECK(v.x == doctest::Approx(0.2));
+    CHECK(v.y == doctest::Approx(0.0));
+}
+
+TEST_CASE("social force model: a touching pair feels repulsion, body force and sliding friction") {
+    // Agent at the origin at rest (and content to be), neighbour at (0.4, 0)
+    // moving (0, 1), both of radius 0.25: r_ij = 0.5, d = 0.4, overlap 0.1;
+    // n = (-1, 0), t = perp(n) = (0, -1), (v_j - v_i) . t = -1. Force
+    // n (2000 e^(0.1 / 0.08) + 1.2e5 * 0.1) + t (2.4e5 * 0.1 * -1), over
+    // m = 80: a = (-(25 e^1.25 + 150), 300); after 0.1 s v = a / 10.
+    const LocalAgent agent = pedestrian(Vec2(0.0, 0.0), Vec2(0.0, 0.0), Vec2(0.0, 0.0));
+    LocalNeighbor other;
+    other.position = Vec2(0.4, 0.0);
+    other.velocity = Vec2(0.0, 1.0);
+    other.radius = 0.25;
+    other.order = 1;
+    const Vec2 v = social_force_velocity(SocialForceParams{}, agent, &other, 1, nullptr, 0, 0.1);
+    CHECK(v.x == doctest::Approx(-(2.5 * std::exp(1.25) + 15.0)));
+    CHECK(v.y == doctest::Approx(30.0));
+}
+
+TEST_CASE("social force model: a wall pushes out and its friction opposes sliding along it") {
+    // The solid above y = 1 (left of (-5, 1) -> (5, 1)); the agent at
+    // (0, 0.9) slides along it at its preferred (1, 0) (no driving force):
+    // d = 0.1, overlap 0.15, n = (0, -1), t = perp(n) = (1, 0). Normal force
+    // 2000 e^(0.15 / 0.08) + 1.2e5 * 0.15, friction -2.4e5 * 0.15 * (v . t) t
+    // = (-36000, 0); over m = 80 and 0.1 s: v = (1 - 45, -(2.5 e^1.875 + 22.5)).
+    const LocalAgent agent = pedestrian(Vec2(0.0, 0.9), Vec2(1.0, 0.0), Vec2(1.0, 0.0));
+    const LocalEdge wall{Vec2(-5.0, 1.0), Vec2(5.0, 1.0)};
+    const Vec2 v = social_force_velocity(SocialForceParams{}, agent, nullptr, 0, &wall, 1, 0.1);
+    CHECK(v.x == doctest::Approx(-44.0));
+    CHECK(v.y == doctest::Approx(-(2.5 * std::exp(1.875) + 22.5)));
+}
+
+TEST_CASE("social force model: coincident agents and an agent on a wall get finite, opposite pushes") {
+    // Coincident centres: the lower slot goes -x, the higher +x, each with
+    // 2000 e^(0.5 / 0.08) + 1.2e5 * 0.5 newtons.
+    const double push = (2000.0 * std::exp(0.5 / 0.08) + 1.2e5 * 0.5) / 80.0 * 0.1;
+    LocalAgent agent = pedestrian(Vec2(1.0, 1.0), Vec2(0.0, 0.0), Vec2(0.0, 0.0));
+    LocalNeighbor other;
+    other.position = agent.position;
+    other.radius = 0.25;
+    other.order = 1;
+    const Vec2 low = social_force_velocity(SocialForceParams{}, agent, &other, 1, nullptr, 0, 0.1);
+    CHECK(low.x == doctest::Approx(-push));
+    CHECK(low.y == doctest::Approx(0.0));
+    agent.order = 2;
+    const Vec2 high = social_force_velocity(SocialForceParams{}, agent, &other, 1, nullptr, 0, 0.1);
+    CHECK(high.x == doctest::Approx(push));
+    // A centre on the edge is pushed out of the solid (the solid lies above).
+    const LocalEdge wall{Vec2(-5.0, 1.0), Vec2(5.0, 1.0)};
+    const Vec2 out = social_force_velocity(SocialForceParams{}, agent, nullptr, 0, &wall, 1, 0.1);
+    CHECK(std::isfinite(out.x));
+    CHECK(out.x == doctest::Approx(0.0));
+    CHECK(out.y == doctest::Approx(-(2000.0 * std::exp(0.25 / 0.08) + 1.2e5 * 0.25) / 80.0 * 0.1));
+    // A degenerate edge through the centre gives no direction: no force.
+    const LocalEdge point{agent.position, agent.position};
+    const Vec2 none = social_force_velocity(SocialForceParams{}, agent, nullptr, 0, &point, 1, 0.1);
+    CHECK(none.x == doctest::Approx(0.0));
+    CHECK(none.y == doctest::Approx(0.0));
 }

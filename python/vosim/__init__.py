@@ -9,7 +9,8 @@ from ._loading import load, load_state
 from ._threads import get_num_threads, have_openmp, set_num_threads, thread_limit
 from .batch import Batch
 from .comparison import compare
-from .methods import AVO, HRVO, ORCA, RVO, VO, AdaptiveSampling, CollisionFreeSpeed, ForceBased, GridSampling, Method
+from .methods import (AVO, HRVO, ORCA, RVO, VO, AdaptiveSampling, CollisionFreeSpeed, ForceBased, GridSampling, Method,
+                      SocialForce)
 from .methods import METHODS as _METHODS
 from .shapes3d import Box, ConvexPolyhedron, HalfSpace, ObstacleSet3D, Plane, Sphere
 from .simulator import Simulator
@@ -52,6 +53,7 @@ __all__ = [
     "AVO",
     "Plane",
     "RVO",
+    "SocialForce",
     "VO",
     "Simulator",
     "Sphere",

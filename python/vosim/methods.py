@@ -425,6 +425,56 @@ class CollisionFreeSpeed(Method):
     name = "CollisionFreeSpeed"
 
 
+@_registered
+class SocialForce(Method):
+    """Helbing's social force model (Helbing & Molnár 1995; Helbing, Farkas, Vicsek 2000), as JuPedSim implements it.
+
+    A second-order pedestrian model: each step the forces give an
+    acceleration, and the new velocity is ``v + dt * a`` with
+
+    ``a = (v_pref - v) / reaction_time + (sum_j f_ij + sum_W f_iW) / mass``.
+
+    ``v_pref`` is the agent's preferred velocity (``v0 e0``: its
+    ``pref_speed`` towards its goal). A neighbour ``j`` at distance ``d``
+    pushes with ``f_ij = [A exp((r_ij - d) / B) + k g(r_ij - d)] n_ij +
+    kappa g(r_ij - d) ((v_j - v_i) . t_ij) t_ij`` (``r_ij`` the sum of the
+    radii, ``n_ij`` the unit vector from ``j`` to the agent, ``t_ij`` it
+    turned by 90 degrees, ``g(x) = max(x, 0)``); the closest point of a wall
+    likewise with ``obstacle_scale`` and the agent's radius, its sliding
+    friction ``-kappa g(r_i - d) (v_i . t) t`` opposing the motion along the
+    wall (the paper's sign; JuPedSim's adds it). The forces are the
+    acceleration model: ``max_acceleration`` is not applied after them; the
+    speed is capped at ``max_speed``. Plane only.
+
+    Defaults are the paper's parameter set, also JuPedSim's
+    (``SocialForceModel``, ``SocialForceModelAgentParameters``). JuPedSim's
+    agents default to ``desired_speed`` 0.8 m/s and radius 0.3 m; here those
+    are the agents' ``pref_speed`` and ``radius``. The body force is stiff
+    (``k / m = 1500 s^-2``): explicit steps resolve contacts only for
+    ``time_step`` below about 0.05 s (JuPedSim's examples use 0.01 s); at
+    0.1 s overlapping bodies jitter, bounded by ``max_speed``.
+
+    Parameters
+    ----------
+    mass
+        Mass ``m`` (kg) the forces act on.
+    reaction_time
+        Relaxation time ``tau`` (s) towards the preferred velocity.
+    agent_scale, obstacle_scale
+        Strengths ``A`` (N) of the exponential repulsion from agents and walls.
+    force_distance
+        Range ``B`` (m) of both exponential repulsions.
+    body_force
+        Body force ``k`` (kg/s²) per metre of overlap.
+    friction
+        Sliding friction ``kappa`` (kg/(m s)) per metre of overlap.
+    perturbation, seed
+        See :class:`Method`.
+    """
+
+    name = "SocialForce"
+
+
 def _generated_class(spec: dict) -> type:
     """A method class for a registered method without a class above, documented from its declaration."""
     lines = [spec["summary"][:1].upper() + spec["summary"][1:] + ".", "", "Parameters", "----------"]

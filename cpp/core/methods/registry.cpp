@@ -17,7 +17,8 @@
     X(grid_sampling_method)   \
     X(force_based_method)     \
     X(avo_method)             \
-    X(collision_free_speed_method)
+    X(collision_free_speed_method) \
+    X(social_force_method)
 
 namespace vosim {
 
