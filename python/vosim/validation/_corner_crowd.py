@@ -6,7 +6,7 @@ import numpy as np
 
 from .._checks import integer, scalar
 from ._result import TestResult
-from ._pedestrians import _PEDESTRIAN, RADIUS, SPEED, TIME_STEP, _method, _run, _simulator
+from ._pedestrians import PEDESTRIAN, RADIUS, SPEED, TIME_STEP, method_of, run_quietly, simulator_for
 
 #: RiMEA 15's geometry as vosim builds it (m): the corridors' width, the start area's length, and the
 #: corner corridor's legs measured along its inner wall (from the start area's front to the corner, and
@@ -33,7 +33,7 @@ def _crowd(persons: int, rng) -> np.ndarray:
 def _evacuate(method, layout: str, starts: np.ndarray, seconds: float, rng) -> np.ndarray:
     """Each person's time (s) to cross the target line, inf for those still on the way after ``seconds``."""
     width, (first, second) = CORRIDOR_WIDTH_15, LEGS_15
-    sim = _simulator(method)
+    sim = simulator_for(method)
     back = -START_LENGTH_15 - 1.0
     n = len(starts)
     if layout == "corner":
@@ -47,17 +47,17 @@ def _evacuate(method, layout: str, starts: np.ndarray, seconds: float, rng) -> n
         lanes = rng.uniform(first + RADIUS, first + width - RADIUS, n)
         waypoints = [[middle, [x, width + second + 10.0]] for x in lanes]
         sim.add_agents(starts, waypoints=waypoints, waypoint_radius=width / 2, pref_speed=SPEED, max_speed=SPEED,
-                       **_PEDESTRIAN)
+                       **PEDESTRIAN)
     else:
         length = first + second if layout == "short" else first + second + 2 * width
         sim.add_wall([[back, width], [length, width]])
         sim.add_wall([[back, 0.0], [length, 0.0]])
         target = [[length, 0.0], [length, width]]
         goals = np.column_stack([np.full(n, length + 10.0), starts[:, 1]])
-        sim.add_agents(starts, goals=goals, pref_speed=SPEED, max_speed=SPEED, **_PEDESTRIAN)
+        sim.add_agents(starts, goals=goals, pref_speed=SPEED, max_speed=SPEED, **PEDESTRIAN)
     sim.add_wall([[back, 0.0], [back, width]])
     sim.add_sink(target)
-    _run(sim, int(np.ceil(seconds / TIME_STEP)), until_arrived=True, record_every=50)
+    run_quietly(sim, int(np.ceil(seconds / TIME_STEP)), until_arrived=True, record_every=50)
     return np.array(sim.exit_time, dtype=np.float64)
 
 
@@ -85,7 +85,7 @@ def rimea_15(method="orca", *, persons: int = 500, seconds: float = 600.0, seed:
     the long straight corridors' (inclusive). A run that has not brought
     everybody across the target in ``seconds`` s fails.
     """
-    method = _method(method)
+    method = method_of(method)
     persons = integer(persons, "persons", minimum=2, maximum=2000)
     seconds = scalar(seconds, "seconds", minimum=1.0, maximum=3600.0)
     rng = np.random.default_rng(integer(seed, "seed", minimum=0))

@@ -12,7 +12,7 @@ SPEED = 1.34
 TIME_STEP = 0.1
 # Agent settings shared by every test (for methods that use them): pedestrians see 5 m around them,
 # look 2 s ahead at others and 1 s at walls.
-_PEDESTRIAN = dict(radius=RADIUS, neighbor_dist=5.0, max_neighbors=10, time_horizon=2.0, time_horizon_obst=1.0)
+PEDESTRIAN = dict(radius=RADIUS, neighbor_dist=5.0, max_neighbors=10, time_horizon=2.0, time_horizon_obst=1.0)
 
 #: Horizontal walking speeds on stairs (m/s), Weidmann (1993, "Transporttechnik der Fussgaenger", his
 #: table of mean speeds): 0.610 upwards, 0.694 downwards, against 1.34 on the level. RiMEA 2 and 3 express
@@ -24,7 +24,7 @@ STAIR_SPEED_DOWN = 0.694
 STAIR_PLAN_LENGTH = 8.0
 
 
-def _method(method) -> Method:
+def method_of(method) -> Method:
     if isinstance(method, str):
         return method_from_name(method)
     if not isinstance(method, Method):
@@ -32,13 +32,13 @@ def _method(method) -> Method:
     return method
 
 
-def _simulator(method: Method):
+def simulator_for(method: Method):
     from ..simulator import Simulator
 
     return Simulator(time_step=TIME_STEP, method=method)
 
 
-def _run(sim, steps: int, **kwargs):
+def run_quietly(sim, steps: int, **kwargs):
     with warnings.catch_warnings():  # stalls and unfinished runs are what the tests measure
         warnings.simplefilter("ignore")
         return sim.run(steps, **kwargs)

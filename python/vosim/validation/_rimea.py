@@ -15,8 +15,8 @@ from .. import measurement
 from .._checks import integer, scalar
 from ..methods import Method
 from ._corner_crowd import rimea_15
-from ._pedestrians import (_PEDESTRIAN, RADIUS, SPEED, STAIR_PLAN_LENGTH, STAIR_SPEED_DOWN, STAIR_SPEED_UP,
-                           TIME_STEP, _method, _run, _simulator)
+from ._pedestrians import (PEDESTRIAN, RADIUS, SPEED, STAIR_PLAN_LENGTH, STAIR_SPEED_DOWN, STAIR_SPEED_UP,
+                           TIME_STEP, method_of, run_quietly, simulator_for)
 from ._result import NotExpressible, TestResult
 from ._single_file import rimea_16
 from ._stair_congestion import rimea_13
@@ -43,12 +43,12 @@ def rimea_1(method="orca") -> TestResult:
     the axis) and heads beyond its end; the time is taken when its centre
     crosses the end line (x = 40 m).
     """
-    method = _method(method)
-    sim = _simulator(method)
+    method = method_of(method)
+    sim = simulator_for(method)
     sim.add_wall([[0.0, 0.0], [40.0, 0.0]])
     sim.add_wall([[0.0, 2.0], [40.0, 2.0]])
-    sim.add_agents([[0.0, 1.0]], goals=[[45.0, 1.0]], pref_speed=1.33, max_speed=1.33, **_PEDESTRIAN)
-    traj = _run(sim, 500)
+    sim.add_agents([[0.0, 1.0]], goals=[[45.0, 1.0]], pref_speed=1.33, max_speed=1.33, **PEDESTRIAN)
+    traj = run_quietly(sim, 500)
     end = measurement.MeasurementLine([40.0, 0.0], [40.0, 2.0])
     frame = int(measurement.crossing_frames(traj, end)[0])
     seconds = float(traj.times[frame] - traj.times[0]) if frame >= 0 else float("inf")
@@ -59,17 +59,17 @@ def rimea_1(method="orca") -> TestResult:
 
 def _stairs(test: str, title: str, method, stair_speed: float, length: float, tolerance: float) -> TestResult:
     """One pedestrian crosses a 2 m wide staircase of ``length`` m (in plan) between 2 m landings."""
-    method = _method(method)
+    method = method_of(method)
     length = scalar(length, "length", minimum=1.0, maximum=1000.0)
     tolerance = scalar(tolerance, "tolerance", minimum=0.0, strict=True, maximum=0.5)
     factor = stair_speed / SPEED
     top = 2.0 + length
-    sim = _simulator(method)
+    sim = simulator_for(method)
     sim.add_wall([[0.0, 0.0], [top + 2.0, 0.0]])
     sim.add_wall([[0.0, 2.0], [top + 2.0, 2.0]])
     sim.add_speed_zone([[2.0, 0.0], [top, 0.0], [top, 2.0], [2.0, 2.0]], factor)
-    sim.add_agents([[0.5, 1.0]], goals=[[top + 5.0, 1.0]], pref_speed=SPEED, max_speed=SPEED, **_PEDESTRIAN)
-    traj = _run(sim, int(np.ceil((2.5 + length / stair_speed * 1.5 + 10.0) / TIME_STEP)))
+    sim.add_agents([[0.5, 1.0]], goals=[[top + 5.0, 1.0]], pref_speed=SPEED, max_speed=SPEED, **PEDESTRIAN)
+    traj = run_quietly(sim, int(np.ceil((2.5 + length / stair_speed * 1.5 + 10.0) / TIME_STEP)))
     crossed = [int(measurement.crossing_frames(traj, measurement.MeasurementLine([x, 0.0], [x, 2.0]))[0])
                for x in (2.0, top)]
     seconds = (float(traj.times[crossed[1]] - traj.times[crossed[0]]) if min(crossed) >= 0 else float("inf"))
@@ -155,7 +155,7 @@ def rimea_4(method="orca", *, densities=(0.5, 1.0, 2.0, 3.0, 4.0), length: float
     empirical diagram): at each density the mean speed is within
     ``tolerance`` m/s of Weidmann's at the measured density.
     """
-    method = _method(method)
+    method = method_of(method)
     duration = scalar(duration, "duration", minimum=0.0, strict=True, maximum=1e4)
     start = scalar(start, "start", minimum=0.0, maximum=1e4)
     rng = np.random.default_rng(integer(seed, "seed", minimum=0))
@@ -167,13 +167,13 @@ def rimea_4(method="orca", *, densities=(0.5, 1.0, 2.0, 3.0, 4.0), length: float
     first = int(round(start / TIME_STEP))
     rows = []
     for density in densities:
-        sim = _simulator(method)
+        sim = simulator_for(method)
         sim.add_wall([[-5.0, 0.0], [length + 4.0 * (start + duration), 0.0]])
         sim.add_wall([[-5.0, width], [length + 4.0 * (start + duration), width]])
         starts = _lattice(density, length, width, rng)
         sim.add_agents(starts, goals=starts + [1000.0, 0.0], pref_speed=SPEED, max_speed=SPEED, strict=False,
-                       **_PEDESTRIAN)
-        traj = _run(sim, steps)
+                       **PEDESTRIAN)
+        traj = run_quietly(sim, steps)
         series = measurement.measure_area(traj, area, frame_step=5)
         window = slice(first, None)
         rho = float(np.mean(series["density"][window]))
@@ -216,22 +216,22 @@ def rimea_5(method="orca", *, agents: int = 10, earliest: float = 10.0, latest: 
     velocity; a method that lets others push it ``moved`` m aside (or makes
     it step aside) before its time fails.
     """
-    method = _method(method)
+    method = method_of(method)
     agents = integer(agents, "agents", minimum=1, maximum=24)
     earliest = scalar(earliest, "earliest", minimum=0.0, maximum=3600.0)
     latest = scalar(latest, "latest", minimum=earliest, maximum=3600.0)
     moved = scalar(moved, "moved", minimum=0.0, strict=True, maximum=1.0)
     lag = scalar(lag, "lag", minimum=TIME_STEP, maximum=60.0)
     rng = np.random.default_rng(integer(seed, "seed", minimum=0))
-    sim = _simulator(method)
+    sim = simulator_for(method)
     sim.add_wall([[8.0, 3.0], [8.0, 5.0], [0.0, 5.0], [0.0, 0.0], [8.0, 0.0], [8.0, 2.0]])
     # Spread over a 6 x 4 grid of 1.2 m cells clear of the walls; the goals lie beyond the exit, one each.
     cells = rng.permutation(24)[:agents]
     starts = np.column_stack([0.8 + 1.2 * (cells % 6), 0.7 + 1.2 * (cells // 6)])
     goals = np.column_stack([np.full(agents, 14.0), np.linspace(-4.0, 9.0, agents)])
     start_time = rng.uniform(earliest, latest, agents)
-    sim.add_agents(starts, goals=goals, start_time=start_time, pref_speed=SPEED, max_speed=SPEED, **_PEDESTRIAN)
-    traj = _run(sim, int(np.ceil((latest + 40.0) / TIME_STEP)), record_every=1)
+    sim.add_agents(starts, goals=goals, start_time=start_time, pref_speed=SPEED, max_speed=SPEED, **PEDESTRIAN)
+    traj = run_quietly(sim, int(np.ceil((latest + 40.0) / TIME_STEP)), record_every=1)
     away = np.linalg.norm(traj.positions - starts, axis=-1) >= moved
     times = np.asarray(traj.times)
     set_off = np.where(away.any(axis=0), times[np.argmax(away, axis=0)], np.inf)
@@ -259,7 +259,7 @@ def rimea_7(method="orca", *, groups=None, per_group: int = 17, seed: int = 0) -
 
     Criterion: every pedestrian's measured speed lies in its group's range.
     """
-    method = _method(method)
+    method = method_of(method)
     groups = EXAMPLE_GROUPS if groups is None else dict(groups)
     per_group = integer(per_group, "per_group", minimum=1, maximum=10_000)
     rng = np.random.default_rng(integer(seed, "seed", minimum=0))
@@ -273,10 +273,10 @@ def rimea_7(method="orca", *, groups=None, per_group: int = 17, seed: int = 0) -
     low, high = np.array(low), np.array(high)
     assigned = rng.uniform(low, high)
     n = len(assigned)
-    sim = _simulator(method)
+    sim = simulator_for(method)
     starts = np.column_stack([np.zeros(n), np.arange(n) * 1.0])
-    sim.add_agents(starts, goals=starts + [40.0, 0.0], pref_speed=assigned, max_speed=assigned, **_PEDESTRIAN)
-    traj = _run(sim, int(np.ceil(40.0 / assigned.min() / TIME_STEP)))
+    sim.add_agents(starts, goals=starts + [40.0, 0.0], pref_speed=assigned, max_speed=assigned, **PEDESTRIAN)
+    traj = run_quietly(sim, int(np.ceil(40.0 / assigned.min() / TIME_STEP)))
     times = np.asarray(traj.times)
     x = traj.positions[:, :, 0]
     # The time each pedestrian's centre reaches x = 10 and x = 25 m, interpolated between frames.
@@ -318,12 +318,12 @@ def no_overlap(method="orca", *, agents: int = 100, door: float = 1.0, seed: int
 
     Criterion: neither deeper than ``tolerance`` m.
     """
-    method = _method(method)
+    method = method_of(method)
     agents = integer(agents, "agents", minimum=1, maximum=400)
     door = scalar(door, "door", minimum=2 * RADIUS, strict=True, maximum=9.0)
     rng = np.random.default_rng(integer(seed, "seed", minimum=0))
     half = door / 2.0
-    sim = _simulator(method)
+    sim = simulator_for(method)
     sim.add_wall([[10.0, 5.0 + half], [10.0, 30.0], ])
     sim.add_wall([[10.0, -20.0], [10.0, 5.0 - half]])
     sim.add_wall([[10.0, 10.0], [0.0, 10.0], [0.0, 0.0], [10.0, 0.0]])
@@ -334,8 +334,8 @@ def no_overlap(method="orca", *, agents: int = 100, door: float = 1.0, seed: int
     starts = np.column_stack([cells % side, cells // side]) * spacing + RADIUS + 0.1 + spacing / 2
     starts += rng.uniform(-1, 1, starts.shape) * max(0.0, (spacing - 2 * RADIUS) / 2 - 0.01)
     goals = np.column_stack([rng.uniform(15.0, 35.0, agents), rng.uniform(-15.0, 25.0, agents)])
-    sim.add_agents(starts, goals=goals, pref_speed=SPEED, max_speed=SPEED, **_PEDESTRIAN)
-    traj = _run(sim, int(round(seconds / TIME_STEP)))
+    sim.add_agents(starts, goals=goals, pref_speed=SPEED, max_speed=SPEED, **PEDESTRIAN)
+    traj = run_quietly(sim, int(round(seconds / TIME_STEP)))
     overlap = float(np.asarray(traj.metrics["max_penetration"]))
     into_wall = float(np.asarray(traj.metrics["max_obstacle_penetration"]))
     through = int((traj.positions[-1, :, 0] > 10.0).sum())
@@ -383,11 +383,11 @@ def _evacuate_room_9(method: Method, exits, persons: int, seed: int, seconds: fl
     nearest = np.argmin(np.linalg.norm(starts[:, None, :] - doors[None, :, :], axis=-1), axis=1)
     waypoints = [[[doors[e][0], doors[e][1]], [doors[e][0], doors[e][1] + 3.0 * exits[e][2]]] for e in nearest]
     sim.add_agents(starts, waypoints=waypoints, waypoint_radius=0.5, pref_speed=SPEED, max_speed=SPEED,
-                   **_PEDESTRIAN)
+                   **PEDESTRIAN)
     for x, y, out in exits:
         sim.add_sink([[x - 2.0, y + 0.3 * out], [x + 2.0, y + 0.3 * out], [x + 2.0, y + 4.0 * out],
                       [x - 2.0, y + 4.0 * out]])
-    traj = _run(sim, int(np.ceil(seconds / TIME_STEP)), until_arrived=True, record_every=10)
+    traj = run_quietly(sim, int(np.ceil(seconds / TIME_STEP)), until_arrived=True, record_every=10)
     return sim, traj
 
 
@@ -409,7 +409,7 @@ def rimea_9(method="orca", *, persons: int = 1000, seed: int = 0, seconds: float
     be "approximately double" the time with four, without a number; vosim
     takes the ratio within ``ratio_range`` (1.6 to 2.4: double, +-20 %).
     """
-    method = _method(method)
+    method = method_of(method)
     persons = integer(persons, "persons", minimum=4, maximum=2000)
     seed = integer(seed, "seed", minimum=0)
     seconds = scalar(seconds, "seconds", minimum=TIME_STEP, maximum=3600.0)

@@ -15,7 +15,7 @@ import numpy as np
 
 from .._checks import integer, scalar
 from ._result import TestResult
-from ._pedestrians import _PEDESTRIAN, RADIUS, SPEED, TIME_STEP, _method, _simulator
+from ._pedestrians import PEDESTRIAN, RADIUS, SPEED, TIME_STEP, method_of, simulator_for
 
 _DATA = Path(__file__).with_name("data") / "single_file_envelope.csv"
 
@@ -56,7 +56,7 @@ def _ring(method, persons: int, seconds: float, rng):
     lone walker keeps the free speed all the way round.
     """
     radius = RING_LENGTH / (2.0 * np.pi)
-    sim = _simulator(method)
+    sim = simulator_for(method)
     # The corridor's walls as polygons of 180 sides, the inner one a solid disc.
     angles = np.linspace(0.0, 2.0 * np.pi, 181)[:-1]
     circle = np.column_stack([np.cos(angles), np.sin(angles)])
@@ -67,7 +67,7 @@ def _ring(method, persons: int, seconds: float, rng):
     spacing = 2.0 * np.pi / persons
     slack = max(0.0, (spacing * radius - 2.0 * RADIUS - 0.02) / 2.0) / radius
     start = np.arange(persons) * spacing + rng.uniform(-slack, slack, persons)
-    sim.add_agents(np.column_stack([np.cos(start), np.sin(start)]) * radius, max_speed=SPEED, **_PEDESTRIAN)
+    sim.add_agents(np.column_stack([np.cos(start), np.sin(start)]) * radius, max_speed=SPEED, **PEDESTRIAN)
     positions, velocities = [], []
     for step in range(int(round(seconds / TIME_STEP))):
         here = sim.positions
@@ -122,7 +122,7 @@ def rimea_16(method="orca", *, persons=(20, 27, 34, 41, 48), seconds: float = 90
     the test fails as not comparable. The guideline's own numbers (its
     reference data set and the share it asks for) could not be confirmed.
     """
-    method = _method(method)
+    method = method_of(method)
     persons = [integer(n, f"persons[{k}]", minimum=1, maximum=52) for k, n in enumerate(persons)]
     if not persons:
         raise ValueError("persons: give at least one number of persons")

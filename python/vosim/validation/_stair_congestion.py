@@ -8,7 +8,7 @@ import numpy as np
 from .. import measurement
 from .._checks import integer, scalar
 from ._result import TestResult
-from ._pedestrians import _PEDESTRIAN, RADIUS, SPEED, STAIR_PLAN_LENGTH, STAIR_SPEED_UP, TIME_STEP, _method, _run, _simulator
+from ._pedestrians import PEDESTRIAN, RADIUS, SPEED, STAIR_PLAN_LENGTH, STAIR_SPEED_UP, TIME_STEP, method_of, run_quietly, simulator_for
 
 #: RiMEA 13's geometry as vosim builds it (m): the room (length along the way out, width), the corridor
 #: (length, width; the door is the corridor's full width) and the landing after the stairs.
@@ -68,7 +68,7 @@ def rimea_13(method="orca", *, persons: int = 150, stair_length: float = STAIR_P
     RiMEA test 13 (after guideline 3.0) with a larger room for 150 persons;
     RiMEA 4.1.1's own numbers could not be confirmed.
     """
-    method = _method(method)
+    method = method_of(method)
     persons = integer(persons, "persons", minimum=10, maximum=300)
     stair_length = scalar(stair_length, "stair_length", minimum=1.0, maximum=100.0)
     stair_speed = scalar(stair_speed, "stair_speed", minimum=0.0, strict=True, maximum=SPEED)
@@ -79,7 +79,7 @@ def rimea_13(method="orca", *, persons: int = 150, stair_length: float = STAIR_P
     foot, head = corridor, corridor + stair_length
     end = head + LANDING_13
     low, high = width / 2 - room_width / 2, width / 2 + room_width / 2
-    sim = _simulator(method)
+    sim = simulator_for(method)
     sim.add_wall([[0.0, width], [0.0, high], [-room, high], [-room, low], [0.0, low], [0.0, 0.0]])
     sim.add_wall([[0.0, 0.0], [end, 0.0]])
     sim.add_wall([[0.0, width], [end, width]])
@@ -89,8 +89,8 @@ def rimea_13(method="orca", *, persons: int = 150, stair_length: float = STAIR_P
     lanes = rng.uniform(RADIUS + 0.05, width - RADIUS - 0.05, persons)
     # Through the door first (moving on within 1 m of its middle, where the way on is clear of its posts).
     waypoints = [[[0.5, width / 2], [end + 10.0, y]] for y in lanes]
-    sim.add_agents(starts, waypoints=waypoints, waypoint_radius=1.0, pref_speed=SPEED, max_speed=SPEED, **_PEDESTRIAN)
-    traj = _run(sim, int(np.ceil(seconds / TIME_STEP)), until_arrived=True, record_every=1)
+    sim.add_agents(starts, waypoints=waypoints, waypoint_radius=1.0, pref_speed=SPEED, max_speed=SPEED, **PEDESTRIAN)
+    traj = run_quietly(sim, int(np.ceil(seconds / TIME_STEP)), until_arrived=True, record_every=1)
     times = np.asarray(traj.times)
     crossed = {}
     for name, x in (("door", 0.0), ("stairs", foot)):
