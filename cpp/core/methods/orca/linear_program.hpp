@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "half_spaces.hpp"
 #include "diagnostics.hpp"
 
 namespace vosim {
