@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "half_spaces.hpp"
-#include "diagnostics.hpp"
 
 namespace vosim {
 
