@@ -16,7 +16,8 @@
 
 #include "method_params.hpp"
 #include "methods/local_problem.hpp"
-#include "methods/local_record.hpp"
+#include "record.hpp"
+#include "record_dict.hpp"
 #include "methods/registry.hpp"
 #include "methods/velocity_obstacles/velocity_obstacles.hpp"  // limit_acceleration
 
@@ -97,37 +98,6 @@ LocalAgent read_agent(const py::dict& fields) {
     return agent;
 }
 
-py::object entry_value(const RecordEntry& e) {
-    using Type = RecordEntry::Type;
-    if (e.type == Type::text) {
-        py::list texts;
-        for (const std::string& text : e.texts) texts.append(text);
-        return std::move(texts);
-    }
-    if (e.shape.empty()) {
-        const double v = e.numbers.at(0);
-        if (e.type == Type::integer) return py::int_(static_cast<std::int64_t>(v));
-        if (e.type == Type::flag) return py::bool_(v != 0.0);
-        return py::float_(v);
-    }
-    const std::vector<py::ssize_t> shape(e.shape.begin(), e.shape.end());
-    if (e.type == Type::integer) {
-        py::array_t<std::int32_t> out(shape);
-        for (std::size_t k = 0; k < e.numbers.size(); ++k) {
-            out.mutable_data()[k] = static_cast<std::int32_t>(e.numbers[k]);
-        }
-        return out;
-    }
-    if (e.type == Type::flag) {
-        py::array_t<bool> out(shape);
-        for (std::size_t k = 0; k < e.numbers.size(); ++k) out.mutable_data()[k] = e.numbers[k] != 0.0;
-        return out;
-    }
-    py::array_t<double> out(shape);
-    std::copy(e.numbers.begin(), e.numbers.end(), out.mutable_data());
-    return out;
-}
-
 py::array_t<double> to_array(Vec2 v) {
     py::array_t<double> out(2);
     out.mutable_at(0) = v.x;
@@ -159,14 +129,14 @@ py::tuple solve_local(const std::string& name, const py::dict& params, const py:
         const double* row = s.data() + 4 * k;
         problem.edges.push_back({{row[0], row[1]}, {row[2], row[3]}});
     }
-    LocalRecord record;
+    Record record;
     Vec2 velocity;
     {
         py::gil_scoped_release release;
         velocity = solver->solve_local(problem, record, diagnostics);
     }
     py::dict out;
-    for (const RecordEntry& entry : record.entries()) out[py::str(entry.name)] = entry_value(entry);
+    put_entries(record, out);
     return py::make_tuple(to_array(velocity), out);
 }
 

@@ -1,4 +1,4 @@
-// The constraints methods hand back for inspection (Diagnostics) and build
+// The constraints methods hand back for inspection (their records) and build
 // in their programs: a directed line in the plane, whose left side is
 // admissible, and a plane in space, whose side along the normal is.
 #pragma once

@@ -131,6 +131,11 @@ struct SceneView {
     std::size_t index(int slot) const { return state.index(scene, slot); }
 };
 
+// The scene as a method sees it in an engine whose vectors are V: its type
+// picks the member of that dimension (MethodIn<V>).
+template <class V>
+struct SceneOf : SceneView {};
+
 // Random nudges of goal-seeking agents' preferred velocities, redrawn every
 // step: a vector of length uniform in [0, magnitude) in a uniform direction
 // (the rule of RVO2's Blocks example). Exact symmetry (a head-on pair, a
@@ -158,9 +163,28 @@ struct DeadlockResolution {
     double stall_fraction = 0.1;
 };
 
-class Method {
+// What a method does in one dimension (V: Vec2 or Vec3). Method combines
+// both; a method overrides the members of the dimensions it supports.
+template <class V>
+class MethodIn {
 public:
-    virtual ~Method() = default;
+    virtual ~MethodIn() = default;
+
+    // The new velocity of agent `slot`, from its neighbours in ws.
+    virtual V new_velocity(const SceneOf<V>& scene, int slot, Workspace& ws) const = 0;
+
+    // The same computation, recording what the method saw and decided: the
+    // common fields of `out` and, in out.method_record, the method's own
+    // entries (their names and shapes become inspect()'s keys). Not on the
+    // hot path: it may allocate.
+    virtual void inspect(const SceneOf<V>& scene, int slot, Workspace& ws, DiagnosticsOf<V>& out) const {
+        out.new_velocity = new_velocity(scene, slot, ws);
+    }
+};
+
+class Method : public MethodIn<Vec2>, public MethodIn<Vec3> {
+public:
+    ~Method() override = default;
     virtual std::string name() const = 0;
 
     const PreferenceNoise& preference_noise() const { return noise_; }
@@ -169,26 +193,27 @@ public:
     const DeadlockResolution& deadlock_resolution() const { return deadlock_; }
     void set_deadlock_resolution(DeadlockResolution deadlock) { deadlock_ = deadlock; }
 
-    // The new velocity of agent `slot`, from its neighbours in ws.
-    virtual Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const = 0;
+    // new_velocity and inspect, one declaration per dimension (MethodIn<V>);
+    // call them as method.in<V>().new_velocity(...) where V is a template
+    // parameter.
+    using MethodIn<Vec2>::new_velocity;
+    using MethodIn<Vec3>::new_velocity;
+    using MethodIn<Vec2>::inspect;
+    using MethodIn<Vec3>::inspect;
+    template <class V>
+    const MethodIn<V>& in() const {
+        return *this;
+    }
+    // A method of the plane only needs no velocity in space (never reached:
+    // the engine checks supports_dimensions first).
+    Vec3 new_velocity(const SceneOf<Vec3>& scene, int slot, Workspace& ws) const override;
 
     // Whether the method works in engines of this many dimensions (2 or 3).
-    // A 3D method overrides this and the `_3d` members below; the engine
-    // refuses a method that does not support its dimension.
+    // A 3D method overrides this and the members of MethodIn<Vec3>; the
+    // engine refuses a method that does not support its dimension.
     virtual bool supports_dimensions(int dimensions) const { return dimensions == 2; }
     // Why not, for the error message.
     virtual std::string dimensions_note() const { return "it works in the plane only"; }
-    // The 3D counterparts of new_velocity and inspect.
-    virtual Vec3 new_velocity_3d(const SceneView& scene, int slot, Workspace& ws) const;
-    virtual void inspect_3d(const SceneView& scene, int slot, Workspace& ws, Diagnostics3& out) const {
-        out.new_velocity = new_velocity_3d(scene, slot, ws);
-    }
-
-    // The same computation, recording what the method saw and decided. Not
-    // on the hot path: it may allocate.
-    virtual void inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const {
-        out.new_velocity = new_velocity(scene, slot, ws);
-    }
 
     // True when the method's velocity already obeys the agent's acceleration
     // model (AVO) in an engine of `dimensions`: integration then applies no
@@ -238,29 +263,8 @@ private:
     DeadlockResolution deadlock_;
 };
 
-inline Vec3 Method::new_velocity_3d(const SceneView&, int, Workspace&) const {
-    // The engine checks supports_dimensions first: this is never reached.
+inline Vec3 Method::new_velocity(const SceneOf<Vec3>&, int, Workspace&) const {
     throw std::logic_error(name() + " has no 3D implementation");
-}
-
-// The new velocity through the member of the engine's dimension.
-template <class V>
-V method_velocity(const Method& method, const SceneView& scene, int slot, Workspace& ws) {
-    if constexpr (kDim<V> == 2) {
-        return method.new_velocity(scene, slot, ws);
-    } else {
-        return method.new_velocity_3d(scene, slot, ws);
-    }
-}
-
-// The inspection through the member of the engine's dimension.
-template <class V>
-void method_inspect(const Method& method, const SceneView& scene, int slot, Workspace& ws, DiagnosticsFor<V>& out) {
-    if constexpr (kDim<V> == 2) {
-        method.inspect(scene, slot, ws, out);
-    } else {
-        method.inspect_3d(scene, slot, ws, out);
-    }
 }
 
 // The method an engine starts with (ORCA with its defaults), supplied by

@@ -271,7 +271,7 @@ TEST_CASE("inspect, one path in both dimensions: the velocity the next step take
     const Crowd plane({Vec2(0.0, 0.0), Vec2(2.0, 0.0)}, {Vec2(10.0, 0.0), Vec2(-8.0, 0.0)});
     Engine engine(1, 0.1);
     engine.add_agents(plane.size(), plane.input());
-    const Diagnostics d = engine.inspect<Vec2>(0, 0);
+    const DiagnosticsOf<Vec2> d = engine.inspect<Vec2>(0, 0);
     CHECK(d.method == "ORCA");
     CHECK(d.agent_neighbors == std::vector<std::int32_t>{1});
     CHECK(engine.step_count() == 0);
@@ -282,7 +282,7 @@ TEST_CASE("inspect, one path in both dimensions: the velocity the next step take
     const Crowd space({Vec3(0.0, 0.0, 0.0), Vec3(2.0, 0.0, 0.0)}, {Vec3(10.0, 0.0, 0.0), Vec3(-8.0, 0.0, 0.0)});
     Engine engine3(1, 0.1, 3);
     engine3.add_agents(space.size(), space.input());
-    const Diagnostics3 d3 = engine3.inspect<Vec3>(0, 1);
+    const DiagnosticsOf<Vec3> d3 = engine3.inspect<Vec3>(0, 1);
     CHECK(d3.agent_neighbors == std::vector<std::int32_t>{0});
     REQUIRE(engine3.step());
     const Vec3 v = engine3.state().velocity<Vec3>(engine3.state().index(0, 1));

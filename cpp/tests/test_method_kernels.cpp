@@ -10,7 +10,7 @@
 
 #include "crowd.hpp"
 #include "methods/local_problem.hpp"
-#include "methods/local_record.hpp"
+#include "record.hpp"
 #include "methods/registry.hpp"
 #include "methods/social_force/social_force.hpp"
 
@@ -83,7 +83,7 @@ TEST_CASE("the same head-on pair as a local problem given outright, with the met
         const auto made = make_method(method, {{"selection", std::string("geometric")}}, 0, 2);
         const auto* solver = dynamic_cast<const LocalSolver*>(made.get());
         REQUIRE(solver != nullptr);
-        LocalRecord summary, record;
+        Record summary, record;
         const Vec2 a = solver->solve_local(problem, summary, false);
         CHECK(a.x == doctest::Approx(8.0 / 9.0));
         CHECK(std::fabs(a.y) == doctest::Approx(std::sqrt(8.0) / 9.0));
@@ -112,7 +112,7 @@ TEST_CASE("DetourCrowd's grid sampling as a local problem: the record counts and
     problem.agent.max_speed = 2.0;
     problem.time_step = 0.1;
     const auto made = make_method("GridSampling", {{"vel_bias", 0.0}, {"grid_size", std::int64_t{5}}}, 0, 2);
-    LocalRecord record;
+    Record record;
     const Vec2 v = dynamic_cast<const LocalSolver&>(*made).solve_local(problem, record, true);
     CHECK(v.x == doctest::Approx(1.0));  // as the engine's step above
     CHECK(v.y == doctest::Approx(0.0));

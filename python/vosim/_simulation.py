@@ -36,6 +36,7 @@ from ._obstacles3d import _Obstacle3DMethods
 from ._sinks import _SinkMethods
 from ._speed_zones import _SpeedZoneMethods
 from ._progress import make_progress
+from ._inspection import empty_method_entries
 from ._kinematics import default_headings, kinematics_codes, kinematics_names
 from ._fields import (ADD_AGENTS_SIGNATURE, ADD_DEFAULTS, CONDITIONAL_DEFAULTS, FIELDS, VIEWS, bytes_per_agent,
                       derive_defaults, parameter_docs)
@@ -655,6 +656,8 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
         except ValueError:
             raise ValueError(f"agent_id: no agent with id {agent_id}") from None
         result = self._engine.inspect(scene, slot)
+        for key, empty in empty_method_entries(self.dimensions).items():
+            result.setdefault(key, empty)
         ids = self._engine.view("ids")[scene]
         result["neighbors"] = ids[result.pop("neighbor_slots")]
         result["id"] = agent_id

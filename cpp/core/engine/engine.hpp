@@ -80,7 +80,7 @@ public:
     void restore(const EngineSnapshot& snapshot);
     // What the method would see and decide for one agent at the next step (inspect.cpp; V: the engine's vectors).
     template <class V>
-    DiagnosticsFor<V> inspect(int scene, int slot);
+    DiagnosticsOf<V> inspect(int scene, int slot);
     // Agent neighbours (slots) of every slot as the next step would see them, padded with -1:
     // (scenes x count x width), width the largest max_neighbors, at most count - 1, at least 1.
     std::vector<std::int32_t> neighbor_table(int& width);

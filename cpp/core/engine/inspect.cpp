@@ -4,6 +4,8 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engine/engine.hpp"
 #include "engine/goals_phase.hpp"
@@ -12,6 +14,51 @@
 #include "kinematics/kinematics.hpp"
 
 namespace vosim {
+
+namespace {
+
+// The drive (its model and heading; for a non-holonomic agent what the
+// method sees of it, its effective centre), as inspect() reports it.
+void record_drive(const AgentState& s, const AgentState& seen, std::size_t i, bool drive, Record& out) {
+    out.text("kinematics", kKinematicsNames[static_cast<int>(s.kinematics[i])]);
+    out.real("heading", s.headings[i]);
+    if (!drive) return;
+    Record centre;
+    centre.vector("position", seen.position(i));
+    centre.vector("velocity", seen.velocity(i));
+    centre.real("radius", seen.radius[i]);
+    out.record("effective_center", std::move(centre));
+}
+
+// Obstacle edges facing the agent, nearest first: (k, 2, 2).
+void record_edges(Span<ObstacleNeighbor> edges, Record& out) {
+    std::vector<double> flat;
+    for (const ObstacleNeighbor& edge : edges) {
+        const auto [a, b] = edge.endpoints();
+        flat.insert(flat.end(), {a.x, a.y, b.x, b.y});
+    }
+    out.reals("obstacle_edges", {static_cast<std::size_t>(edges.size()), 2, 2}, std::move(flat));
+}
+
+// Obstacle surfaces in reach (shared set first).
+void record_contacts(Span<ObstacleContact3> contacts, Record& out) {
+    std::vector<Vec3> points, normals;
+    std::vector<double> distances, ids;
+    for (const ObstacleContact3& c : contacts) {
+        points.push_back(c.point);
+        normals.push_back(c.normal);
+        distances.push_back(c.distance);
+        ids.push_back(c.obstacle);
+    }
+    Record record;
+    record.vectors("point", points);
+    record.vectors("normal", normals);
+    record.column("distance", RecordEntry::Type::real, std::move(distances));
+    record.column("obstacle", RecordEntry::Type::integer, std::move(ids));
+    out.record("obstacle_contacts", std::move(record));
+}
+
+}  // namespace
 
 template <class V>
 std::size_t Engine::prepare_inspection(int scene, int slot, Workspace& ws) {
@@ -36,7 +83,7 @@ std::size_t Engine::prepare_inspection(int scene, int slot, Workspace& ws) {
 }
 
 template <class V>
-DiagnosticsFor<V> Engine::inspect(int scene, int slot) {
+DiagnosticsOf<V> Engine::inspect(int scene, int slot) {
     if (dimensions() != kDim<V>) {
         throw std::invalid_argument("inspect: this simulator has dimensions=" + std::to_string(dimensions()) +
                                     ", not " + std::to_string(kDim<V>));
@@ -44,7 +91,7 @@ DiagnosticsFor<V> Engine::inspect(int scene, int slot) {
     BusyGuard guard(busy_);
     Workspace ws;
     const std::size_t i = prepare_inspection<V>(scene, slot, ws);
-    DiagnosticsFor<V> d;
+    DiagnosticsOf<V> d;
     d.method = method_->name();
     d.position = state_.position<V>(i);
     d.velocity = state_.velocity<V>(i);
@@ -59,20 +106,10 @@ DiagnosticsFor<V> Engine::inspect(int scene, int slot) {
     const AgentState& seen = seen_state();
     const bool drive = nonholonomic_ && state_.kinematics[i] != 0;
     if constexpr (kDim<V> == 2) {
-        for (const ObstacleNeighbor& edge : ws.obstacle_neighbors) {
-            const auto [a, b] = edge.endpoints();
-            d.obstacle_edges.push_back(a);
-            d.obstacle_edges.push_back(b);
-        }
-        d.heading = state_.headings[i];
-        d.kinematics = kKinematicsNames[static_cast<int>(state_.kinematics[i])];
-        if (drive) {
-            d.presented_position = seen.position(i);
-            d.presented_velocity = seen.velocity(i);
-            d.presented_radius = seen.radius[i];
-        }
+        record_drive(state_, seen, i, drive, d.surroundings);
+        record_edges(ws.obstacle_neighbors, d.surroundings);
     } else {
-        d.obstacle_contacts.assign(ws.obstacle_contacts.begin(), ws.obstacle_contacts.end());
+        record_contacts(ws.obstacle_contacts, d.surroundings);
     }
     if (!state_.active[i]) {
         d.new_velocity = d.target_velocity = d.velocity;  // an inactive agent does not move
@@ -80,8 +117,8 @@ DiagnosticsFor<V> Engine::inspect(int scene, int slot) {
     }
     std::unique_ptr<StepData> step_data;
     method_->prepare_step(seen, step_data);
-    method_inspect<V>(*method_, SceneView{seen, scene, time_step_, step_count_, step_data.get(), &waypoints_}, slot,
-                      ws, d);
+    method_->in<V>().inspect(SceneOf<V>{{seen, scene, time_step_, step_count_, step_data.get(), &waypoints_}}, slot,
+                             ws, d);
     if (!method_->may_exceed_max_speed() && state_.kinematics[i] == 0) {  // as the step does
         d.new_velocity = cap_speed(d.new_velocity, d.max_speed);
     }
@@ -90,18 +127,18 @@ DiagnosticsFor<V> Engine::inspect(int scene, int slot) {
         if (drive) {
             // What the robot will do: the method's velocity (of its
             // presentation) through integration, without touching the state.
-            d.method_velocity = d.new_velocity;
+            d.surroundings.vector("method_velocity", d.new_velocity);
             const Motion motion = realised_motion(state_, *method_, i, d.new_velocity,
                                                   !method_->models_acceleration(dimensions()), time_step_);
             const double heading = wrap_angle(state_.headings[i] + motion.turn_rate * time_step_);
             d.new_velocity = motion.speed * Vec2(std::cos(heading), std::sin(heading));
-            d.new_turn_rate = motion.turn_rate;
+            d.surroundings.real("new_angular_velocity", motion.turn_rate);
         }
     }
     return d;
 }
 
-template Diagnostics Engine::inspect<Vec2>(int scene, int slot);
-template Diagnostics3 Engine::inspect<Vec3>(int scene, int slot);
+template DiagnosticsOf<Vec2> Engine::inspect<Vec2>(int scene, int slot);
+template DiagnosticsOf<Vec3> Engine::inspect<Vec3>(int scene, int slot);
 
 }  // namespace vosim

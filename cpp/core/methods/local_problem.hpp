@@ -91,7 +91,7 @@ struct LocalProblem3 {
     int neighbor_count() const { return static_cast<int>(neighbors.size()); }
 };
 
-class LocalRecord;  // methods/local_record.hpp
+class Record;  // record.hpp
 
 // A method whose kernel can be called on a local problem given outright,
 // without an engine (the bindings' `solve_local`: tests against reference
@@ -104,7 +104,7 @@ class LocalRecord;  // methods/local_record.hpp
 class LocalSolver {
 public:
     virtual ~LocalSolver() = default;
-    virtual Vec2 solve_local(const LocalProblem& problem, LocalRecord& record, bool detailed) const = 0;
+    virtual Vec2 solve_local(const LocalProblem& problem, Record& record, bool detailed) const = 0;
 };
 
 // Fills `problem` (reusing its storage, so that a step does not allocate) for

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "methods/common/half_space_record.hpp"
 #include "methods/avo/avo2_neighbors.hpp"
 #include "methods/orca/linear_program.hpp"
 #include "methods/common/reachable_velocities.hpp"
@@ -80,7 +81,7 @@ AvoDecision Avo::decide(const SceneView& scene, int slot, Workspace& ws) const {
     return decide_avo2(scene, slot, ws);
 }
 
-Vec2 Avo::new_velocity(const SceneView& scene, int slot, Workspace& ws) const {
+Vec2 Avo::new_velocity(const SceneOf<Vec2>& scene, int slot, Workspace& ws) const {
     return decide(scene, slot, ws).velocity;
 }
 
@@ -217,23 +218,25 @@ AvoDecision Avo::decide_avo2(const SceneView& scene, int slot, Workspace& ws) co
     return decision;
 }
 
-void Avo::inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const {
+void Avo::inspect(const SceneOf<Vec2>& scene, int slot, Workspace& ws, DiagnosticsOf<Vec2>& out) const {
     const AvoDecision decision = decide(scene, slot, ws);
     out.new_velocity = decision.velocity;
     out.target_velocity = decision.target;
-    out.hard_lines = static_cast<std::int32_t>(decision.hard_lines);
     out.used_fallback = decision.used_fallback;
+    // lines: its half-planes, the first (acceleration polygon and obstacles,
+    // or AVO2's speed lines) hard.
     if (variant_ == AvoVariant::kPaper) {
-        out.lines = this->scratch<AvoScratch>(ws).paper_lines;
+        record_lines(this->scratch<AvoScratch>(ws).paper_lines, decision.hard_lines, out.method_record);
         return;
     }
     // AVO2's lines live in delta-v space: shown in velocity space.
     const Vec2 velocity = scene.state.velocity(scene.index(slot));
     const AvoScratch& scratch = this->scratch<AvoScratch>(ws);
-    out.lines.clear();
+    std::vector<Line> lines;
     for (const Linef& line : scratch.lines) {
-        out.lines.push_back(Line{Vec2(line.point.x, line.point.y) + velocity, Vec2(line.direction.x, line.direction.y)});
+        lines.push_back(Line{Vec2(line.point.x, line.point.y) + velocity, Vec2(line.direction.x, line.direction.y)});
     }
+    record_lines(lines, decision.hard_lines, out.method_record);
     // Which neighbours AVO2 considered, in its order.
     out.agent_neighbors.clear();
     for (const auto& entry : scratch.neighbors) out.agent_neighbors.push_back(entry.second);

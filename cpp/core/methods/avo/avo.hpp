@@ -43,8 +43,8 @@ public:
     std::string name() const override { return variant_ == AvoVariant::kAvo2 ? "AVO(avo2)" : "AVO"; }
     AvoVariant variant() const { return variant_; }
 
-    Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const override;
-    void inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const override;
+    Vec2 new_velocity(const SceneOf<Vec2>& scene, int slot, Workspace& ws) const override;
+    void inspect(const SceneOf<Vec2>& scene, int slot, Workspace& ws, DiagnosticsOf<Vec2>& out) const override;
     std::unique_ptr<MethodScratch> make_scratch() const override;
     // kAvo2: one neighbour tree per scene, as the library builds it.
     void prepare_step(const AgentState& state, std::unique_ptr<StepData>& data) const override;

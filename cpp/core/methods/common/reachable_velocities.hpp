@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "half_spaces.hpp"
 #include "methods/geometry.hpp"
 
 namespace vosim {

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "half_spaces.hpp"
 #include "methods/orca/linear_program3d.hpp"
 
 namespace vosim {

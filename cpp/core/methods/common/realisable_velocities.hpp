@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "half_spaces.hpp"
 #include "state/agent_state.hpp"
 #include "methods/geometry.hpp"
 

@@ -1,6 +1,6 @@
 #include "methods/detour/sampling_method.hpp"
 
-#include "methods/local_record.hpp"
+#include "record.hpp"
 
 namespace vosim {
 
@@ -51,7 +51,7 @@ DetourResult SamplingMethod::solve(const SceneView& scene, int slot, Workspace& 
                                       scratch.eroded.data(), n_segments, record);
 }
 
-Vec2 SamplingMethod::solve_local(const LocalProblem& problem, LocalRecord& record, bool detailed) const {
+Vec2 SamplingMethod::solve_local(const LocalProblem& problem, Record& record, bool detailed) const {
     const LocalAgent& agent = problem.agent;
     check_detour_inputs(agent, problem.neighbors.data(), problem.neighbor_count(), problem.edges.data(),
                         problem.edge_count());
@@ -90,19 +90,21 @@ Vec2 SamplingMethod::solve_local(const LocalProblem& problem, LocalRecord& recor
     return result.velocity;
 }
 
-Vec2 SamplingMethod::new_velocity(const SceneView& scene, int slot, Workspace& ws) const {
+Vec2 SamplingMethod::new_velocity(const SceneOf<Vec2>& scene, int slot, Workspace& ws) const {
     return solve(scene, slot, ws, nullptr).velocity;
 }
 
-void SamplingMethod::inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const {
+void SamplingMethod::inspect(const SceneOf<Vec2>& scene, int slot, Workspace& ws, DiagnosticsOf<Vec2>& out) const {
     std::vector<DetourSample> record;
     const DetourResult result = solve(scene, slot, ws, &record);
     out.new_velocity = result.velocity;
+    std::vector<double> levels;  // each candidate's refinement level
     for (const DetourSample& sample : record) {
         out.candidates.push_back(sample.velocity);
         out.penalties.push_back(sample.penalty);
-        out.levels.push_back(sample.level);
+        levels.push_back(sample.level);
     }
+    out.method_record.column("levels", RecordEntry::Type::integer, std::move(levels));
     // The winner is the last level's best sample (first of equal penalties).
     const int last_level = record.empty() ? 0 : record.back().level;
     double best = 0.0;

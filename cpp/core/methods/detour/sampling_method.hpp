@@ -15,15 +15,15 @@ public:
 
     SamplingMethod(Pattern pattern, DetourParams params);
     std::string name() const override;
-    Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const override;
-    void inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const override;
+    Vec2 new_velocity(const SceneOf<Vec2>& scene, int slot, Workspace& ws) const override;
+    void inspect(const SceneOf<Vec2>& scene, int slot, Workspace& ws, DiagnosticsOf<Vec2>& out) const override;
     std::unique_ptr<MethodScratch> make_scratch() const override;
 
     // The problem's edges are DetourCrowd's segments (already eroded). The
     // record: samples (candidates evaluated); detailed, every evaluated
     // sample: velocity, penalty and its terms vpen, vcpen, spen, tpen (in
     // full, un-normalised), level, pruned (skipped by the early-out: it lost).
-    Vec2 solve_local(const LocalProblem& problem, LocalRecord& record, bool detailed) const override;
+    Vec2 solve_local(const LocalProblem& problem, Record& record, bool detailed) const override;
 
     Pattern pattern() const { return pattern_; }
     const DetourParams& params() const { return params_; }

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "limits.hpp"
 #include "methods/require.hpp"
@@ -177,7 +179,7 @@ Vec2 ForceBased::solve(const SceneView& scene, int slot, Workspace& ws, std::vec
                                       static_cast<int>(scratch.surfaces.size()), problem.time_step, forces);
 }
 
-Vec3 ForceBased::new_velocity_3d(const SceneView& scene, int slot, Workspace& ws) const {
+Vec3 ForceBased::new_velocity(const SceneOf<Vec3>& scene, int slot, Workspace& ws) const {
     auto& scratch = this->scratch<ForceScratch>(ws);
     LocalProblem3& problem = scratch.problem3;
     build_local_problem(scene, slot, ws, problem);
@@ -190,12 +192,17 @@ Vec3 ForceBased::new_velocity_3d(const SceneView& scene, int slot, Workspace& ws
                                       static_cast<int>(scratch.surfaces3.size()), problem.time_step, nullptr);
 }
 
-Vec2 ForceBased::new_velocity(const SceneView& scene, int slot, Workspace& ws) const {
+Vec2 ForceBased::new_velocity(const SceneOf<Vec2>& scene, int slot, Workspace& ws) const {
     return solve(scene, slot, ws, nullptr);
 }
 
-void ForceBased::inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const {
-    out.new_velocity = solve(scene, slot, ws, &out.forces);
+void ForceBased::inspect(const SceneOf<Vec2>& scene, int slot, Workspace& ws, DiagnosticsOf<Vec2>& out) const {
+    std::vector<NamedVector> forces;
+    out.new_velocity = solve(scene, slot, ws, &forces);
+    // forces: the accelerations by kind, each a vector.
+    Record record;
+    for (const NamedVector& force : forces) record.vector(force.name, force.value);
+    out.method_record.record("forces", std::move(record));
 }
 
 }  // namespace vosim

@@ -27,9 +27,9 @@
 // ahead is passed on the right seen from above (about the z axis).
 #pragma once
 
+#include <string>
 #include <vector>
 
-#include "diagnostics.hpp"
 #include "method.hpp"
 #include "methods/local_problem.hpp"
 #include "maths/vec.hpp"
@@ -48,6 +48,13 @@ struct ForceParams {
     double standing_speed = 0.1;  // below this speed a neighbour counts as standing
     double obstacle_distance = 0.5;
     double obstacle_stiffness = 5.0;
+};
+
+// One acceleration by kind (steering, separation, avoidance, obstacles,
+// total), as inspection reports them.
+struct NamedVector {
+    std::string name;
+    Vec2 value;
 };
 
 // Throws std::invalid_argument naming the first bad parameter and its value.
@@ -79,10 +86,10 @@ class ForceBased final : public Method {
 public:
     explicit ForceBased(ForceParams params);
     std::string name() const override { return "ForceBased"; }
-    Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const override;
-    void inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const override;
+    Vec2 new_velocity(const SceneOf<Vec2>& scene, int slot, Workspace& ws) const override;
+    void inspect(const SceneOf<Vec2>& scene, int slot, Workspace& ws, DiagnosticsOf<Vec2>& out) const override;
     bool supports_dimensions(int dimensions) const override { return dimensions == 2 || dimensions == 3; }
-    Vec3 new_velocity_3d(const SceneView& scene, int slot, Workspace& ws) const override;
+    Vec3 new_velocity(const SceneOf<Vec3>& scene, int slot, Workspace& ws) const override;
     std::unique_ptr<MethodScratch> make_scratch() const override;
     const ForceParams& params() const { return params_; }
 

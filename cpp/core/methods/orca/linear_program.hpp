@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "diagnostics.hpp"
+#include "half_spaces.hpp"
 
 namespace vosim {
 

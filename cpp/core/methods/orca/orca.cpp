@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "limits.hpp"
+#include "methods/common/half_space_record.hpp"
 #include "methods/orca/linear_program.hpp"
 #include "methods/orca/nh_orca.hpp"
 #include "methods/common/reachable_velocities.hpp"
@@ -155,15 +156,15 @@ void Orca::check_agents(const AgentState& s, double time_step) const {
     if (config_.nonholonomic == NonholonomicModel::kTrackingError) check_tracking_errors(s, time_step);
 }
 
-Vec2 Orca::new_velocity(const SceneView& scene, int slot, Workspace& ws) const {
+Vec2 Orca::new_velocity(const SceneOf<Vec2>& scene, int slot, Workspace& ws) const {
     return decide(scene, slot, ws).velocity;
 }
 
-void Orca::inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const {
+void Orca::inspect(const SceneOf<Vec2>& scene, int slot, Workspace& ws, DiagnosticsOf<Vec2>& out) const {
     const OrcaDecision decision = decide(scene, slot, ws);
     out.new_velocity = decision.velocity;
-    out.lines = scratch<OrcaScratch>(ws).lines;
-    out.hard_lines = static_cast<std::int32_t>(decision.hard_lines);
+    // lines: its half-planes, the first (obstacle) ones hard.
+    record_lines(scratch<OrcaScratch>(ws).lines, decision.hard_lines, out.method_record);
     out.used_fallback = decision.used_least_violation;
     out.target_velocity = out.new_velocity;  // reached at once (the engine sets it unless ORCA keeps the limit)
 }

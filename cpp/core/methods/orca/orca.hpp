@@ -11,6 +11,7 @@
 
 #include <vector>
 
+#include "half_spaces.hpp"
 #include "method.hpp"
 
 namespace vosim {
@@ -60,8 +61,8 @@ public:
     Motion motion_from_method(Vec2 u, const AgentState& s, std::size_t i, double time_step) const override;
     void check_agents(const AgentState& s, double time_step) const override;
     std::unique_ptr<MethodScratch> make_scratch() const override { return std::make_unique<OrcaScratch>(); }
-    Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const override;
-    void inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const override;
+    Vec2 new_velocity(const SceneOf<Vec2>& scene, int slot, Workspace& ws) const override;
+    void inspect(const SceneOf<Vec2>& scene, int slot, Workspace& ws, DiagnosticsOf<Vec2>& out) const override;
 
     // The full computation; the half-planes are left in the scratch's lines.
     OrcaDecision decide(const SceneView& scene, int slot, Workspace& ws) const;
@@ -69,8 +70,8 @@ public:
     // ORCA in 3D (orca3d.cpp), as the RVO2-3D library: half-spaces instead
     // of half-planes, left in the scratch's planes.
     bool supports_dimensions(int dimensions) const override { return dimensions == 2 || dimensions == 3; }
-    Vec3 new_velocity_3d(const SceneView& scene, int slot, Workspace& ws) const override;
-    void inspect_3d(const SceneView& scene, int slot, Workspace& ws, Diagnostics3& out) const override;
+    Vec3 new_velocity(const SceneOf<Vec3>& scene, int slot, Workspace& ws) const override;
+    void inspect(const SceneOf<Vec3>& scene, int slot, Workspace& ws, DiagnosticsOf<Vec3>& out) const override;
     // (hard_planes: how many of the planes come first from the reachable
     // polyhedron and obstacles.)
     Vec3 decide_3d(const SceneView& scene, int slot, Workspace& ws, bool& used_least_violation,

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <limits>
 
+#include "methods/common/half_space_record.hpp"
 #include "methods/orca/linear_program3d.hpp"
 #include "methods/common/reachable_velocities3d.hpp"
 #include "methods/orca/orca.hpp"
@@ -174,18 +175,18 @@ Vec3 Orca::decide_3d(const SceneView& scene, int slot, Workspace& ws, bool& used
     return result;
 }
 
-Vec3 Orca::new_velocity_3d(const SceneView& scene, int slot, Workspace& ws) const {
+Vec3 Orca::new_velocity(const SceneOf<Vec3>& scene, int slot, Workspace& ws) const {
     bool fallback = false;
     std::size_t hard = 0;
     return decide_3d(scene, slot, ws, fallback, hard);
 }
 
-void Orca::inspect_3d(const SceneView& scene, int slot, Workspace& ws, Diagnostics3& out) const {
+void Orca::inspect(const SceneOf<Vec3>& scene, int slot, Workspace& ws, DiagnosticsOf<Vec3>& out) const {
     bool fallback = false;
     std::size_t hard = 0;
     out.new_velocity = decide_3d(scene, slot, ws, fallback, hard);
-    out.planes = scratch<OrcaScratch>(ws).planes;
-    out.hard_planes = static_cast<std::int32_t>(hard);
+    // planes: its half-spaces, the first (reachable polyhedron, obstacles) hard.
+    record_planes(scratch<OrcaScratch>(ws).planes, hard, out.method_record);
     out.used_fallback = fallback;
     out.target_velocity = out.new_velocity;  // reached at once (the engine sets it unless ORCA keeps the limit)
 }

@@ -119,7 +119,7 @@ std::unique_ptr<MethodScratch> CollisionFreeSpeed::make_scratch() const {
     return std::make_unique<SpeedModelScratch>();
 }
 
-Vec2 CollisionFreeSpeed::new_velocity(const SceneView& scene, int slot, Workspace& ws) const {
+Vec2 CollisionFreeSpeed::new_velocity(const SceneOf<Vec2>& scene, int slot, Workspace& ws) const {
     auto& scratch = this->scratch<SpeedModelScratch>(ws);
     LocalProblem& problem = scratch.problem;
     build_local_problem(scene, slot, ws, problem);

@@ -46,7 +46,7 @@ class CollisionFreeSpeed final : public Method {
 public:
     explicit CollisionFreeSpeed(CollisionFreeSpeedParams params);
     std::string name() const override { return "CollisionFreeSpeed"; }
-    Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const override;
+    Vec2 new_velocity(const SceneOf<Vec2>& scene, int slot, Workspace& ws) const override;
     std::unique_ptr<MethodScratch> make_scratch() const override;
 
 private:

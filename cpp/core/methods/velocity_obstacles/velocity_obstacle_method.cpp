@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "methods/local_record.hpp"
+#include "record.hpp"
 
 namespace vosim {
 
@@ -24,8 +24,43 @@ const char* cone_kind_name(VoConeKind kind) {
     return "agent";
 }
 
-// What the kernel saw and weighed, as LocalRecord entries.
-void record_cones_and_candidates(const VoDiagnostics& d, LocalRecord& record) {
+// cones: each velocity obstacle as drawn (apex, boundary rays, kind, source:
+// neighbour position in the list or edge index, truncation horizon (+inf:
+// none), scale (2 where the pair shares the avoidance), the obstacle relative
+// to the agent (a disc when obstacle_a == obstacle_b) and its radius).
+void record_cones(const std::vector<VoCone>& cones, Record& out) {
+    using Type = RecordEntry::Type;
+    std::vector<Vec2> apex, left, right, obstacle_a, obstacle_b;
+    std::vector<std::string> kinds;
+    std::vector<double> source, horizon, scale, radius;
+    for (const VoCone& cone : cones) {
+        apex.push_back(cone.apex);
+        left.push_back(cone.left_leg);
+        right.push_back(cone.right_leg);
+        obstacle_a.push_back(cone.obstacle_a);
+        obstacle_b.push_back(cone.obstacle_b);
+        kinds.push_back(cone_kind_name(cone.kind));
+        source.push_back(cone.source);
+        horizon.push_back(cone.horizon);
+        scale.push_back(cone.scale);
+        radius.push_back(cone.radius);
+    }
+    Record record;
+    record.vectors("apex", apex);
+    record.vectors("left_leg", left);
+    record.vectors("right_leg", right);
+    record.texts("kind", std::move(kinds));
+    record.column("source", Type::integer, std::move(source));
+    record.column("horizon", Type::real, std::move(horizon));
+    record.column("scale", Type::real, std::move(scale));
+    record.vectors("obstacle_a", obstacle_a);
+    record.vectors("obstacle_b", obstacle_b);
+    record.column("radius", Type::real, std::move(radius));
+    out.record("cones", std::move(record));
+}
+
+// What the kernel saw and weighed, as Record entries.
+void record_cones_and_candidates(const VoDiagnostics& d, Record& record) {
     using Type = RecordEntry::Type;
     std::vector<std::string> kinds;
     std::vector<double> source, horizon, scale, cap_radius;
@@ -78,7 +113,7 @@ void record_cones_and_candidates(const VoDiagnostics& d, LocalRecord& record) {
 
 }  // namespace
 
-Vec2 VelocityObstacleMethod::solve_local(const LocalProblem& problem, LocalRecord& record, bool detailed) const {
+Vec2 VelocityObstacleMethod::solve_local(const LocalProblem& problem, Record& record, bool detailed) const {
     check_vo_inputs(problem.agent, problem.neighbors.data(), problem.neighbor_count(), problem.edges.data(),
                     problem.edge_count(), problem.time_step, config_.truncate);
     VoScratch scratch;
@@ -142,11 +177,11 @@ Vec3 VelocityObstacleMethod::solve_3d(const SceneView& scene, int slot, Workspac
                               problem.contacts, problem.contact_count, problem.time_step, seen);
 }
 
-Vec3 VelocityObstacleMethod::new_velocity_3d(const SceneView& scene, int slot, Workspace& ws) const {
+Vec3 VelocityObstacleMethod::new_velocity(const SceneOf<Vec3>& scene, int slot, Workspace& ws) const {
     return solve_3d(scene, slot, ws, nullptr);
 }
 
-void VelocityObstacleMethod::inspect_3d(const SceneView& scene, int slot, Workspace& ws, Diagnostics3& out) const {
+void VelocityObstacleMethod::inspect(const SceneOf<Vec3>& scene, int slot, Workspace& ws, DiagnosticsOf<Vec3>& out) const {
     VoCandidates3 seen;
     out.new_velocity = solve_3d(scene, slot, ws, &seen);
     out.candidates = std::move(seen.velocities);
@@ -154,29 +189,16 @@ void VelocityObstacleMethod::inspect_3d(const SceneView& scene, int slot, Worksp
     out.chosen = seen.chosen;
 }
 
-Vec2 VelocityObstacleMethod::new_velocity(const SceneView& scene, int slot, Workspace& ws) const {
+Vec2 VelocityObstacleMethod::new_velocity(const SceneOf<Vec2>& scene, int slot, Workspace& ws) const {
     return solve(scene, slot, ws, nullptr);
 }
 
-void VelocityObstacleMethod::inspect(const SceneView& scene, int slot, Workspace& ws,
-                                     Diagnostics& out) const {
+void VelocityObstacleMethod::inspect(const SceneOf<Vec2>& scene, int slot, Workspace& ws,
+                                     DiagnosticsOf<Vec2>& out) const {
     VoDiagnostics seen;
     out.new_velocity = solve(scene, slot, ws, &seen);
     out.used_fallback = seen.used_fallback;
-    for (const VoCone& cone : seen.cones) {
-        DiagnosticCone c;
-        c.apex = cone.apex;
-        c.left_leg = cone.left_leg;
-        c.right_leg = cone.right_leg;
-        c.kind = cone_kind_name(cone.kind);
-        c.source = cone.source;
-        c.horizon = cone.horizon;
-        c.scale = cone.scale;
-        c.obstacle_a = cone.obstacle_a;
-        c.obstacle_b = cone.obstacle_b;
-        c.radius = cone.radius;
-        out.cones.push_back(c);
-    }
+    record_cones(seen.cones, out.method_record);
     for (const VoCandidateInfo& candidate : seen.candidates) {
         out.candidates.push_back(candidate.velocity);
         out.penalties.push_back(candidate.penalty);
