@@ -1,6 +1,7 @@
 #include "methods/social_force/social_force.hpp"
 
 #include <cmath>
+#include <utility>
 
 #include "limits.hpp"
 #include "methods/require.hpp"
@@ -45,7 +46,7 @@ void check_social_force_params(const SocialForceParams& p) {
 
 Vec2 social_force_velocity(const SocialForceParams& p, const LocalAgent& agent, const LocalNeighbor* neighbors,
                            int neighbor_count, const LocalEdge* edges, int edge_count, double time_step,
-                           std::vector<NamedVector>* forces) {
+                           Record* forces) {
     const Vec2 driving = (agent.pref_velocity - agent.velocity) / p.reaction_time;
     Vec2 from_agents;
     for (int k = 0; k < neighbor_count; ++k) {
@@ -76,9 +77,9 @@ Vec2 social_force_velocity(const SocialForceParams& p, const LocalAgent& agent, 
     from_agents = from_agents / p.mass;
     from_walls = from_walls / p.mass;
     if (forces) {
-        forces->push_back({"driving", driving});
-        forces->push_back({"agents", from_agents});
-        forces->push_back({"walls", from_walls});
+        forces->vector("driving", driving);
+        forces->vector("agents", from_agents);
+        forces->vector("walls", from_walls);
     }
     return agent.velocity + (driving + from_agents + from_walls) * time_step;
 }
@@ -87,19 +88,21 @@ SocialForce::SocialForce(SocialForceParams params) : params_(params) { check_soc
 
 std::unique_ptr<MethodScratch> SocialForce::make_scratch() const { return std::make_unique<SocialForceScratch>(); }
 
-Vec2 SocialForce::solve(const SceneView& scene, int slot, Workspace& ws, std::vector<NamedVector>* forces) const {
+Vec2 SocialForce::solve(const SceneView& scene, int slot, Workspace& ws, Record* forces) const {
     LocalProblem& problem = this->scratch<SocialForceScratch>(ws).problem;
     build_local_problem(scene, slot, ws, problem);
     return social_force_velocity(params_, problem.agent, problem.neighbors.data(), problem.neighbor_count(),
                                  problem.edges.data(), problem.edge_count(), problem.time_step, forces);
 }
 
-Vec2 SocialForce::new_velocity(const SceneView& scene, int slot, Workspace& ws) const {
+Vec2 SocialForce::new_velocity(const SceneOf<Vec2>& scene, int slot, Workspace& ws) const {
     return solve(scene, slot, ws, nullptr);
 }
 
-void SocialForce::inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const {
-    out.new_velocity = solve(scene, slot, ws, &out.forces);
+void SocialForce::inspect(const SceneOf<Vec2>& scene, int slot, Workspace& ws, DiagnosticsOf<Vec2>& out) const {
+    Record forces;
+    out.new_velocity = solve(scene, slot, ws, &forces);
+    out.method_record.record("forces", std::move(forces));
 }
 
 }  // namespace vosim

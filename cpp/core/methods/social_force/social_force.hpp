@@ -22,9 +22,9 @@
 // a centre on an edge is pushed along the edge's outward normal.
 #pragma once
 
-#include <vector>
 
 #include "diagnostics.hpp"
+#include "record.hpp"
 #include "maths/vec2.hpp"
 #include "method.hpp"
 #include "methods/local_problem.hpp"
@@ -50,23 +50,23 @@ void check_social_force_params(const SocialForceParams& params);
 
 // The new velocity of `agent` among `neighbors` and wall `edges` (solid on
 // their left) after a step of `time_step`; with `forces`, the accelerations
-// (m/s^2) by kind: driving, agents, walls.
+// (m/s^2) by kind, each a vector: driving, agents, walls.
 Vec2 social_force_velocity(const SocialForceParams& params, const LocalAgent& agent, const LocalNeighbor* neighbors,
                            int neighbor_count, const LocalEdge* edges, int edge_count, double time_step,
-                           std::vector<NamedVector>* forces = nullptr);
+                           Record* forces = nullptr);
 
 class SocialForce final : public Method {
 public:
     explicit SocialForce(SocialForceParams params);
     std::string name() const override { return "SocialForce"; }
-    Vec2 new_velocity(const SceneView& scene, int slot, Workspace& ws) const override;
-    void inspect(const SceneView& scene, int slot, Workspace& ws, Diagnostics& out) const override;
+    Vec2 new_velocity(const SceneOf<Vec2>& scene, int slot, Workspace& ws) const override;
+    void inspect(const SceneOf<Vec2>& scene, int slot, Workspace& ws, DiagnosticsOf<Vec2>& out) const override;
     std::unique_ptr<MethodScratch> make_scratch() const override;
     // The forces are the acceleration model: no max_acceleration clamp after them.
     bool models_acceleration(int) const override { return true; }
 
 private:
-    Vec2 solve(const SceneView& scene, int slot, Workspace& ws, std::vector<NamedVector>* forces) const;
+    Vec2 solve(const SceneView& scene, int slot, Workspace& ws, Record* forces) const;
 
     SocialForceParams params_;
 };
