@@ -116,6 +116,15 @@ V force_based_velocity(const ForceParams& p, const LocalAgentT<V>& agent, int ag
                               ramp(agent.radius + p.obstacle_distance - distance, p.obstacle_distance));
     }
 
+    // Walls steer, they do not brake: the obstacles' push loses its part
+    // against the preferred velocity, so that the margins of a door's two
+    // jambs (each pushing back) cannot hold an agent in front of a door
+    // narrower than 2 (radius + obstacle_distance). The walls themselves
+    // still hold (below, and the engine's obstacle guard).
+    const double pref_sq = abs_sq(agent.pref_velocity);
+    const double against = dot(obstacle, agent.pref_velocity);
+    if (pref_sq > 0.0 && against < 0.0) obstacle -= agent.pref_velocity * (against / pref_sq);
+
     const V acceleration = steering + separation + avoidance + obstacle;
     // Limited with sqrt rather than geometry.hpp's clamp_speed (hypot): the
     // same up to the last bit, and hypot would cost a few percent of a step.
