@@ -82,7 +82,7 @@ def rimea_6(method="orca", *, persons: int = 20, seed: int = 0, seconds: float =
                       {"persons_through_wall": crossed, "persons_out": left, "persons": persons,
                        "max_wall_penetration_m": into_wall},
                       f"no centre beyond the walls and all {persons} round the corner within {seconds:g} s",
-                      passed, summary, data={"trajectory": traj})
+                      passed, summary, data={"trajectory": traj, "walls": [CORNER_6, INNER_6]})
 
 
 def _flow(traj, x: float) -> float:
@@ -135,10 +135,13 @@ def rimea_12(method="orca", *, persons: int = 150, seed: int = 0, seconds: float
     half, end = width / 2.0, room + length
     far = end + room
     sim = _simulator(method)
+    walls = []
     for side in (1.0, -1.0):  # each half of the outline, mirrored about the axis
-        sim.add_wall([[room, side * half], [room, side * room / 2], [0.0, side * room / 2], [0.0, 0.0]])
-        sim.add_wall([[room, side * half], [end, side * half], [end, side * room / 2], [far, side * room / 2],
+        walls.append([[room, side * half], [room, side * room / 2], [0.0, side * room / 2], [0.0, 0.0]])
+        walls.append([[room, side * half], [end, side * half], [end, side * room / 2], [far, side * room / 2],
                       [far, side * half]])
+    for wall in walls:
+        sim.add_wall(wall)
     # Evenly: a jittered grid over room 1, one person per cell, clear of the walls.
     side = int(np.ceil(np.sqrt(persons)))
     cells = np.sort(rng.permutation(side * side)[:persons])
@@ -167,4 +170,5 @@ def rimea_12(method="orca", *, persons: int = 150, seed: int = 0, seconds: float
                        "persons_out": left,
                        "persons": persons, "max_wall_penetration_m": into_wall},
                       f"flow before the exit <= flow out of the corridor + {tolerance:g} /s, peak density before "
-                      f"the exit < before the corridor, all {persons} out within {seconds:g} s", passed, summary, data={"trajectory": traj})
+                      f"the exit < before the corridor, all {persons} out within {seconds:g} s", passed, summary,
+                      data={"trajectory": traj, "walls": walls})
