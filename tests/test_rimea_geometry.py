@@ -53,3 +53,14 @@ def test_tests_6_and_12_run_in_order_with_the_others():
 def test_bad_arguments_are_refused_by_name(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_figures_draw_every_path_with_the_walls():
+    pytest.importorskip("matplotlib")
+    result = validation.rimea_6("orca")
+    fig = validation.figures([result])["rimea_6_orca"]
+    lines = fig.axes[0].get_lines()
+    # Two walls, 20 paths (everyone left through the sink: still drawn), the starts.
+    assert len(lines) == 2 + 20 + 1
+    path = lines[2].get_xydata()
+    assert path[-1, 1] > 12.0
