@@ -223,6 +223,11 @@ public:
     // speed lines bound the speed along the heading only): the engine then
     // does not cap the speed.
     virtual bool may_exceed_max_speed() const { return false; }
+    // True when the method's velocities already keep agents out of obstacle
+    // edges (ORCA's hard obstacle lines): the integrate phase then skips its
+    // obstacle guard (engine/obstacle_guard.hpp), which every other method
+    // gets.
+    virtual bool keeps_clear_of_obstacles() const { return false; }
 
     // How the method sees non-holonomic agent i (kinematics.hpp), and how its
     // velocity u for that agent becomes a motion (not yet saturated) held

@@ -120,7 +120,13 @@ bool Engine::advance_in(Ticker* ticker, std::int64_t steps_done) {
     const bool observing = wants_observation(method, metrics_);
     const bool exits = wants_exits(state_, sinks_);
     if (exits && sinks_.any_live_line()) sinks_.keep_positions(state_);
-    integrate<V>(state_, method, time_step_, nonholonomic_, observing ? &motion_before_ : nullptr);
+    // Methods that do not keep clear of obstacles themselves get the
+    // integrate phase's obstacle guard (plane only).
+    ObstacleWorld world;
+    const bool guarded = kDim<V> == 2 && !method.keeps_clear_of_obstacles() &&
+                         obstacle_world(shared_obstacles_, scene_obstacles_, state_.scenes(), world);
+    integrate<V>(state_, method, time_step_, nonholonomic_, observing ? &motion_before_ : nullptr,
+                 guarded ? &world : nullptr);
 
     // 5. observe: run metrics and deadlock timers.
     if (observing) observe_motion<V>(state_, motion_before_, method, waypoints_, metrics_, clock, step_count_);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "engine/obstacle_guard.hpp"
 #include "parallel/parallel.hpp"
 #include "kinematics/integration.hpp"
 #include "parallel/threads.hpp"
@@ -29,6 +30,18 @@ void integrate_nonholonomic(AgentState& s, const Method& method, std::size_t i, 
     s.angular_velocities[i] = motion.turn_rate;
 }
 
+// Agent i's velocity v, or the velocity of the displacement the obstacle
+// guard lets it make instead.
+Vec2 guarded_velocity(const ObstacleWorld& guard, const AgentState& s, std::size_t i, Vec2 v, double dt) {
+    const ObstacleSet* own = guard.own[i / static_cast<std::size_t>(s.capacity())];
+    static const ObstacleSet none;
+    thread_local std::vector<ObstacleNeighbor> near;
+    const Vec2 desired = v * dt;
+    const Vec2 allowed = keep_clear_of_obstacles(*guard.shared, own ? *own : none, s.position(i), desired,
+                                                 s.radius[i], near);
+    return allowed.x == desired.x && allowed.y == desired.y ? v : allowed / dt;
+}
+
 }  // namespace
 
 Motion realised_motion(const AgentState& s, const Method& method, std::size_t i, Vec2 u, bool clamp_acceleration,
@@ -42,7 +55,8 @@ Motion realised_motion(const AgentState& s, const Method& method, std::size_t i,
 }
 
 template <class V>
-void integrate(AgentState& s, const Method& method, double dt, bool nonholonomic, MotionBefore* before) {
+void integrate(AgentState& s, const Method& method, double dt, bool nonholonomic, MotionBefore* before,
+               const ObstacleWorld* guard) {
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
     // A method that models acceleration has already kept to it.
     const bool clamp_acceleration = !method.models_acceleration(kDim<V>);
@@ -70,6 +84,9 @@ void integrate(AgentState& s, const Method& method, double dt, bool nonholonomic
             // the blend must not.
             v = cap_speed(limit_acceleration(old_velocity, v, s.max_acceleration[i], dt), s.max_speed[i]);
         }
+        if constexpr (kDim<V> == 2) {
+            if (guard) v = guarded_velocity(*guard, s, at, v, dt);
+        }
         store(s.velocities.data(), at, v);
         store(s.positions.data(), at, s.position<V>(at) + v * dt);
         // A holonomic agent faces where it goes (cosmetic: its heading
@@ -88,7 +105,7 @@ void integrate(AgentState& s, const Method& method, double dt, bool nonholonomic
     });
 }
 
-template void integrate<Vec2>(AgentState&, const Method&, double, bool, MotionBefore*);
-template void integrate<Vec3>(AgentState&, const Method&, double, bool, MotionBefore*);
+template void integrate<Vec2>(AgentState&, const Method&, double, bool, MotionBefore*, const ObstacleWorld*);
+template void integrate<Vec3>(AgentState&, const Method&, double, bool, MotionBefore*, const ObstacleWorld*);
 
 }  // namespace vosim

@@ -11,6 +11,7 @@
 
 #include "kinematics/kinematics.hpp"
 #include "method.hpp"
+#include "engine/obstacle_guard.hpp"
 #include "state/agent_state.hpp"
 
 namespace vosim {
@@ -23,9 +24,13 @@ struct MotionBefore {
 };
 
 // `nonholonomic`: whether the step has non-holonomic agents (then presented
-// to the method); `before`, when not null, receives the motion before.
+// to the method); `before`, when not null, receives the motion before;
+// `guard`, when not null (plane only), holds the obstacles every holonomic
+// agent's displacement is kept out of, its velocity becoming the
+// displacement made over time_step.
 template <class V>
-void integrate(AgentState& state, const Method& method, double time_step, bool nonholonomic, MotionBefore* before);
+void integrate(AgentState& state, const Method& method, double time_step, bool nonholonomic, MotionBefore* before,
+               const ObstacleWorld* guard = nullptr);
 
 // The motion non-holonomic agent i realises when the method chose u: after
 // the acceleration limit (unless the method kept it) and the drive's

@@ -25,11 +25,11 @@ from ._figures import figures
 from ._juelich import juelich_corridor, juelich_speed
 from ._result import NotExpressible, TestResult, table
 from ._rimea import (EXAMPLE_GROUPS, NOT_EXPRESSIBLE, STAIR_SPEED_DOWN, STAIR_SPEED_UP, TESTS, rimea_1, rimea_2,
-                     rimea_3, rimea_4, rimea_5, rimea_7, rimea_9, rimea_13, rimea_15, rimea_16, no_overlap,
+                     rimea_3, rimea_4, rimea_5, rimea_6, rimea_7, rimea_9, rimea_12, rimea_13, rimea_15, rimea_16, no_overlap,
                      run_all)
 from ._single_file import single_file_envelope
 from ._weidmann import weidmann_specific_flow, weidmann_speed
 
 __all__ = ["EXAMPLE_GROUPS", "NOT_EXPRESSIBLE", "NotExpressible", "STAIR_SPEED_DOWN", "STAIR_SPEED_UP", "TESTS",
-           "TestResult", "figures", "no_overlap", "juelich_corridor", "juelich_speed", "rimea_1", "rimea_2", "rimea_3", "rimea_4", "rimea_5", "rimea_7", "rimea_9",
-           "rimea_13", "rimea_15", "rimea_16", "run_all", "single_file_envelope", "table", "weidmann_specific_flow", "weidmann_speed"]
+           "TestResult", "figures", "no_overlap", "juelich_corridor", "juelich_speed", "rimea_1", "rimea_2", "rimea_3", "rimea_4", "rimea_5", "rimea_6", "rimea_7", "rimea_9",
+           "rimea_12", "rimea_13", "rimea_15", "rimea_16", "run_all", "single_file_envelope", "table", "weidmann_specific_flow", "weidmann_speed"]

@@ -29,6 +29,8 @@ def figures(results) -> dict:
             out[stem] = _evacuated(plt, result)
         elif result.test in _OWN_FIGURES:
             out[stem] = _OWN_FIGURES[result.test](plt, result)
+        elif "walls" in result.data:
+            out[stem] = _paths(plt, result)
         elif "trajectory" in result.data:
             from .. import plot
 
@@ -98,5 +100,28 @@ def _evacuated(plt, result):
     ax.set(xlabel="time (s)", ylabel="persons evacuated", ylim=(0, data["persons"] * 1.05))
     ax.set_title(f"RiMEA 9: {result.method}, {data['persons']} persons\n{result.summary}", fontsize=10)
     ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def _paths(plt, result):
+    """Walls and every person's whole path, those who left through a sink included (tests 6 and 12)."""
+    import textwrap
+
+    positions = result.data["trajectory"].positions
+    lo, hi = positions.reshape(-1, 2).min(axis=0), positions.reshape(-1, 2).max(axis=0)
+    for wall in result.data["walls"]:
+        lo, hi = np.minimum(lo, np.min(wall, axis=0)), np.maximum(hi, np.max(wall, axis=0))
+    span = hi - lo
+    fig, ax = plt.subplots(figsize=(7.0, max(3.0, min(8.0, 7.0 * span[1] / span[0] + 1.2))))
+    for wall in result.data["walls"]:
+        wall = np.asarray(wall)
+        ax.plot(wall[:, 0], wall[:, 1], color="0.15", lw=2.0)
+    for i in range(positions.shape[1]):
+        ax.plot(positions[:, i, 0], positions[:, i, 1], lw=0.5, color=f"C{i % 10}", alpha=0.7)
+    ax.plot(positions[0, :, 0], positions[0, :, 1], "o", ms=2.5, color="0.3", label="start")
+    ax.set(xlabel="x (m)", ylabel="y (m)", aspect="equal")
+    ax.set_title(f"{result.test}: {result.method}\n" + "\n".join(textwrap.wrap(result.summary, 70)), fontsize=9)
+    ax.legend(fontsize=8, loc="best")
     fig.tight_layout()
     return fig

@@ -18,6 +18,7 @@ from ._corner_crowd import rimea_15
 from ._pedestrians import (PEDESTRIAN, RADIUS, SPEED, STAIR_PLAN_LENGTH, STAIR_SPEED_DOWN, STAIR_SPEED_UP,
                            TIME_STEP, method_of, run_quietly, simulator_for)
 from ._result import NotExpressible, TestResult
+from ._rimea_geometry import rimea_6, rimea_12
 from ._single_file import rimea_16
 from ._stair_congestion import rimea_13
 from ._weidmann import weidmann_speed
@@ -445,8 +446,8 @@ def rimea_9(method="orca", *, persons: int = 1000, seed: int = 0, seconds: float
 
 
 #: The tests :func:`run_all` runs, by name.
-TESTS = {"1": rimea_1, "2": rimea_2, "3": rimea_3, "4": rimea_4, "5": rimea_5, "7": rimea_7, "9": rimea_9,
-         "13": rimea_13, "15": rimea_15, "16": rimea_16, "overlap": no_overlap}
+TESTS = {"1": rimea_1, "2": rimea_2, "3": rimea_3, "4": rimea_4, "5": rimea_5, "6": rimea_6, "7": rimea_7,
+         "9": rimea_9, "12": rimea_12, "13": rimea_13, "15": rimea_15, "16": rimea_16, "overlap": no_overlap}
 
 
 def run_all(method="orca", *, tests=None) -> list[TestResult]:

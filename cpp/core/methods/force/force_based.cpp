@@ -48,11 +48,19 @@ struct ForceScratch final : MethodScratch {
     std::vector<ForceSurface<Vec3>> surfaces3;
 };
 
-// The outward normal and distance of a segment (solid on its left) from p.
+// The direction from a segment's (solid on its left) point nearest p to p,
+// and their distance: the edge's outward normal beside the edge, radial
+// from its end beyond it (so that a door's jamb pushes sideways, not back,
+// and the walls-hold rule lets an agent round it); the outward normal for
+// p on the segment.
 ForceSurface<Vec2> surface_of(const LocalEdge& segment, Vec2 p) {
     const Vec2 edge = segment.b - segment.a;
-    return {Vec2(edge.y, -edge.x) / length(edge),  // right of a -> b: out of the solid
-            std::sqrt(dist_sq_point_segment(segment.a, segment.b, p))};
+    const double length_sq = abs_sq(edge);
+    const double t = std::fmin(1.0, std::fmax(0.0, dot(p - segment.a, edge) / length_sq));
+    const Vec2 away = p - (segment.a + edge * t);
+    const double distance = length(away);
+    if (distance > 0.0) return {away / distance, distance};
+    return {Vec2(edge.y, -edge.x) / std::sqrt(length_sq), 0.0};  // right of a -> b: out of the solid
 }
 
 }  // namespace
@@ -117,6 +125,15 @@ V force_based_velocity(const ForceParams& p, const LocalAgentT<V>& agent, int ag
         obstacle += normal * (p.obstacle_stiffness *
                               ramp(agent.radius + p.obstacle_distance - distance, p.obstacle_distance));
     }
+
+    // Walls steer, they do not brake: the obstacles' push loses its part
+    // against the preferred velocity, so that the margins of a door's two
+    // jambs (each pushing back) cannot hold an agent in front of a door
+    // narrower than 2 (radius + obstacle_distance). The walls themselves
+    // still hold (below, and the engine's obstacle guard).
+    const double pref_sq = abs_sq(agent.pref_velocity);
+    const double against = dot(obstacle, agent.pref_velocity);
+    if (pref_sq > 0.0 && against < 0.0) obstacle -= agent.pref_velocity * (against / pref_sq);
 
     const V acceleration = steering + separation + avoidance + obstacle;
     // Limited with sqrt rather than geometry.hpp's clamp_speed (hypot): the

@@ -17,8 +17,13 @@
 //               avoidance_distance, 0, 1)^2 * (1 - t / avoidance_time)
 //               (sooner is stronger), standing neighbours scaled likewise;
 //   obstacles   from each obstacle edge closer than r + obstacle_distance:
-//               along the edge's normal (away from the solid), with strength
-//               obstacle_stiffness * clamp(penetration / obstacle_distance, 0, 1)^2.
+//               away from the edge's nearest point (beside the edge: its
+//               normal, out of the solid; beyond its ends: radial), with strength
+//               obstacle_stiffness * clamp(penetration / obstacle_distance, 0, 1)^2;
+//               their sum loses its part against the preferred velocity
+//               (walls steer, they do not brake: a door's jambs would
+//               otherwise hold agents before a door narrower than
+//               2 (r + obstacle_distance)).
 // The new velocity is v + a * dt, limited to max_speed; finally, motion into
 // an edge the agent touches is removed, so walls hold.
 //

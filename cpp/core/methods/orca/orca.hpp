@@ -57,6 +57,7 @@ public:
     std::string name() const override { return "ORCA"; }
     // In the plane a polygon, in space a polyhedron of reachable velocities.
     bool models_acceleration(int) const override { return config_.acceleration_in_program; }
+    bool keeps_clear_of_obstacles() const override { return true; }
     Presented present_agent(const AgentState& s, std::size_t i) const override;
     Motion motion_from_method(Vec2 u, const AgentState& s, std::size_t i, double time_step) const override;
     void check_agents(const AgentState& s, double time_step) const override;
