@@ -35,6 +35,7 @@ from ._obstacles import _ObstacleMethods
 from ._obstacles3d import _Obstacle3DMethods
 from ._sinks import _SinkMethods
 from ._speed_zones import _SpeedZoneMethods
+from ._periodic import _PeriodicMethods
 from ._progress import make_progress
 from ._kinematics import default_headings, kinematics_codes, kinematics_names
 from ._fields import (ADD_AGENTS_SIGNATURE, ADD_DEFAULTS, CONDITIONAL_DEFAULTS, FIELDS, VIEWS, bytes_per_agent,
@@ -87,7 +88,8 @@ def _physical_memory() -> int | None:
 _MAX_STEPS = 2**62
 
 
-class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZoneMethods, _CheckpointMethods):
+class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZoneMethods, _PeriodicMethods,
+                  _CheckpointMethods):
     """Common implementation; use Simulator or Batch."""
 
     _scene_axis: bool
@@ -591,6 +593,7 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
             step_time=float(outcome["step_seconds"]),
             method=self._method.to_dict(),
             obstacles=self.obstacles,
+            periodic=self.periodic,
             metrics=metrics_from_engine(outcome["metrics"], step_numbers[:used], scenes, self._scene_axis),
         )
         if error is not None:

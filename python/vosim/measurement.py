@@ -20,7 +20,10 @@ library), so that a vosim run is measured as experiments are:
   relation J_s = rho v).
 
 Frames must be evenly spaced in time (record every k-th step, k fixed).
-Inactive agents take no part.
+Inactive agents take no part. In a periodic corridor (``Simulator.set_periodic``)
+the positions are recorded wrapped; speeds and crossings take each move
+the short way round (:meth:`vosim.Trajectory.unwrapped_positions`), so a
+wrap is neither a jump in speed nor a crossing of every line on the way.
 
 Example
 -------
@@ -43,6 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._checks import integer
+from ._periodic import unwrap
 
 __all__ = ["MeasurementArea", "MeasurementLine", "individual_speeds", "density", "mean_speed", "measure_area",
            "crossing_frames", "cumulative_crossings", "flow"]
@@ -156,6 +160,7 @@ def individual_speeds(traj, *, frame_step: int = 5, scene: int = 0) -> np.ndarra
     positions, active, interval = _scene(traj, scene)
     speeds = np.full(positions.shape[:2], np.nan)
     if len(positions) > 2 * frame_step:
+        positions = unwrap(positions, traj.periodic)
         moved = positions[2 * frame_step:] - positions[:-2 * frame_step]
         speeds[frame_step:-frame_step] = np.linalg.norm(moved, axis=-1) / (2 * frame_step * interval)
     speeds[:, ~active] = np.nan
@@ -213,7 +218,12 @@ def crossing_frames(traj, line: MeasurementLine, *, scene: int = 0) -> np.ndarra
     if frames < 2:
         return first
     p, q = positions[:-1], positions[1:]
-    crossed = _segments_meet(p, q, line.start, line.end) & (line.distance(q) >= CROSSING_THRESHOLD)
+    meets = _segments_meet(p, q, line.start, line.end)
+    if traj.periodic is not None:
+        # Across the seam a move is seen at both ends: leaving p, and arriving at q.
+        moves = np.diff(unwrap(positions, traj.periodic), axis=0)
+        meets = _segments_meet(p, p + moves, line.start, line.end) | _segments_meet(q - moves, q, line.start, line.end)
+    crossed = meets & (line.distance(q) >= CROSSING_THRESHOLD)
     crossed &= active[None]
     ever = crossed.any(axis=0)
     first[ever] = np.argmax(crossed[:, ever], axis=0) + 1  # the frame the move ends in

@@ -38,6 +38,9 @@ namespace vosim {
 struct Neighbor {
     double dist_sq;
     std::int32_t slot;
+    // Periodic axis (periodic.hpp): the neighbour is seen at its position
+    // plus `image` periods; 0 without one. Fills the struct's padding.
+    std::int32_t image = 0;
 };
 
 // Strict order used for the neighbour sets: distance first, then slot.
