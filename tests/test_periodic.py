@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import vosim
-from vosim import measurement
+from vosim import _checkpoint, measurement
 
 METHODS = [vosim.ORCA(), vosim.VO(), vosim.RVO(), vosim.HRVO(), vosim.AdaptiveSampling(),
            vosim.GridSampling(grid_size=17), vosim.ForceBased(), vosim.AVO(), vosim.CollisionFreeSpeed()]
@@ -173,3 +173,23 @@ def test_a_line_is_crossed_once_per_pass_not_at_every_wrap():
     assert measurement.crossing_frames(traj, middle)[0] == -1
     near_seam = measurement.MeasurementLine([0.5, 0.0], [0.5, 2.0])
     assert measurement.crossing_frames(traj, near_seam)[0] in (25, 26)  # 2.5 m at 1 m/s, from rest
+
+
+def test_a_batch_wraps_every_scene():
+    batch = vosim.Batch(2, time_step=0.1)
+    batch.set_periodic(x=(0.0, 5.0))
+    batch.add_agents([[[4.9, 0.0]], [[0.1, 0.0]]], goals=[[[100.0, 0.0]], [[-100.0, 0.0]]], radius=0.25,
+                     max_speed=1.0, pref_speed=1.0)
+    batch.run(3)
+    np.testing.assert_allclose(batch.positions[:, 0, 0], [0.2, 4.8], atol=0.05)
+    assert batch.periodic == ("x", 0.0, 5.0)
+
+
+def test_a_state_with_a_bad_periodic_axis_is_refused():
+    sim = vosim.Simulator(time_step=0.1)
+    sim.set_periodic(x=(0.0, 5.0))
+    state = sim.__getstate__()
+    state["engine"] = dict(state["engine"], periodic_axis=7)
+    state["checksum"] = _checkpoint.checksum(state)  # well formed, but for the axis
+    with pytest.raises(ValueError, match="periodic axis is 7"):
+        vosim.Simulator.__new__(vosim.Simulator).__setstate__(state)
