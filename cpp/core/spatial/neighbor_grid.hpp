@@ -39,8 +39,10 @@ struct Neighbor {
     double dist_sq;
     std::int32_t slot;
     // Periodic axis (periodic.hpp): the neighbour is seen at its position
-    // plus `image` periods; 0 without one. Fills the struct's padding.
-    std::int32_t image = 0;
+    // plus `image` periods; 0 without one. Fills the struct's padding. No
+    // default member initialiser, so that arrays of neighbours stay
+    // uninitialised scratch: Neighbor{d, slot} sets it to 0.
+    std::int32_t image;
 };
 
 // Strict order used for the neighbour sets: distance first, then slot.
