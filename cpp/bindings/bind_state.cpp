@@ -174,6 +174,10 @@ py::dict snapshot(const Engine& e) {
     out["speed_zone_removed"] = to_array(zone_removed, {zones});
     out["speed_zone_offsets"] = to_array(zone_offsets, {zones + 1});
     out["speed_zone_points"] = points_array(zone_points);
+    // The periodic axis: -1 (none) or 0/1, and its bounds.
+    out["periodic_axis"] = s.periodic.axis;
+    out["periodic_low"] = s.periodic.low;
+    out["periodic_high"] = s.periodic.high;
     return out;
 }
 
@@ -296,6 +300,12 @@ void restore(Engine& e, const py::dict& d) {
             }
             s.speed_zones.push_back({scenes[k], points_of(points[k], "speed_zone_points"), factors[k], removed[k] != 0});
         }
+    }
+    // States saved before periodic axes existed have none.
+    if (d.contains("periodic_axis")) {
+        s.periodic.axis = py::cast<int>(item(d, "periodic_axis"));
+        s.periodic.low = py::cast<double>(item(d, "periodic_low"));
+        s.periodic.high = py::cast<double>(item(d, "periodic_high"));
     }
     e.restore(s);
 }

@@ -17,6 +17,7 @@ void bind_navigation(py::module_& m);
 void bind_state(py::module_& m);
 void bind_sinks(py::module_& m);
 void bind_speed_zones(py::module_& m);
+void bind_periodic(py::module_& m);
 }  // namespace vosim::bindings
 
 PYBIND11_MODULE(_core, m) {
@@ -33,4 +34,5 @@ PYBIND11_MODULE(_core, m) {
     vosim::bindings::bind_state(m);        // extends Engine
     vosim::bindings::bind_sinks(m);        // extends Engine
     vosim::bindings::bind_speed_zones(m);  // extends Engine
+    vosim::bindings::bind_periodic(m);     // extends Engine
 }

@@ -22,6 +22,7 @@
 #include "diagnostics.hpp"
 #include "kinematics/kinematics.hpp"
 #include "spatial/neighbor_grid.hpp"
+#include "spatial/periodic.hpp"
 #include "obstacles/obstacles.hpp"
 #include "obstacles/obstacles3d.hpp"
 #include "maths/vec.hpp"
@@ -127,8 +128,17 @@ struct SceneView {
     const StepData* step_data = nullptr;  // the method's, when it prepares any
     // The agents' waypoint tracks: which goals are final (LocalAgentT::at_goal).
     const Waypoints* waypoints = nullptr;
+    // The periodic axis (null or off: none). Methods read a neighbour's
+    // position through neighbor_position, which puts it at the image the
+    // engine found it at, nearest across the seam.
+    const Periodic* periodic = nullptr;
 
     std::size_t index(int slot) const { return state.index(scene, slot); }
+    template <class V = Vec2>
+    V neighbor_position(const Neighbor& n) const {
+        const V p = state.template position<V>(index(n.slot));
+        return n.image == 0 ? p : p + periodic->template offset<V>(n.image);
+    }
 };
 
 // The scene as a method sees it in an engine whose vectors are V: its type
@@ -228,6 +238,11 @@ public:
     // obstacle guard (engine/obstacle_guard.hpp), which every other method
     // gets.
     virtual bool keeps_clear_of_obstacles() const { return false; }
+    // Whether the method reads its neighbours only from the engine's lists
+    // (SceneView::neighbor_position), and so sees them across a periodic
+    // seam; one with its own neighbour search returns false and is refused
+    // in a periodic simulator.
+    virtual bool sees_periodic_neighbors() const { return true; }
 
     // How the method sees non-holonomic agent i (kinematics.hpp), and how its
     // velocity u for that agent becomes a motion (not yet saturated) held

@@ -32,7 +32,8 @@ READABLE_VERSIONS = (2, 3)
 
 # The engine's plain numbers (kept in the metadata JSON, exactly: JSON
 # floats round-trip through Python's shortest repr).
-_NUMBERS = ("scenes", "dimensions", "count", "next_id", "time_step", "time", "step_count")
+_NUMBERS = ("scenes", "dimensions", "count", "next_id", "time_step", "time", "step_count", "periodic_axis",
+            "periodic_low", "periodic_high")
 _COLUMN_PREFIX = "column."
 
 
@@ -127,7 +128,7 @@ def write_state(state: dict, path: Path) -> Path:
     """Write a payload() to the state file ``path``, atomically."""
     state = dict(state)
     engine = dict(state.pop("engine"))
-    metadata = dict(state, engine={name: engine.pop(name) for name in _NUMBERS},
+    metadata = dict(state, engine={name: engine.pop(name) for name in _NUMBERS if name in engine},
                     obstacle_kinds=list(engine.pop("obstacle_kinds")))
     arrays = {_COLUMN_PREFIX + name: column for name, column in engine.pop("columns").items()}
     arrays.update(engine)  # the remaining entries are arrays

@@ -79,6 +79,8 @@ def save(traj, path, *, scenario=None, compress: bool = True) -> Path:
         "obstacles": [{"kind": kind, "vertices": vertices, "scene": scene}
                       for kind, vertices, scene in traj.obstacles],
         "scenario": None if scenario is None else json.loads(scenario.to_json()),
+        # Positions are recorded wrapped: readers unwrap with this (Trajectory.unwrapped_positions).
+        "periodic": None if traj.periodic is None else list(traj.periodic),
     }
     arrays = {name: np.asarray(getattr(traj, name)) for name in ARRAYS}
     for name in OPTIONAL_ARRAYS:

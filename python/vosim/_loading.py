@@ -16,6 +16,7 @@ from . import _archive
 from ._io import ARRAYS, FORMAT, FORMAT_VERSION, METRIC_PREFIX, OPTIONAL_ARRAYS
 from ._kinematics import KINEMATICS
 from ._obstacles import Obstacle
+from ._periodic import periodic_from
 from .batch import Batch
 from .simulator import Simulator
 from .trajectory import Trajectory
@@ -154,8 +155,12 @@ def _checked_fields(arrays: dict, metadata: dict) -> dict:
             raise ValueError(f"metadata 'obstacles'[{k}] has vertices that are not (x, y) points")
         vertices.flags.writeable = False
         kept.append(Obstacle(o["kind"], vertices, scene))
+    try:
+        periodic = periodic_from(metadata.get("periodic"))
+    except ValueError as error:
+        raise ValueError(f"metadata 'periodic': {error}") from None
     optional = {name: arrays[name] for name in OPTIONAL_ARRAYS if name in arrays}
-    return dict(**{name: arrays[name] for name in ARRAYS}, **optional, time_step=time_step, steps_run=steps_run,
+    return dict(periodic=periodic, **{name: arrays[name] for name in ARRAYS}, **optional, time_step=time_step, steps_run=steps_run,
                 all_arrived=metadata["all_arrived"], wall_time=wall_time, method=metadata["method"],
                 obstacles=tuple(kept), metrics=metrics)
 

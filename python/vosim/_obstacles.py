@@ -124,6 +124,7 @@ class _ObstacleMethods:
             kind = "segment"
         _core.check_obstacle(array, kind, name)
         target = self._obstacle_scene(scene)
+        self._check_periodic_obstacle(array, moving, name)
         if strict and kind in ("polygon", "boundary"):
             self._refuse_blocked_agents(array, kind, target)
         return self._engine.add_obstacle(array, kind, target, moving, vx, vy)

@@ -35,6 +35,7 @@ from ._obstacles import _ObstacleMethods
 from ._obstacles3d import _Obstacle3DMethods
 from ._sinks import _SinkMethods
 from ._speed_zones import _SpeedZoneMethods
+from ._periodic import _PeriodicMethods
 from ._progress import make_progress
 from ._inspection import empty_method_entries
 from ._kinematics import default_headings, kinematics_codes, kinematics_names
@@ -88,7 +89,8 @@ def _physical_memory() -> int | None:
 _MAX_STEPS = 2**62
 
 
-class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZoneMethods, _CheckpointMethods):
+class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZoneMethods, _PeriodicMethods,
+                  _CheckpointMethods):
     """Common implementation; use Simulator or Batch."""
 
     _scene_axis: bool
@@ -592,6 +594,7 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
             step_time=float(outcome["step_seconds"]),
             method=self._method.to_dict(),
             obstacles=self.obstacles,
+            periodic=self.periodic,
             metrics=metrics_from_engine(outcome["metrics"], step_numbers[:used], scenes, self._scene_axis),
         )
         if error is not None:

@@ -24,6 +24,10 @@ Frames must be evenly spaced in time (record every k-th step, k fixed).
 Agents switched off before the run take no part; an agent that left during
 the run (through a sink or at its goal, ``exit_step`` in the run metrics)
 takes part up to the frame of the step it left in, not after.
+In a periodic corridor (``Simulator.set_periodic``)
+the positions are recorded wrapped; speeds and crossings take each move
+the short way round (:meth:`vosim.Trajectory.unwrapped_positions`), so a
+wrap is neither a jump in speed nor a crossing of every line on the way.
 
 Example
 -------
@@ -46,6 +50,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._checks import integer
+from ._periodic import unwrap
 
 __all__ = ["MeasurementArea", "MeasurementLine", "individual_speeds", "density", "mean_speed", "measure_area",
            "crossing_frames", "cumulative_crossings", "flow"]
@@ -168,6 +173,7 @@ def individual_speeds(traj, *, frame_step: int = 5, scene: int = 0) -> np.ndarra
     positions, present, interval = _scene(traj, scene)
     speeds = np.full(positions.shape[:2], np.nan)
     if len(positions) > 2 * frame_step:
+        positions = unwrap(positions, traj.periodic)
         moved = positions[2 * frame_step:] - positions[:-2 * frame_step]
         window = np.linalg.norm(moved, axis=-1) / (2 * frame_step * interval)
         speeds[frame_step:-frame_step] = np.where(present[2 * frame_step:] & present[:-2 * frame_step], window, np.nan)
@@ -225,9 +231,14 @@ def crossing_frames(traj, line: MeasurementLine, *, scene: int = 0) -> np.ndarra
     if frames < 2:
         return first
     p, q = positions[:-1], positions[1:]
+    meets = _segments_meet(p, q, line.start, line.end)
+    if traj.periodic is not None:
+        # Across the seam a move is seen at both ends: leaving p, and arriving at q.
+        moves = np.diff(unwrap(positions, traj.periodic), axis=0)
+        meets = _segments_meet(p, p + moves, line.start, line.end) | _segments_meet(q - moves, q, line.start, line.end)
     # A move that ends within the threshold of the line is not a crossing yet; the next one, which starts
     # there (on either side by round-off), is: the tolerance applies to both ends alike.
-    meets = _segments_meet(p, q, line.start, line.end) | (line.distance(p) < CROSSING_THRESHOLD)
+    meets |= line.distance(p) < CROSSING_THRESHOLD
     crossed = meets & (line.distance(q) >= CROSSING_THRESHOLD)
     crossed &= present[1:]
     ever = crossed.any(axis=0)

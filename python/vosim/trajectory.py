@@ -56,6 +56,10 @@ class Trajectory:
         What the engine measured while running (collisions, clearance,
         arrivals, path lengths, smoothness, stalls, fallbacks, time per
         phase): see :mod:`vosim.metrics` for every definition.
+    periodic
+        The periodic axis of the run (a named tuple: axis, low, high),
+        or None. Positions are recorded wrapped into ``[low, high)``; see
+        :meth:`unwrapped_positions`.
     """
 
     positions: np.ndarray
@@ -78,6 +82,12 @@ class Trajectory:
     step_time: float = float("nan")
     headings: np.ndarray | None = None
     kinematics: np.ndarray | None = None
+    periodic: tuple | None = None
+
+    def __post_init__(self):
+        from ._periodic import periodic_from
+
+        self.periodic = periodic_from(self.periodic)
 
     def __len__(self) -> int:
         return len(self.times)
@@ -133,6 +143,19 @@ class Trajectory:
         result = _core.min_clearance(np.ascontiguousarray(positions, dtype=np.float64),
                                      np.ascontiguousarray(radius, dtype=np.float64), active)
         return result if self.is_batch else result[:, 0]
+
+    def unwrapped_positions(self) -> np.ndarray:
+        """The positions without the jumps of a periodic axis, shaped like ``positions``.
+
+        Along the periodic axis, each frame's displacement is taken at its
+        nearest image (the shorter way round) and summed from the first
+        frame, so agents walk on past ``high`` instead of jumping back to
+        ``low``. Exact while no agent moves half a period between recorded
+        frames. Without a periodic axis: ``positions`` itself.
+        """
+        from ._periodic import unwrap
+
+        return unwrap(self.positions, self.periodic)
 
     def took_part(self) -> np.ndarray:
         """Whether each agent took part in the run, bool ``(N,)`` or ``(B, N)``.

@@ -11,6 +11,7 @@
 #include "engine/goals_phase.hpp"
 #include "engine/integrate_phase.hpp"
 #include "engine/observe_phase.hpp"
+#include "engine/wrap_phase.hpp"
 #include "kinematics/kinematics.hpp"
 #include "limits.hpp"
 #include "state/state_check.hpp"
@@ -53,6 +54,10 @@ void Engine::set_method(std::shared_ptr<const Method> method) {
     if (!method->supports_dimensions(dimensions())) {
         throw std::invalid_argument("method " + method->name() + " does not support dimensions=" +
                                     std::to_string(dimensions()) + " (" + method->dimensions_note() + ")");
+    }
+    if (periodic_.on() && !method->sees_periodic_neighbors()) {
+        throw std::invalid_argument("method " + method->name() +
+                                    " searches its own neighbours and cannot see across a periodic seam");
     }
     BusyGuard guard(busy_);
     method_ = std::move(method);
@@ -133,6 +138,9 @@ bool Engine::advance_in(Ticker* ticker, std::int64_t steps_done) {
 
     // 6. exits: agents in a sink, or at their final goal with remove_at_goal, leave (become inactive).
     if (exits) remove_exits<V>(state_, sinks_, waypoints_, metrics_, clock, step_count_);
+
+    // 7. wrap: along a periodic axis, agents (with their goals) back into the period.
+    if (periodic_.on()) wrap_periodic(state_, periodic_, waypoints_);
 
     // Moving obstacles move with the agents, after the velocities were chosen
     // against their current place and velocity.

@@ -1,8 +1,8 @@
 // The simulation engine: B independent scenes of agents, 2 or 3 dimensions, stepped
 // together by one avoidance method. A step (Engine::advance_in, ARCHITECTURE.md "The step")
 // checks the state, then runs the phases goals -> index -> velocities -> integrate -> observe
-// -> exits, each in its own file (goals_phase, agent_order, velocities_phase, integrate_phase,
-// observe_phase, exit_phase). No result depends on the order or thread in which agents are
+// -> exits -> wrap, each in its own file (goals_phase, agent_order, velocities_phase, integrate_phase,
+// observe_phase, exit_phase, wrap_phase). No result depends on the order or thread in which agents are
 // processed; phases that do geometry are templates on the vector type (Vec2, Vec3).
 #pragma once
 
@@ -20,6 +20,7 @@
 #include "navigation/waypoints.hpp"
 #include "obstacles/obstacles.hpp"
 #include "obstacles/obstacles3d.hpp"
+#include "spatial/periodic.hpp"
 
 namespace vosim {
 
@@ -69,6 +70,11 @@ public:
     int add_speed_zone(int scene, const Vec2* points, int count, double factor);  // applied in the goals phase
     void remove_speed_zone(int id);
     const SpeedZones& speed_zones() const { return speed_zones_; }
+    // A periodic axis (engine_periodic.cpp, wrap_phase.hpp; 2D only, every scene): positions wrap into
+    // [low, high) along axis 0 (x) or 1 (y) after each step and neighbours are seen across the seam;
+    // axis -1 turns it off. Refused for a method with its own neighbour search.
+    void set_periodic(int axis, double low, double high);
+    const Periodic& periodic() const { return periodic_; }
     // Waypoints (engine_waypoints.cpp): agent ids[k] follows points offsets[k] .. offsets[k+1] (dimensions()
     // values each), moving on within radius[k]; those left after each goal; each agent's final goal.
     void set_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
@@ -145,6 +151,7 @@ private:
     MotionBefore motion_before_;           // the integrate phase's output for the observe phase
     Sinks sinks_;                          // the exits phase's areas and lines
     SpeedZones speed_zones_;               // the goals phase's speed factors
+    Periodic periodic_;                    // the neighbour search's seam and the wrap phase's bounds
 };
 
 }  // namespace vosim

@@ -7,6 +7,7 @@
 #include "engine/engine_internal.hpp"
 #include "parallel/parallel.hpp"
 #include "parallel/threads.hpp"
+#include "spatial/periodic_nearest.hpp"
 
 namespace vosim {
 
@@ -21,8 +22,16 @@ template <class V>
 int Engine::gather_neighbors(const GridOf<V>& grid, int scene, int slot, Neighbor* agents,
                              std::vector<ObstaclesNearOf<V>>* edges) const {
     const std::size_t i = state_.index(scene, slot);
-    const int count =
-        grid.nearest(state_.position<V>(i), state_.neighbor_dist[i], neighbor_capacity(i), slot, agents);
+    const V p = state_.position<V>(i);
+    int count;
+    if (periodic_.on()) {
+        // Per thread: the images across the seam (reused, no allocation per step).
+        thread_local std::vector<Neighbor> images;
+        count = nearest_periodic(grid, periodic_, p, state_.neighbor_dist[i], neighbor_capacity(i), slot, agents,
+                                 images);
+    } else {
+        count = grid.nearest(p, state_.neighbor_dist[i], neighbor_capacity(i), slot, agents);
+    }
     if (edges) append_obstacle_neighbors(scene, i, *edges);
     return count;
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/engine.hpp"
+#include "engine/wrap_phase.hpp"  // check_periodic
 #include "state/agent_fields.hpp"
 #include "limits.hpp"
 #include "state/state_check.hpp"
@@ -188,6 +189,7 @@ EngineSnapshot Engine::snapshot() const {
     out.fallbacks = fallbacks_;
     out.sinks = sinks_.all();
     out.speed_zones = speed_zones_.all();
+    out.periodic = periodic_;
     return out;
 }
 
@@ -358,6 +360,17 @@ void Engine::restore(const EngineSnapshot& saved) {
         }
     }
 
+    // The periodic axis, checked as set_periodic checks it.
+    try {
+        check_periodic(saved.periodic);
+    } catch (const std::invalid_argument& error) {
+        refuse(error.what());
+    }
+    if (saved.periodic.on() && saved.dimensions != 2) refuse("it has a periodic axis in a 3D engine");
+    if (saved.periodic.on() && !method_->sees_periodic_neighbors()) {
+        refuse("it has a periodic axis and method " + method_->name() + " cannot see across its seam");
+    }
+
     state_ = std::move(state);
     time_step_ = saved.time_step;
     time_ = saved.time;
@@ -368,6 +381,7 @@ void Engine::restore(const EngineSnapshot& saved) {
     fallbacks_ = saved.fallbacks;
     sinks_ = std::move(sinks);
     speed_zones_.restore(saved.speed_zones);
+    periodic_ = saved.periodic.on() ? saved.periodic : Periodic{};
     // Derived every step from the state above.
     order_.clear();
 }

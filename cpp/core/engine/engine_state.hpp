@@ -17,6 +17,7 @@
 #include "obstacles/obstacles.hpp"
 #include "engine/sinks.hpp"
 #include "engine/speed_zones.hpp"
+#include "spatial/periodic.hpp"
 #include "maths/vec2.hpp"
 
 namespace vosim {
@@ -66,6 +67,7 @@ struct EngineSnapshot {
     std::vector<std::int64_t> fallbacks;    // per scene (empty before the first step with agents)
     std::vector<Sink> sinks;                 // every sink ever added, by id (removed ones without points)
     std::vector<SpeedZone> speed_zones;      // every speed zone ever added, by id (removed ones without points)
+    Periodic periodic;                       // axis -1: none
 };
 
 // Splits `flat`, points of `width` values each, into the lists that `offsets`

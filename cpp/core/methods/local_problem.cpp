@@ -27,7 +27,7 @@ void fill_agents(const SceneView& scene, int slot, const Workspace& ws, Problem&
     problem.neighbors.clear();
     for (const Neighbor& neighbor : ws.agent_neighbors) {
         const std::size_t j = scene.index(neighbor.slot);
-        problem.neighbors.push_back({s.template position<V>(j), s.template velocity<V>(j),
+        problem.neighbors.push_back({scene.template neighbor_position<V>(neighbor), s.template velocity<V>(j),
                                      s.template pref_velocity<V>(j), s.radius[j], neighbor.slot});
     }
     problem.time_step = scene.time_step;

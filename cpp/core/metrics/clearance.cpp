@@ -47,7 +47,7 @@ double min_clearance(const double* positions, const double* radius, const std::u
         const V p = load<V>(positions, static_cast<std::size_t>(k));
         // The nearest agent bounds the answer for k; look no farther than the
         // distance at which a larger disc could still come closer.
-        Neighbor nearest{0.0, -1};
+        Neighbor nearest{0.0, -1, 0};
         double range = cell_size;
         // Ends: once the range is infinite every other agent at a finite
         // distance qualifies (there is one: live >= 2), and an infinite

@@ -49,6 +49,15 @@ void Waypoints::forget_removed(const AgentState& state) {
     }
 }
 
+void Waypoints::translate(std::int64_t id, int axis, int dimensions, double delta) {
+    const auto it = tracks_.find(id);
+    if (it == tracks_.end()) return;
+    std::vector<double>& points = it->second.points;
+    for (std::size_t k = static_cast<std::size_t>(axis); k < points.size(); k += static_cast<std::size_t>(dimensions)) {
+        points[k] += delta;
+    }
+}
+
 void Waypoints::advance(AgentState& state) {
     if (tracks_.empty()) return;
     if (state.dimensions() == 3) {

@@ -33,6 +33,10 @@ public:
     void clear(std::int64_t id);
     // Drops the tracks of agents that no longer exist.
     void forget_removed(const AgentState& state);
+    // Adds `delta` to coordinate `axis` of every point of agent `id`'s track
+    // (points of `dimensions` values; nothing without a track): a periodic
+    // wrap moves the track with its agent.
+    void translate(std::int64_t id, int axis, int dimensions, double delta);
 
     // Moves every agent that reached its current waypoint on to the next
     // (writing its goal). Called before a step computes preferred velocities.

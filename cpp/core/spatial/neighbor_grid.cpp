@@ -344,7 +344,7 @@ int NeighborGrid::nearest_in_rows(Vec2 p, double range, int max_k, std::int32_t 
             const std::int32_t slot = slots_[j];
             if (slot == self_slot) continue;
             if (count < max_k && !(d < range_sq)) continue;
-            if (insert_nearest(Neighbor{d, slot}, out, count, max_k) && count == max_k) {
+            if (insert_nearest(Neighbor{d, slot, 0}, out, count, max_k) && count == max_k) {
                 limit = out[max_k - 1].dist_sq;
             }
         }
@@ -377,11 +377,11 @@ int NeighborGrid::nearest(Vec2 p, double range, int max_k, std::int32_t self_slo
         return select_nearest(dist, slot, n, max_k, out);
     }
     int count = 0;
-    const Neighbor open{range_sq, INT32_MAX};
+    const Neighbor open{range_sq, INT32_MAX, 0};
     auto limit = [&] { return count == max_k ? out[max_k - 1] : open; };
     scan(p, range, limit, [&](std::int32_t slot, double d) {
         if (slot == self_slot || d >= range_sq) return;
-        insert_nearest(Neighbor{d, slot}, out, count, max_k);
+        insert_nearest(Neighbor{d, slot, 0}, out, count, max_k);
     });
     return count;
 }

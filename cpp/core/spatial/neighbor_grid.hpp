@@ -38,6 +38,11 @@ namespace vosim {
 struct Neighbor {
     double dist_sq;
     std::int32_t slot;
+    // Periodic axis (periodic.hpp): the neighbour is seen at its position
+    // plus `image` periods; 0 without one. Fills the struct's padding. No
+    // default member initialiser, so that arrays of neighbours stay
+    // uninitialised scratch: Neighbor{d, slot, 0} sets it to 0.
+    std::int32_t image;
 };
 
 // Strict order used for the neighbour sets: distance first, then slot.
@@ -233,7 +238,7 @@ void NeighborGrid::visit_cells(Vec2 p, double range, Limit&& limit_sq, Visit&& v
 template <class F>
 void NeighborGrid::for_each_within(Vec2 p, double range, F&& f) const {
     const double range_sq = range * range;
-    const Neighbor limit{range_sq, INT32_MAX};
+    const Neighbor limit{range_sq, INT32_MAX, 0};
     scan(p, range, [limit] { return limit; }, [&](std::int32_t slot, double d) {
         if (d < range_sq) f(slot, d);
     });
@@ -250,7 +255,7 @@ void NeighborGrid::scan_tree(std::int32_t root, Vec2 p, double range_sq, Limit&&
     stack[top++] = root;
     while (top > 0) {
         const TreeNode& node = nodes_[stack[--top]];
-        const Neighbor best{box_dist_sq(node, p), node.min_slot};
+        const Neighbor best{box_dist_sq(node, p), node.min_slot, 0};
         if (best.dist_sq >= range_sq || !closer(best, limit())) continue;
         if (node.left < 0) {
             for (std::uint32_t j = node.begin; j < node.end; ++j) {
@@ -262,8 +267,8 @@ void NeighborGrid::scan_tree(std::int32_t root, Vec2 p, double range_sq, Limit&&
         }
         const TreeNode& first = nodes_[node.left];
         const TreeNode& second = nodes_[node.left + 1];
-        const bool first_nearer = closer(Neighbor{box_dist_sq(first, p), first.min_slot},
-                                         Neighbor{box_dist_sq(second, p), second.min_slot});
+        const bool first_nearer = closer(Neighbor{box_dist_sq(first, p), first.min_slot, 0},
+                                         Neighbor{box_dist_sq(second, p), second.min_slot, 0});
         stack[top++] = first_nearer ? node.left + 1 : node.left;
         stack[top++] = first_nearer ? node.left : node.left + 1;
     }

@@ -173,13 +173,13 @@ void NeighborGrid3::build_tree(Entry* entries, std::uint32_t offset, std::uint32
 int NeighborGrid3::nearest_with_trees(Vec3 p, double range_sq, double range, int max_k, std::int32_t self_slot,
                                       Neighbor* out) const {
     int count = 0;
-    const Neighbor no_limit{range_sq, INT32_MAX};
+    const Neighbor no_limit{range_sq, INT32_MAX, 0};
     auto limit = [&] { return count == max_k ? out[max_k - 1] : no_limit; };
     auto consider = [&](std::uint32_t k) {
         const std::int32_t slot = slots_[k];
         if (slot == self_slot) return;
         const double d = abs_sq(points_[k] - p);
-        if (d < range_sq) insert_nearest(Neighbor{d, slot}, out, count, max_k);
+        if (d < range_sq) insert_nearest(Neighbor{d, slot, 0}, out, count, max_k);
     };
     // In a hashed grid a bucket may hold other cells too: theirs to visit.
     auto in_cell = [&](std::uint32_t k, const std::int64_t* cell) {
@@ -200,7 +200,7 @@ int NeighborGrid3::nearest_with_trees(Vec3 p, double range_sq, double range, int
         stack[top++] = bucket_root_[b];
         while (top > 0) {
             const TreeNode& node = nodes_[stack[--top]];
-            const Neighbor best{box_dist_sq(node.lo, node.hi, p), node.min_slot};
+            const Neighbor best{box_dist_sq(node.lo, node.hi, p), node.min_slot, 0};
             if (best.dist_sq >= range_sq || !closer(best, limit())) continue;
             if (node.left < 0) {
                 for (std::uint32_t k = node.begin; k < node.end; ++k) {
@@ -210,8 +210,8 @@ int NeighborGrid3::nearest_with_trees(Vec3 p, double range_sq, double range, int
             }
             const TreeNode& first = nodes_[node.left];
             const TreeNode& second = nodes_[node.left + 1];
-            const bool first_nearer = closer(Neighbor{box_dist_sq(first.lo, first.hi, p), first.min_slot},
-                                             Neighbor{box_dist_sq(second.lo, second.hi, p), second.min_slot});
+            const bool first_nearer = closer(Neighbor{box_dist_sq(first.lo, first.hi, p), first.min_slot, 0},
+                                             Neighbor{box_dist_sq(second.lo, second.hi, p), second.min_slot, 0});
             stack[top++] = first_nearer ? node.left + 1 : node.left;
             stack[top++] = first_nearer ? node.left : node.left + 1;
         }
@@ -264,7 +264,7 @@ int NeighborGrid3::nearest(Vec3 p, double range, int max_k, std::int32_t self_sl
         const std::int32_t slot = slots_[k];
         if (slot == self_slot) return;
         const double d = abs_sq(points_[k] - p);
-        if (d < range_sq) insert_nearest(Neighbor{d, slot}, out, count, max_k);
+        if (d < range_sq) insert_nearest(Neighbor{d, slot, 0}, out, count, max_k);
     };
     if (dense_) {
         visit_runs(p, range, [&](std::uint32_t begin, std::uint32_t end) {

@@ -58,7 +58,7 @@ inline int gather_in_range(const V* points, const std::int32_t* slots, std::uint
 inline int select_nearest(const double* dist, const std::int32_t* slot, int n, int max_k, Neighbor* out) {
     if (n > kRankMax) {
         Neighbor all[kGatherMax];
-        for (int i = 0; i < n; ++i) all[i] = Neighbor{dist[i], slot[i]};
+        for (int i = 0; i < n; ++i) all[i] = Neighbor{dist[i], slot[i], 0};
         const int kept = std::min(n, max_k);
         std::partial_sort(all, all + kept, all + n, closer);
         std::copy(all, all + kept, out);
@@ -71,7 +71,7 @@ inline int select_nearest(const double* dist, const std::int32_t* slot, int n, i
         for (int j = 0; j < n; ++j) {
             place += static_cast<int>(dist[j] < d) | (static_cast<int>(dist[j] == d) & static_cast<int>(slot[j] < s));
         }
-        if (place < max_k) out[place] = Neighbor{d, s};
+        if (place < max_k) out[place] = Neighbor{d, s, 0};
     }
     return std::min(n, max_k);
 }

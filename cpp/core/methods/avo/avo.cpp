@@ -114,7 +114,8 @@ AvoDecision Avo::decide_paper(const SceneView& scene, int slot, Workspace& ws) c
         const std::size_t other = scene.index(other_slot);
         const double accel_sum = accel + s.max_acceleration[other];
         AvoPair<double> pair;
-        pair.rel_position = V2<double>(position.x - s.positions[2 * other], position.y - s.positions[2 * other + 1]);
+        const Vec2 other_position = scene.neighbor_position(ws.agent_neighbors[k]);
+        pair.rel_position = V2<double>(position.x - other_position.x, position.y - other_position.y);
         pair.rel_velocity = V2<double>(velocity.x - s.velocities[2 * other], velocity.y - s.velocities[2 * other + 1]);
         pair.combined_radius = s.radius[self] + s.radius[other];
         pair.combined_accel = accel_sum;

@@ -50,6 +50,8 @@ public:
     void prepare_step(const AgentState& state, std::unique_ptr<StepData>& data) const override;
     bool models_acceleration(int) const override { return true; }
     bool may_exceed_max_speed() const override { return variant_ == AvoVariant::kAvo2; }
+    // kAvo2 searches its own tree, which knows no periodic seam.
+    bool sees_periodic_neighbors() const override { return variant_ != AvoVariant::kAvo2; }
 
     // The full computation; the half-planes (velocity space) are left in
     // the scratch (velocity space for kPaper, delta-v space for kAvo2).

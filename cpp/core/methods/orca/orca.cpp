@@ -34,7 +34,7 @@ void append_agent_lines(const SceneView& scene, int slot, const Workspace& ws,
     for (int k = 0; k < ws.agent_neighbors.size(); ++k) {
         const int other_slot = ws.agent_neighbors[k].slot;
         const std::size_t other = scene.index(other_slot);
-        const Vec2 rel_position = s.position(other) - position;
+        const Vec2 rel_position = scene.neighbor_position(ws.agent_neighbors[k]) - position;
         const Vec2 rel_velocity = velocity - s.velocity(other);
         const double dist_sq = abs_sq(rel_position);
         const double combined_radius = radius + s.radius[other];

@@ -68,7 +68,7 @@ void append_agent_planes(const SceneView& scene, int slot, const Workspace& ws, 
     for (int k = 0; k < ws.agent_neighbors.size(); ++k) {
         const int other_slot = ws.agent_neighbors[k].slot;
         const std::size_t other = scene.index(other_slot);
-        const Vec3 rel_position = s.position<Vec3>(other) - position;
+        const Vec3 rel_position = scene.neighbor_position<Vec3>(ws.agent_neighbors[k]) - position;
         const Vec3 rel_velocity = velocity - s.velocity<Vec3>(other);
         const double dist_sq = abs_sq(rel_position);
         const double combined_radius = radius + s.radius[other];

@@ -1,0 +1,96 @@
+// A periodic axis (spatial/periodic.hpp, engine/wrap_phase.hpp): positions
+// wrap with their goals, the neighbour search looks across the seam at the
+// nearest image, and a pair across the seam moves exactly as the same pair
+// translated away from it. Agents of radius 0.5 walking at 1 m/s, dt 0.1 s.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "engine/engine.hpp"
+#include "spatial/neighbor_grid.hpp"
+#include "spatial/periodic_nearest.hpp"
+
+#include "crowd.hpp"
+
+using namespace vosim;
+
+TEST_CASE("nearest_periodic finds an agent across the seam at its nearest image, once") {
+    // Period [0, 10): the agent at 0.2 is 0.5 from the one at 9.7 through the seam.
+    const std::vector<double> positions{9.7, 0.0, 0.2, 0.0, 5.0, 0.0};
+    NeighborGrid grid;
+    grid.build(positions.data(), nullptr, 3, 1.0);
+    const Periodic periodic{0, 0.0, 10.0};
+    std::vector<Neighbor> out(2), scratch;
+    const int n = nearest_periodic(grid, periodic, Vec2(0.2, 0.0), 2.0, 2, 1, out.data(), scratch);
+    REQUIRE(n == 1);
+    CHECK(out[0].slot == 0);
+    CHECK(out[0].image == -1);  // seen at 9.7 - 10 = -0.3
+    CHECK(out[0].dist_sq == doctest::Approx(0.25));
+    // Without the axis it is out of range.
+    CHECK(nearest_periodic(grid, Periodic{}, Vec2(0.2, 0.0), 2.0, 2, 1, out.data(), scratch) == 0);
+    // A range longer than half the period lists each agent once, at its nearer image.
+    const int all = nearest_periodic(grid, periodic, Vec2(0.2, 0.0), 9.0, 2, 1, out.data(), scratch);
+    REQUIRE(all == 2);
+    CHECK(out[0].slot == 0);
+    CHECK(out[0].image == -1);
+    CHECK(out[1].slot == 2);
+    CHECK(out[1].image == 0);
+}
+
+TEST_CASE("an agent leaving the period wraps back by one period, its goal with it") {
+    Crowd crowd({Vec2(9.95, 0.0)}, {Vec2(50.0, 0.0)}, 2.0);
+    Engine engine(1, 0.1);
+    engine.add_agents(crowd.size(), crowd.input());
+    engine.set_periodic(0, 0.0, 10.0);
+    REQUIRE(engine.step());
+    const AgentState& s = engine.state();
+    CHECK(s.positions[0] == doctest::Approx(0.05));
+    CHECK(s.positions[1] == 0.0);
+    CHECK(s.goals[0] == doctest::Approx(40.0));
+    CHECK(s.velocities[0] == doctest::Approx(1.0));
+}
+
+TEST_CASE("a pair across the seam moves exactly as the same pair away from it") {
+    // Head-on, 0.8 m apart through the seam at x = 10 (so overlapping: radius 0.5 each).
+    Crowd across({Vec2(9.6, 0.05), Vec2(0.4, 0.0)}, {Vec2(60.0, 0.05), Vec2(-50.0, 0.0)}, 3.0);
+    Crowd inside({Vec2(4.6, 0.05), Vec2(5.4, 0.0)}, {Vec2(55.0, 0.05), Vec2(-45.0, 0.0)}, 3.0);
+    Engine periodic(1, 0.1), plain(1, 0.1);
+    periodic.add_agents(across.size(), across.input());
+    plain.add_agents(inside.size(), inside.input());
+    periodic.set_periodic(0, 0.0, 10.0);
+    int width = 0;
+    const std::vector<std::int32_t> table = periodic.neighbor_table(width);
+    CHECK(table[0] == 1);
+    CHECK(table[width] == 0);
+    for (int step = 0; step < 20; ++step) {
+        REQUIRE(periodic.step());
+        REQUIRE(plain.step());
+        for (int i = 0; i < 2; ++i) {
+            CHECK(periodic.state().velocities[2 * i] == doctest::Approx(plain.state().velocities[2 * i]).epsilon(1e-9));
+            CHECK(periodic.state().velocities[2 * i + 1] ==
+                  doctest::Approx(plain.state().velocities[2 * i + 1]).epsilon(1e-9));
+        }
+    }
+    // They did avoid each other: the y gap grew.
+    CHECK(std::abs(periodic.state().positions[1] - periodic.state().positions[3]) > 0.5);
+}
+
+TEST_CASE("set_periodic refuses bad axes, bounds and 3D, naming them; a snapshot carries it") {
+    Engine engine(1, 0.1);
+    CHECK_THROWS_WITH_AS(engine.set_periodic(2, 0.0, 1.0), doctest::Contains("axis is 2"), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(engine.set_periodic(0, 1.0, 1.0), doctest::Contains("period"), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(engine.set_periodic(1, 0.0, INFINITY), doctest::Contains("high is"), std::invalid_argument);
+    CHECK_FALSE(engine.periodic().on());
+    Engine space(1, 0.1, 3);
+    CHECK_THROWS_WITH_AS(space.set_periodic(0, 0.0, 1.0), doctest::Contains("2D"), std::invalid_argument);
+    engine.set_periodic(1, -2.0, 3.0);
+    Engine copy(1, 0.1);
+    copy.restore(engine.snapshot());
+    CHECK(copy.periodic().axis == 1);
+    CHECK(copy.periodic().low == -2.0);
+    CHECK(copy.periodic().high == 3.0);
+    engine.set_periodic(-1, 0.0, 0.0);
+    CHECK_FALSE(engine.periodic().on());
+}

@@ -1,0 +1,175 @@
+"""Periodic corridors: what Simulator and Batch share.
+
+With a periodic axis, the simulation wraps around along x (or y): after
+every step (inside ``run()`` too), an agent whose centre left ``[low, high)``
+along that axis is moved back by whole periods, and its goal and waypoints
+move with it by the same amount, so it keeps walking the same way for ever.
+Agents near one end see the agents near the other end across the seam, at
+their nearest image (the minimum image convention): every method works on
+the relative positions it would see without a seam. The engine does this
+(``cpp/core/spatial/periodic_nearest.hpp``, ``cpp/core/engine/wrap_phase.hpp``).
+
+Obstacles, sinks and speed zones are not wrapped: every obstacle vertex must
+lie within ``[low, high]`` along the axis (walls along the corridor span it
+exactly; an obstacle across the seam is refused, as it would be seen on one
+side only), and moving obstacles are refused. Trajectories record the
+wrapped positions and the periodic axis (``Trajectory.periodic``);
+:meth:`vosim.Trajectory.unwrapped_positions` and :mod:`vosim.measurement`
+remove the jumps.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ._checks import MAX_MAGNITUDE
+
+_AXES = ("x", "y")
+
+
+class Periodic(NamedTuple):
+    """A periodic axis: positions along ``axis`` wrap into ``[low, high)``.
+
+    Attributes
+    ----------
+    axis
+        ``"x"`` or ``"y"``.
+    low, high
+        The bounds; ``high - low`` is the period.
+    """
+
+    axis: str
+    low: float
+    high: float
+
+    @property
+    def period(self) -> float:
+        """``high - low``."""
+        return self.high - self.low
+
+    @property
+    def index(self) -> int:
+        """The axis as a coordinate index: 0 for x, 1 for y."""
+        return _AXES.index(self.axis)
+
+
+def periodic_from(value) -> Periodic | None:
+    """A Periodic from its saved form (``None``, a Periodic or ``(axis, low, high)``); ValueError otherwise."""
+    if value is None:
+        return None
+    try:
+        axis, low, high = value
+    except (TypeError, ValueError):
+        raise ValueError(f"periodic: expected (axis, low, high) or None, got {value!r}") from None
+    if axis in (0, 1):
+        axis = _AXES[int(axis)]
+    if axis not in _AXES:
+        raise ValueError(f"periodic: axis is {axis!r}; it must be 'x' or 'y'")
+    return Periodic(axis, *_bounds((low, high), axis))
+
+
+def _bounds(value, name: str) -> tuple[float, float]:
+    try:
+        low, high = (float(v) for v in value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}: expected a pair (low, high) of numbers, got {value!r}") from None
+    for label, v in (("low", low), ("high", high)):
+        if not (np.isfinite(v) and abs(v) <= MAX_MAGNITUDE):
+            raise ValueError(f"{name}: {label} is {v!r}; it must be finite and within +-{MAX_MAGNITUDE:g}")
+    if not high > low:
+        raise ValueError(f"{name} is ({low!r}, {high!r}); the period high - low must be > 0")
+    return low, high
+
+
+def unwrap(positions: np.ndarray, periodic: Periodic | None) -> np.ndarray:
+    """Positions (frames first) without the jumps of one period: each frame's
+    displacement along the axis taken at its nearest image, summed from the first frame."""
+    positions = np.asarray(positions, dtype=float)
+    if periodic is None or len(positions) < 2:
+        return positions
+    out = positions.copy()
+    along = positions[..., periodic.index]
+    steps = np.diff(along, axis=0)
+    steps -= periodic.period * np.round(steps / periodic.period)
+    out[1:, ..., periodic.index] = along[0] + np.cumsum(steps, axis=0)
+    return out
+
+
+class _PeriodicMethods:
+    """Mixed into _Simulation: set_periodic, clear_periodic, periodic."""
+
+    def set_periodic(self, *, x=None, y=None) -> None:
+        """Make the simulation periodic along x or y (a corridor without ends).
+
+        From the next step on (inside ``run()`` too), an active agent whose
+        centre leaves ``[low, high)`` along the axis is moved back by whole
+        periods after the step, and its goal and waypoints move with it by
+        the same amount: it keeps heading the same way, and walks on for
+        ever. Agents see their neighbours across the seam at the nearest
+        image, so every method avoids an agent just across the seam exactly
+        as one just beside it. A Batch gets the axis in every scene. 2D only.
+
+        Obstacles are not wrapped: every obstacle vertex must lie within
+        ``[low, high]`` along the axis (walls along a corridor ``x=(0, 20)``
+        run from x=0 to x=20), and moving obstacles are refused; an
+        obstacle added later is checked the same way. Sinks and speed zones
+        are not wrapped either. Trajectories record wrapped positions and
+        this setting; see :meth:`vosim.Trajectory.unwrapped_positions`.
+
+        Parameters
+        ----------
+        x, y
+            Exactly one: the ``(low, high)`` bounds along that axis, with
+            ``high - low`` (the period) > 0.
+
+        Raises
+        ------
+        ValueError
+            Neither or both axes given, bad bounds, an obstacle outside the
+            bounds or moving, a 3D simulator, or a method with its own
+            neighbour search (``AVO(variant="avo2")``).
+        """
+        given = [(name, value) for name, value in (("x", x), ("y", y)) if value is not None]
+        if len(given) != 1:
+            raise ValueError("set_periodic: give exactly one of x=(low, high) or y=(low, high), "
+                             f"got {len(given)}")
+        axis, value = given[0]
+        low, high = _bounds(value, axis)
+        periodic = Periodic(axis, low, high)
+        if self.dimensions != 2:
+            raise ValueError(f"set_periodic needs a 2D simulator; this one has dimensions={self.dimensions}")
+        for obstacle in self.obstacles:
+            _check_obstacle(obstacle.vertices, periodic, f"obstacle {obstacle.kind}")
+        if self.moving_obstacles:
+            raise ValueError("set_periodic: moving obstacles are not wrapped; remove them first")
+        self._engine.set_periodic(periodic.index, low, high)
+
+    def clear_periodic(self) -> None:
+        """Make the simulation non-periodic again (agents stay where they are)."""
+        self._engine.set_periodic(-1, 0.0, 0.0)
+
+    @property
+    def periodic(self) -> Periodic | None:
+        """The periodic axis (:class:`Periodic`: axis, low, high), or None."""
+        return periodic_from(self._engine.periodic())
+
+    def _check_periodic_obstacle(self, vertices: np.ndarray, moving: bool, name: str) -> None:
+        periodic = self.periodic
+        if periodic is None:
+            return
+        if moving:
+            raise ValueError(f"{name}: a periodic simulator takes no moving obstacles (they are not wrapped)")
+        _check_obstacle(vertices, periodic, name)
+
+
+def _check_obstacle(vertices: np.ndarray, periodic: Periodic, name: str) -> None:
+    along = np.asarray(vertices, dtype=float)[:, periodic.index]
+    outside = np.flatnonzero((along < periodic.low) | (along > periodic.high))
+    if len(outside):
+        k = int(outside[0])
+        raise ValueError(
+            f"{name}: vertex {k} has {periodic.axis} = {float(along[k])!r}, outside the periodic bounds "
+            f"[{periodic.low!r}, {periodic.high!r}]; obstacles are not wrapped, so each must lie within "
+            f"the period (clip walls along the corridor to it)")
