@@ -6,7 +6,7 @@ import warnings
 
 import numpy as np
 
-from .._checks import MAX_MAGNITUDE, ids_array, shaped
+from .._checks import MAX_MAGNITUDE, ids_array, scalar, shaped
 from ._geometry import points_array
 
 PLANNERS = ("roadmap", "navmesh")
@@ -155,3 +155,81 @@ class GoalMethods:
                                    np.ascontiguousarray(points, dtype=np.float64), waypoint_radius)
         if planner is not None:  # what run(replan_stalled=...) plans with (not part of checkpoints)
             self._plan = (planner, clearance)
+
+    def set_exits(self, sinks, *, choice: str = "nearest", assignment=None, reevaluate=None,
+                  plan="navmesh", clearance: float = 0.0, waypoint_radius=None) -> None:
+        """Send every active agent to one of several exits (sinks), chosen by a strategy.
+
+        Each agent heads for its exit's middle (a line sink's midpoint, an
+        area sink's centroid) along a planned path, and leaves the simulation
+        when it reaches the sink (see :meth:`add_sink`); ``chosen_exit``
+        records which sink each agent chose, ``exit_sink`` through which it
+        left.
+
+        Parameters
+        ----------
+        sinks
+            Ids of sinks already added with :meth:`add_sink`, ``(e,)``.
+        choice
+            ``"nearest"``: the exit with the shortest planned path.
+            ``"quickest"``: the least estimated time, path length /
+            preferred speed plus the agents already heading for that exit
+            divided by its capacity (``vosim.navigation.SPECIFIC_FLOW``
+            persons per metre of width and second; a line's width is its
+            length, an area's its longest side); agents choose one after
+            another, the one nearest to any exit first.
+            ``"assigned"``: the sink given per agent in ``assignment``.
+        assignment
+            With ``choice="assigned"``: one sink id per agent (every agent,
+            in slot order, as ``ids``); inactive agents' entries are unused.
+        reevaluate
+            With ``choice="quickest"``: every this many seconds of simulated
+            time, ``run()`` chooses again for the agents still inside, from
+            where they are, and re-plans those whose exit changed. None: the
+            first choice stays. The period carries across consecutive runs.
+        plan
+            ``"navmesh"`` (default), ``"roadmap"``, a planner built before,
+            or None (straight lines to the exits, their lengths compared).
+        clearance
+            Extra distance the planned paths keep from obstacles.
+        waypoint_radius
+            Distance at which a path's corner counts as passed; by default
+            each agent's arrival radius.
+
+        Raises
+        ------
+        ValueError
+            An unknown or repeated sink id, an unknown ``choice``, an
+            ``assignment`` of the wrong length or naming a sink not listed,
+            ``assignment`` or ``reevaluate`` given to a strategy that does not
+            use them, a bad ``reevaluate``, or an exit no agent can reach
+            (naming the agent); nothing is changed then.
+        """
+        from ._exits import ExitChoice
+        from ._navmesh import NavMesh
+        from ._roadmap import Roadmap
+
+        if isinstance(plan, str) and plan not in PLANNERS:
+            raise ValueError(f"plan is {plan!r}; must be None, {', '.join(map(repr, PLANNERS))}, "
+                             "a vosim.navigation.Roadmap or a NavMesh")
+        if not (plan is None or isinstance(plan, (str, Roadmap, NavMesh))):
+            raise TypeError(f"plan: expected None, 'roadmap', 'navmesh', a Roadmap or a NavMesh, "
+                            f"got {type(plan).__name__}")
+        exits = ExitChoice(self, sinks, choice, assignment, reevaluate, plan,
+                           scalar(clearance, "clearance", minimum=0.0, maximum=MAX_MAGNITUDE), waypoint_radius)
+        exits.apply(self)
+        self._exits = exits
+
+    @property
+    def chosen_exit(self) -> np.ndarray:
+        """The sink id each agent chose at the last choice (``set_exits``, re-evaluations), -1 for none.
+
+        int64 ``(N,)``, a copy; agents that left keep the choice they had.
+        """
+        exits = getattr(self, "_exits", None)
+        count = len(np.asarray(self.ids))
+        out = np.full(count, -1, dtype=np.int64)
+        if exits is not None:
+            known = exits.chosen[:count]
+            out[:len(known)] = np.where(known >= 0, exits.sinks[np.maximum(known, 0)], -1)
+        return out
