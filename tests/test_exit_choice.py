@@ -145,7 +145,6 @@ def test_exit_shape_and_path_lengths():
     ({"choice": "assigned", "assignment": [0]}, "expected 3 sink ids"),
     ({"choice": "assigned", "assignment": [0, 1, 5]}, r"assignment\[2\]: sink 5 is not among"),
     ({"choice": "nearest", "assignment": [0, 1, 1]}, 'only for choice="assigned"'),
-    ({"choice": "nearest", "reevaluate": 1.0}, 'only choice="quickest"'),
     ({"choice": "quickest", "reevaluate": 0.0}, "reevaluate"),
     ({"choice": "quickest", "reevaluate": float("nan")}, "reevaluate"),
     ({"plan": "astar"}, "plan is 'astar'"),

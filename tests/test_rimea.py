@@ -75,7 +75,8 @@ def test_the_table_lists_tests_not_expressible_yet():
     text = validation.table(results, validation.NOT_EXPRESSIBLE)
     assert text.splitlines()[0] == "| test | ORCA | RVO |"
     assert "| RiMEA 1 corridor 40 m at 1.33 m/s | pass: 30.1 s | pass:" in text
-    assert "| not expressible yet | needs |" in text and "| RiMEA 10 assigned exits | routes that keep to their exit" in text
+    assert "| not expressible yet | needs |" in text and "| RiMEA 8 parameter analysis" in text
+    assert "RiMEA 10" not in text and "RiMEA 11" not in text  # expressible now
     with pytest.raises(ValueError, match="unknown test '8'"):
         validation.run_all("orca", tests=["8"])
     with pytest.raises(TypeError, match="method"):
@@ -149,3 +150,33 @@ def test_collision_free_speed_model_slows_with_density():
     # monotonically (unlike the robotics methods, which keep their speed).
     speeds = validation.rimea_4("csm", densities=(0.5, 2.0, 4.0)).measured["speed"]
     assert speeds[0] > speeds[1] > speeds[2] and speeds[2] < 0.2
+
+
+def test_rimea_10_orca_leaves_through_the_assigned_exits():
+    result = validation.rimea_10("orca")
+    m = result.measured
+    assert result.passed and m["by_assigned_exit"] == m["persons"] == 23
+    assert m["by_other_exit"] == m["still_inside"] == 0
+    assert 10.0 < m["evacuation_time_s"] < 200.0
+
+
+def test_rimea_10_without_replanning_loses_people_pushed_off_their_path():
+    """Planned once, some are pushed through a side door and stay pinned there: the test fails."""
+    result = validation.rimea_10("orca", reevaluate=None)
+    assert not result.passed and result.measured["still_inside"] > 0
+    assert "still inside" in result.summary
+    with pytest.raises(ValueError, match="reevaluate"):
+        validation.rimea_10("orca", reevaluate=0.0)
+
+
+def test_rimea_11_orca_prefers_the_near_exit_and_some_take_the_far_one():
+    result = validation.rimea_11("orca", persons=40)
+    m = result.measured
+    assert result.passed and m["near_exit"] + m["far_exit"] == 40 and m["near_exit"] > m["far_exit"] > 0
+    with pytest.raises(ValueError, match="persons"):
+        validation.rimea_11("orca", persons=1)
+
+
+def test_rimea_11_fails_a_room_not_evacuated_in_time():
+    result = validation.rimea_11("orca", persons=40, seconds=5.0)
+    assert not result.passed and result.measured["still_inside"] > 0

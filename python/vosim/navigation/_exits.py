@@ -9,11 +9,12 @@ Strategies
     plus a queue term, the agents already heading for that exit divided by
     its capacity (``SPECIFIC_FLOW`` persons per metre of width and second).
     Agents choose one by one, the one nearest to any exit first, each seeing
-    the choices made before it; ``run()`` re-evaluates every ``reevaluate``
-    seconds from where the agents are then.
+    the choices made before it.
 ``"assigned"``
     The exit given per agent.
 
+With ``reevaluate``, ``run()`` chooses again every so many seconds from
+where the agents are then and plans them all again (assigned exits stay).
 Ties go to the exit listed first; the order of choosing is fixed by path
 length and id, so that choices are deterministic.
 """
@@ -114,8 +115,6 @@ class ExitChoice:
         elif assignment is not None:
             raise ValueError(f'assignment: only for choice="assigned", not {choice!r}')
         if reevaluate is not None:
-            if choice != "quickest":
-                raise ValueError(f'reevaluate: only choice="quickest" re-evaluates, not {choice!r}')
             reevaluate = scalar(reevaluate, "reevaluate", minimum=0.0, strict=True, maximum=MAX_MAGNITUDE)
         self.reevaluate = reevaluate
         if waypoint_radius is not None:
@@ -125,15 +124,14 @@ class ExitChoice:
         self.since = 0  # steps since the last evaluation, carried across runs
 
     def planner(self, sim):
-        """The planner to use now (a string is built from the simulator as it is)."""
+        """The planner: built from the simulator at the first choice (a string) and kept for re-evaluations."""
         from ._goals import builder_of
 
-        if not isinstance(self.plan, str):
-            return self.plan
-        radius = float(np.asarray(sim.radius).max())
-        return builder_of(self.plan).from_simulator(sim, radius=radius, clearance=self.clearance,
-                                                    points=self.targets) if self.plan == "navmesh" else \
-            builder_of(self.plan).from_simulator(sim, radius=radius, clearance=self.clearance)
+        if isinstance(self.plan, str):
+            radius = float(np.asarray(sim.radius).max())
+            extra = {"points": self.targets} if self.plan == "navmesh" else {}  # the mesh reaches the exits
+            self.plan = builder_of(self.plan).from_simulator(sim, radius=radius, clearance=self.clearance, **extra)
+        return self.plan
 
     def tracks(self, sim, planner, slots: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """For each exit, ``(offsets, points, lengths)`` of the paths of the agents in ``slots`` to it."""
@@ -183,26 +181,28 @@ class ExitChoice:
     def apply(self, sim) -> None:
         """Choose for every active agent and send it on its way."""
         slots = np.flatnonzero(np.asarray(sim.active))
-        chosen, tracks = self.choose(sim, slots, self.planner(sim) if self.plan is not None else None)
+        chosen, tracks = self.choose(sim, slots, None if self.plan is None else self.planner(sim))
         self.chosen[slots] = chosen
         offsets, points = self.pick(tracks, chosen, np.arange(len(slots)))
         if len(slots):
             sim._set_flat_waypoints(np.asarray(sim.ids)[slots], offsets, points, self.radius_of(sim, slots))
 
     def reevaluated(self, sim):
-        """Choose again for the agents still inside; tracks for those whose exit changed (None if none)."""
+        """Choose again for the agents still inside; new tracks for all of them, from where they are.
+
+        Planning every agent again, not only those whose exit changed, brings
+        back those that others pushed off their path (through a side door,
+        into a corner) where the rest of their track is out of sight.
+        """
         slots = np.flatnonzero(np.asarray(sim.active))
         if len(self.chosen) < len(np.asarray(sim.ids)):  # agents added since: no choice yet
             self.chosen = np.concatenate([self.chosen, np.full(len(np.asarray(sim.ids)) - len(self.chosen), -1)])
         if not len(slots):
             return None
-        chosen, tracks = self.choose(sim, slots, self.planner(sim) if self.plan is not None else None)
-        changed = np.flatnonzero(chosen != self.chosen[slots])
+        chosen, tracks = self.choose(sim, slots, None if self.plan is None else self.planner(sim))
         self.chosen[slots] = chosen
-        if not len(changed):
-            return None
-        offsets, points = self.pick(tracks, chosen, changed)
-        return np.asarray(sim.ids)[slots[changed]], offsets, points, self.radius_of(sim, slots[changed])
+        offsets, points = self.pick(tracks, chosen, np.arange(len(slots)))
+        return np.asarray(sim.ids)[slots], offsets, points, self.radius_of(sim, slots)
 
     def pauser(self, sim):
         """``(every, due, finish)`` for run(): re-evaluate every ``reevaluate`` seconds, carried across runs."""

@@ -183,13 +183,17 @@ class GoalMethods:
             With ``choice="assigned"``: one sink id per agent (every agent,
             in slot order, as ``ids``); inactive agents' entries are unused.
         reevaluate
-            With ``choice="quickest"``: every this many seconds of simulated
-            time, ``run()`` chooses again for the agents still inside, from
-            where they are, and re-plans those whose exit changed. None: the
-            first choice stays. The period carries across consecutive runs.
+            Every this many seconds of simulated time, ``run()`` chooses
+            again for the agents still inside, from where they are (an
+            assigned exit stays), and plans each of them again to its exit:
+            agents pushed off their path (through a side door, into a
+            corner) find their way back. None: the first choice and paths
+            stay. The period carries across consecutive runs.
         plan
             ``"navmesh"`` (default), ``"roadmap"``, a planner built before,
-            or None (straight lines to the exits, their lengths compared).
+            or None (straight lines to the exits, their lengths compared). A
+            string is built once from the simulator's static obstacles now
+            and reused by the re-evaluations.
         clearance
             Extra distance the planned paths keep from obstacles.
         waypoint_radius
@@ -201,8 +205,7 @@ class GoalMethods:
         ValueError
             An unknown or repeated sink id, an unknown ``choice``, an
             ``assignment`` of the wrong length or naming a sink not listed,
-            ``assignment`` or ``reevaluate`` given to a strategy that does not
-            use them, a bad ``reevaluate``, or an exit no agent can reach
+            ``assignment`` given to another strategy, a bad ``reevaluate``, or an exit no agent can reach
             (naming the agent); nothing is changed then.
         """
         from ._exits import ExitChoice

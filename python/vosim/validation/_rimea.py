@@ -35,8 +35,6 @@ EXAMPLE_GROUPS = {"slow": (0.6, 0.9), "medium": (0.9, 1.2), "fast": (1.2, 1.6)}
 #: The guideline's tests that need scenario features vosim does not have yet.
 NOT_EXPRESSIBLE = (
     NotExpressible("RiMEA 8", "parameter analysis, 3-storey building", "stairs and levels"),
-    NotExpressible("RiMEA 10", "assigned exits", "routes that keep to their exit (waypoints alone lose them)"),
-    NotExpressible("RiMEA 11", "exit choice", "route / exit choice"),
     NotExpressible("RiMEA 13", "congestion in front of stairs", "its test scenario on speed zones (not built yet)"),
     NotExpressible("RiMEA 14", "route choice", "route choice, stairs"),
 )
@@ -477,8 +475,12 @@ def rimea_9(method="orca", *, persons: int = 1000, seed: int = 0, seconds: float
                       data={"exit_times": curves, "persons": persons, "ratio_range": (low, high)})
 
 
+# The route tests live in their own module, which takes this one's pedestrians and helpers.
+from ._rimea_routes import rimea_10, rimea_11  # noqa: E402
+
 #: The tests :func:`run_all` runs, by name.
-TESTS = {"1": rimea_1, "2": rimea_2, "3": rimea_3, "4": rimea_4, "5": rimea_5, "7": rimea_7, "9": rimea_9, "15": rimea_15}
+TESTS = {"1": rimea_1, "2": rimea_2, "3": rimea_3, "4": rimea_4, "5": rimea_5, "7": rimea_7, "9": rimea_9,
+         "10": rimea_10, "11": rimea_11, "15": rimea_15}
 
 
 def run_all(method="orca", *, tests=None) -> list[TestResult]:
