@@ -165,3 +165,53 @@ def test_a_planner_of_the_wrong_type_is_a_type_error():
     sim, sinks, _ = room(crowd(3))
     with pytest.raises(TypeError, match="plan"):
         sim.set_exits(sinks, plan=3)
+
+
+def corridors(stairs_factor=None):
+    """Two ways from a room (x < 4) to one exit (x > 16): a short lower one (y 0-2) and a long upper one."""
+    sim = vosim.Simulator(time_step=0.1, method=vosim.ORCA())
+    sim.add_boundary([[0.0, 0.0], [20.0, 0.0], [20.0, 10.0], [0.0, 10.0]])
+    sim.add_obstacle([[4.0, 2.0], [16.0, 2.0], [16.0, 8.0], [4.0, 8.0]])  # the block between the ways
+    if stairs_factor is not None:
+        sim.add_speed_zone([[6.0, 0.0], [14.0, 0.0], [14.0, 2.0], [6.0, 2.0]], stairs_factor)
+    exit_id = sim.add_sink([[18.0, 4.0], [19.9, 4.0], [19.9, 5.9], [18.0, 5.9]])
+    sim.add_agents([[2.0, 3.0]], radius=0.25, max_speed=1.34, pref_speed=1.34)
+    return sim, exit_id
+
+
+def test_via_points_make_routes_and_quickest_weighs_speed_zones():
+    via = [[[10.0, 1.0]], [[10.0, 9.0]]]
+    for factor, expected in [(None, 0), (0.9, 0), (0.3, 1)]:
+        sim, exit_id = corridors(factor)
+        sim.set_exits([exit_id, exit_id], choice="quickest", via=via)
+        assert sim.chosen_route.tolist() == [expected], factor
+        assert sim.chosen_exit.tolist() == [exit_id]
+        traj = sim.run(600)
+        assert traj.metrics["exits"] == 1
+        below = traj.positions[:, 0, 1][np.abs(traj.positions[:, 0, 0] - 10.0) < 1.0]
+        assert (below.max() < 2.0) if expected == 0 else (below.min() > 8.0)
+    sim, exit_id = corridors(0.3)
+    sim.set_exits([exit_id, exit_id], choice="nearest", via=via)
+    assert sim.chosen_route.tolist() == [0]  # nearest: length only
+
+
+def test_a_passed_via_point_is_not_walked_back_to():
+    sim, exit_id = corridors()
+    sim.set_exits([exit_id, exit_id], choice="nearest", via=[[[10.0, 1.0]], [[10.0, 9.0]]], reevaluate=0.5)
+    traj = sim.run(600)
+    assert traj.metrics["exits"] == 1 and sim.chosen_route.tolist() == [0]
+    x = traj.positions[:, 0, 0]
+    past = np.argmax(x > 10.5)
+    assert x[past:].min() > 10.0  # re-planned every 0.5 s, never sent back to (10, 1)
+
+
+def test_bad_via_is_refused():
+    sim, exit_id = corridors()
+    with pytest.raises(ValueError, match="via: expected 2 entries"):
+        sim.set_exits([exit_id, exit_id], via=[None])
+    with pytest.raises(ValueError, match=r"via\[1\]"):
+        sim.set_exits([exit_id, exit_id], via=[None, [[np.nan, 1.0]]])
+    with pytest.raises(ValueError, match="sinks\\[1\\]: sink 0 is given twice with the same via points"):
+        sim.set_exits([exit_id, exit_id], via=[[[10.0, 1.0]], [[10.0, 1.0]]])
+    with pytest.raises(TypeError, match="via"):
+        sim.set_exits([exit_id], via="up")

@@ -180,3 +180,20 @@ def test_rimea_11_orca_prefers_the_near_exit_and_some_take_the_far_one():
 def test_rimea_11_fails_a_room_not_evacuated_in_time():
     result = validation.rimea_11("orca", persons=40, seconds=5.0)
     assert not result.passed and result.measured["still_inside"] > 0
+
+
+def test_rimea_14_orca_route_choice_follows_the_stairs_speed():
+    """Weidmann's stair speeds: most take the stairs, the one at the far end of the room the level way."""
+    result = validation.rimea_14("orca")
+    m = result.measured
+    assert result.passed and m["as_chosen"] == m["persons"] == 10
+    assert m["kind"] == "mixed" and m["short_route"] > m["long_route"] > 0
+    # Stairs walked at 0.3 m/s: everyone takes the level way; "nearest" ignores the stairs' slowness.
+    slow = validation.rimea_14("orca", stair_down=0.3, stair_up=0.3)
+    assert slow.passed and slow.measured["kind"] == "long"
+    nearest = validation.rimea_14("orca", stair_down=0.3, stair_up=0.3, choice="nearest")
+    assert nearest.passed and nearest.measured["kind"] == "short"
+    with pytest.raises(ValueError, match="stair_up"):
+        validation.rimea_14("orca", stair_up=0.0)
+    with pytest.raises(ValueError, match="choice is 'fastest'"):
+        validation.rimea_14("orca", choice="fastest")

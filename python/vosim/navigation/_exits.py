@@ -32,6 +32,8 @@ CHOICES = ("nearest", "quickest", "assigned")
 # specific flow of Weidmann's fundamental diagram at its maximum (about 1.2 to
 # 1.3 /(m s)); what the queue term of "quickest" divides the waiting agents by.
 SPECIFIC_FLOW = 1.3
+# Relative difference under which two routes' estimates count as equal.
+TIE = 1e-9
 
 
 def exit_shape(points: np.ndarray) -> tuple[np.ndarray, float]:
@@ -61,25 +63,62 @@ def path_lengths(offsets: np.ndarray, points: np.ndarray, starts: np.ndarray) ->
     return np.add.reduceat(legs, offsets[:-1]) * (counts > 0) if len(points) else np.zeros(len(starts))
 
 
-def quickest(lengths: np.ndarray, speeds: np.ndarray, widths: np.ndarray, ids: np.ndarray) -> np.ndarray:
-    """Each agent's exit index (columns of ``lengths``) by estimated time, chosen one agent after another."""
-    count, exits = lengths.shape
-    order = np.lexsort((ids, lengths.min(axis=1)))  # nearest to any exit first, then by id
-    walking = lengths / speeds[:, None]
+def walking_times(offsets, points, starts, lengths, speeds, zones) -> np.ndarray:
+    """Time to walk each flat track at ``speeds``, slower or faster inside the speed zones ``(polygon, factor)``.
+
+    Each zone's share of a track is walked at speed times its factor;
+    where zones overlap, each counts on its own (the engine multiplies
+    their factors), an estimate good for zones that do not overlap.
+    """
+    times = lengths / speeds
+    if not zones or not len(points):
+        return times
+    from ._geometry import require_shapely
+
+    shapely = require_shapely()
+    counts = np.diff(offsets)
+    lines = []
+    for k in range(len(starts)):
+        track = np.vstack([starts[k:k + 1], points[offsets[k]:offsets[k + 1]]])
+        lines.append(shapely.linestrings(track) if counts[k] else shapely.points(starts[k]))
+    lines = np.array(lines, dtype=object)
+    for polygon, factor in zones:
+        inside = shapely.length(shapely.intersection(lines, shapely.polygons(polygon)))
+        times = times + inside / speeds * (1.0 / factor - 1.0)
+    return times
+
+
+def best(costs: np.ndarray, current: int) -> int:
+    """The column of least cost; the current one where it ties (routes that have merged past their via points)."""
+    choice = int(np.argmin(costs))
+    if current >= 0 and costs[current] <= costs[choice] + TIE * (1.0 + abs(costs[choice])):
+        return current
+    return choice
+
+
+def quickest(walking: np.ndarray, widths: np.ndarray, ids: np.ndarray, sinks: np.ndarray,
+             current: np.ndarray) -> np.ndarray:
+    """Each agent's route (columns of ``walking``, seconds) by estimated time, chosen one agent after another.
+
+    Routes to the same sink (``sinks``, per route) share its queue.
+    """
+    count = len(walking)
+    order = np.lexsort((ids, walking.min(axis=1)))  # nearest (in time) to any exit first, then by id
+    _, group = np.unique(sinks, return_inverse=True)
     capacity = SPECIFIC_FLOW * widths
-    heading = np.zeros(exits)
+    heading = np.zeros(group.max() + 1 if len(group) else 0)
     chosen = np.empty(count, dtype=np.int64)
     for k in order:
-        choice = int(np.argmin(walking[k] + heading / capacity))
+        choice = best(walking[k] + heading[group] / capacity, int(current[k]))
         chosen[k] = choice
-        heading[choice] += 1.0
+        heading[group[choice]] += 1.0
     return chosen
 
 
 class ExitChoice:
     """The exits of a simulator and the choice made among them (kept on the simulator as ``_exits``)."""
 
-    def __init__(self, sim, sinks, choice, assignment, reevaluate, plan, clearance, waypoint_radius):
+    def __init__(self, sim, sinks, choice, assignment, reevaluate, plan, clearance, waypoint_radius, via=None):
         if not isinstance(choice, str) or choice not in CHOICES:
             raise ValueError(f"choice is {choice!r}; must be one of {', '.join(map(repr, CHOICES))}")
         known = {s.id: s for s in sim.sinks}
@@ -89,10 +128,12 @@ class ExitChoice:
         for k, s in enumerate(sinks):
             if int(s) not in known:
                 raise ValueError(f"sinks[{k}]: no sink with id {int(s)} (sinks in place: {sorted(known)})")
-        unique, first = np.unique(sinks, return_index=True)
-        if len(unique) < len(sinks):
-            k = int(np.setdiff1d(np.arange(len(sinks)), first)[0])
-            raise ValueError(f"sinks[{k}]: sink {int(sinks[k])} is given twice")
+        self.via = self._via_points(via, len(sinks))
+        keys = [(int(s), self.via[k].tobytes()) for k, s in enumerate(sinks)]
+        for k, key in enumerate(keys):  # a sink may be listed again as another route to it (other via points)
+            if key in keys[:k]:
+                raise ValueError(f"sinks[{k}]: sink {int(sinks[k])} is given twice"
+                                 + (" with the same via points" if via is not None else ""))
         shapes = [exit_shape(np.asarray(known[int(s)].points)) for s in sinks]
         self.sinks = sinks
         self.targets = np.array([c for c, _ in shapes])
@@ -107,7 +148,9 @@ class ExitChoice:
             assignment = ids_array(assignment)
             if len(assignment) != count:
                 raise ValueError(f"assignment: expected {count} sink ids (one per agent), got {len(assignment)}")
-            index = {int(s): i for i, s in enumerate(sinks)}
+            index = {}
+            for i, s in enumerate(sinks):  # a sink listed as several routes: its first one
+                index.setdefault(int(s), i)
             for k, s in enumerate(assignment):
                 if int(s) not in index:
                     raise ValueError(f"assignment[{k}]: sink {int(s)} is not among sinks {sinks.tolist()}")
@@ -121,7 +164,22 @@ class ExitChoice:
             waypoint_radius = scalar(waypoint_radius, "waypoint_radius", minimum=0.0, maximum=MAX_MAGNITUDE)
         self.waypoint_radius = waypoint_radius
         self.chosen = np.full(count, -1, dtype=np.int64)  # index into sinks, per slot
+        self.passed = np.zeros((count, len(sinks)), dtype=np.int64)  # via points passed, per slot and route
         self.since = 0  # steps since the last evaluation, carried across runs
+
+    @staticmethod
+    def _via_points(via, count: int) -> list[np.ndarray]:
+        """``via`` checked: one ``(k, 2)`` array per route (k may be 0)."""
+        from ._geometry import points_array
+
+        if via is None:
+            return [np.zeros((0, 2))] * count
+        if not isinstance(via, (list, tuple)):
+            raise TypeError(f"via: expected a list with one entry per sink (None or (k, 2) points), "
+                            f"got {type(via).__name__}")
+        if len(via) != count:
+            raise ValueError(f"via: expected {count} entries (one per sink), got {len(via)}")
+        return [np.zeros((0, 2)) if item is None else points_array(item, f"via[{k}]") for k, item in enumerate(via)]
 
     def planner(self, sim):
         """The planner: built from the simulator at the first choice (a string) and kept for re-evaluations."""
@@ -129,29 +187,74 @@ class ExitChoice:
 
         if isinstance(self.plan, str):
             radius = float(np.asarray(sim.radius).max())
-            extra = {"points": self.targets} if self.plan == "navmesh" else {}  # the mesh reaches the exits
+            # The mesh reaches the exits and the via points.
+            extra = {"points": np.vstack([self.targets, *self.via])} if self.plan == "navmesh" else {}
             self.plan = builder_of(self.plan).from_simulator(sim, radius=radius, clearance=self.clearance, **extra)
         return self.plan
 
     def tracks(self, sim, planner, slots: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """For each exit, ``(offsets, points, lengths)`` of the paths of the agents in ``slots`` to it."""
+        """For each route, ``(offsets, points, lengths)`` of the paths of the agents in ``slots`` along it.
+
+        An agent's path along its current route leaves out the via points
+        it has passed: a via point counts as passed once the agent's own
+        path to the stop after it is no longer than the via point's (so a
+        re-evaluation never sends it back), and stays passed while the agent
+        keeps the route (``self.passed``, per agent and route).
+        """
+        ids = np.asarray(sim.ids)[slots]
+        starts = np.ascontiguousarray(np.asarray(sim.positions)[slots])
+        self._grow(len(np.asarray(sim.ids)))
+        out = []
+        for r, (target, via) in enumerate(zip(self.targets, self.via)):
+            stops = np.vstack([via, target[None, :]])
+            legs = [self._leg(planner, stops[j][None, :], stops[j + 1][None, :], ids[:1], what="via point")
+                    for j in range(len(via))]  # stop to stop: the same for every agent, planned once
+            leg_lengths = np.array([path_lengths(o, p, stops[j][None, :])[0] for j, (o, p) in enumerate(legs)])
+            # Only agents on this route pass its via points; to the others it is a way through all of them.
+            on_route = self.chosen[slots] == r
+            at = np.where(on_route, self.passed[slots, r], 0)
+            while len(via):
+                ahead = np.flatnonzero((at < len(via)) & on_route)
+                if not len(ahead):
+                    break
+                o, p = self._leg(planner, starts[ahead], stops[at[ahead] + 1], ids[ahead])
+                beyond = path_lengths(o, p, starts[ahead]) <= leg_lengths[at[ahead]]
+                if not beyond.any():
+                    break
+                at[ahead[beyond]] += 1
+            self.passed[slots, r] = at
+            offsets, points = self._leg(planner, starts, stops[at], ids)
+            lengths = path_lengths(offsets, points, starts)
+            if len(via) and len(slots):
+                tail_lengths = np.concatenate([np.cumsum(leg_lengths[::-1])[::-1], [0.0]])
+                lengths = lengths + tail_lengths[at]
+                pieces = [np.vstack([points[offsets[k]:offsets[k + 1]], *[legs[j][1] for j in range(at[k], len(via))]])
+                          for k in range(len(slots))]
+                offsets = np.concatenate([[0], np.cumsum([len(q) for q in pieces])]).astype(np.int64)
+                points = np.concatenate(pieces)
+            out.append((offsets, points, lengths))
+        return out
+
+    def _grow(self, count: int) -> None:
+        """Room for agents added since the last choice (no choice, no via point passed)."""
+        if len(self.chosen) < count:
+            self.chosen = np.concatenate([self.chosen, np.full(count - len(self.chosen), -1)])
+        if len(self.passed) < count:
+            self.passed = np.vstack([self.passed, np.zeros((count - len(self.passed), len(self.sinks)), dtype=np.int64)])
+
+    @staticmethod
+    def _leg(planner, starts, goals, ids, what="agent"):
+        """Flat paths from each start to its goal."""
         from ._goals import plan_on_roadmap
         from ._navmesh import NavMesh
 
-        ids = np.asarray(sim.ids)[slots]
-        starts = np.ascontiguousarray(np.asarray(sim.positions)[slots])
-        out = []
-        for target in self.targets:
-            goals = np.repeat(target[None, :], len(slots), axis=0)
-            label = lambda i: f"agent {int(ids[i])}"  # noqa: E731
-            if planner is None:
-                offsets, points = np.arange(len(slots) + 1, dtype=np.int64), goals
-            elif isinstance(planner, NavMesh):
-                offsets, points = planner.plan_flat(starts, goals, label, snap_starts=True)
-            else:
-                offsets, points = plan_on_roadmap(planner, starts, goals, ids, label)
-            out.append((offsets, points, path_lengths(offsets, points, starts)))
-        return out
+        starts, goals = np.ascontiguousarray(starts), np.ascontiguousarray(goals)
+        label = (lambda i: f"agent {int(ids[i])}") if what == "agent" else (lambda i: f"via point {starts[i].tolist()}")
+        if planner is None or not len(starts):
+            return np.arange(len(starts) + 1, dtype=np.int64), goals
+        if isinstance(planner, NavMesh):
+            return planner.plan_flat(starts, goals, label, snap_starts=True)
+        return plan_on_roadmap(planner, starts, goals, ids, label)
 
     def choose(self, sim, slots: np.ndarray, planner) -> tuple[np.ndarray, list]:
         """The exit index of each agent in ``slots``, and the tracks to every exit."""
@@ -159,10 +262,15 @@ class ExitChoice:
         lengths = np.column_stack([t[2] for t in tracks]) if len(slots) else np.zeros((0, len(self.sinks)))
         if self.choice == "assigned":
             return self.assigned[slots], tracks
+        current = self.chosen[slots]
         if self.choice == "nearest":
-            return np.argmin(lengths, axis=1), tracks
+            return np.array([best(row, int(c)) for row, c in zip(lengths, current)], dtype=np.int64), tracks
         speeds = np.maximum(np.asarray(sim.pref_speed, dtype=float)[slots], 1e-9)
-        return quickest(lengths, speeds, self.widths, np.asarray(sim.ids)[slots]), tracks
+        zones = [(np.asarray(z.polygon), z.factor) for z in sim.speed_zones]
+        starts = np.asarray(sim.positions)[slots]
+        walking = np.column_stack([walking_times(o, p, starts, length, speeds, zones) for o, p, length in tracks]) \
+            if len(slots) else np.zeros((0, len(self.sinks)))
+        return quickest(walking, self.widths, np.asarray(sim.ids)[slots], self.sinks, current), tracks
 
     @staticmethod
     def pick(tracks, chosen: np.ndarray, among: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -195,8 +303,6 @@ class ExitChoice:
         into a corner) where the rest of their track is out of sight.
         """
         slots = np.flatnonzero(np.asarray(sim.active))
-        if len(self.chosen) < len(np.asarray(sim.ids)):  # agents added since: no choice yet
-            self.chosen = np.concatenate([self.chosen, np.full(len(np.asarray(sim.ids)) - len(self.chosen), -1)])
         if not len(slots):
             return None
         chosen, tracks = self.choose(sim, slots, None if self.plan is None else self.planner(sim))

@@ -157,7 +157,7 @@ class GoalMethods:
             self._plan = (planner, clearance)
 
     def set_exits(self, sinks, *, choice: str = "nearest", assignment=None, reevaluate=None,
-                  plan="navmesh", clearance: float = 0.0, waypoint_radius=None) -> None:
+                  via=None, plan="navmesh", clearance: float = 0.0, waypoint_radius=None) -> None:
         """Send every active agent to one of several exits (sinks), chosen by a strategy.
 
         Each agent heads for its exit's middle (a line sink's midpoint, an
@@ -172,13 +172,15 @@ class GoalMethods:
             Ids of sinks already added with :meth:`add_sink`, ``(e,)``.
         choice
             ``"nearest"``: the exit with the shortest planned path.
-            ``"quickest"``: the least estimated time, path length /
-            preferred speed plus the agents already heading for that exit
+            ``"quickest"``: the least estimated time, the time to walk the
+            path at the preferred speed (slower or faster through the speed
+            zones it crosses, ``add_speed_zone``) plus the agents already heading for that exit
             divided by its capacity (``vosim.navigation.SPECIFIC_FLOW``
             persons per metre of width and second; a line's width is its
             length, an area's its longest side); agents choose one after
             another, the one nearest to any exit first.
-            ``"assigned"``: the sink given per agent in ``assignment``.
+            ``"assigned"``: the sink given per agent in ``assignment`` (its
+            first route where it is listed more than once).
         assignment
             With ``choice="assigned"``: one sink id per agent (every agent,
             in slot order, as ``ids``); inactive agents' entries are unused.
@@ -189,6 +191,13 @@ class GoalMethods:
             agents pushed off their path (through a side door, into a
             corner) find their way back. None: the first choice and paths
             stay. The period carries across consecutive runs.
+        via
+            Routes: None (each sink reached by the shortest path), or a list
+            with one entry per sink, None or ``(k, 2)`` points the path to
+            it passes through in order. A sink may then be listed more than
+            once, with other via points, as another route to it (a short
+            way over stairs and a long level one, say); routes to one sink
+            share its queue, ``chosen_route`` tells them apart.
         plan
             ``"navmesh"`` (default), ``"roadmap"``, a planner built before,
             or None (straight lines to the exits, their lengths compared). A
@@ -205,7 +214,8 @@ class GoalMethods:
         ValueError
             An unknown or repeated sink id, an unknown ``choice``, an
             ``assignment`` of the wrong length or naming a sink not listed,
-            ``assignment`` given to another strategy, a bad ``reevaluate``, or an exit no agent can reach
+            ``assignment`` given to another strategy, a bad ``reevaluate``,
+            ``via`` of the wrong length or with bad points, or an exit no agent can reach
             (naming the agent); nothing is changed then.
         """
         from ._exits import ExitChoice
@@ -219,7 +229,7 @@ class GoalMethods:
             raise TypeError(f"plan: expected None, 'roadmap', 'navmesh', a Roadmap or a NavMesh, "
                             f"got {type(plan).__name__}")
         exits = ExitChoice(self, sinks, choice, assignment, reevaluate, plan,
-                           scalar(clearance, "clearance", minimum=0.0, maximum=MAX_MAGNITUDE), waypoint_radius)
+                           scalar(clearance, "clearance", minimum=0.0, maximum=MAX_MAGNITUDE), waypoint_radius, via)
         exits.apply(self)
         self._exits = exits
 
@@ -235,4 +245,15 @@ class GoalMethods:
         if exits is not None:
             known = exits.chosen[:count]
             out[:len(known)] = np.where(known >= 0, exits.sinks[np.maximum(known, 0)], -1)
+        return out
+
+    @property
+    def chosen_route(self) -> np.ndarray:
+        """Each agent's route at the last choice: its index in ``set_exits``' ``sinks``, -1 for none (int64 copy)."""
+        exits = getattr(self, "_exits", None)
+        count = len(np.asarray(self.ids))
+        out = np.full(count, -1, dtype=np.int64)
+        if exits is not None:
+            known = exits.chosen[:count]
+            out[:len(known)] = known
         return out

@@ -24,9 +24,10 @@ From the shell: ``vosim validate --method orca [--plot DIR]``.
 from ._figures import figures
 from ._result import NotExpressible, TestResult, table
 from ._rimea import (EXAMPLE_GROUPS, NOT_EXPRESSIBLE, STAIR_SPEED_DOWN, STAIR_SPEED_UP, TESTS, rimea_1, rimea_2,
-                     rimea_3, rimea_4, rimea_5, rimea_7, rimea_9, rimea_10, rimea_11, rimea_15, run_all)
+                     rimea_3, rimea_4, rimea_5, rimea_7, rimea_9, rimea_10, rimea_11, rimea_14,
+                     rimea_15, run_all)
 from ._weidmann import weidmann_specific_flow, weidmann_speed
 
 __all__ = ["EXAMPLE_GROUPS", "NOT_EXPRESSIBLE", "NotExpressible", "STAIR_SPEED_DOWN", "STAIR_SPEED_UP", "TESTS",
            "TestResult", "figures", "rimea_1", "rimea_2", "rimea_3", "rimea_4", "rimea_5", "rimea_7", "rimea_9",
-           "rimea_10", "rimea_11", "rimea_15", "run_all", "table", "weidmann_specific_flow", "weidmann_speed"]
+           "rimea_10", "rimea_11", "rimea_14", "rimea_15", "run_all", "table", "weidmann_specific_flow", "weidmann_speed"]

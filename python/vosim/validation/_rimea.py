@@ -36,7 +36,6 @@ EXAMPLE_GROUPS = {"slow": (0.6, 0.9), "medium": (0.9, 1.2), "fast": (1.2, 1.6)}
 NOT_EXPRESSIBLE = (
     NotExpressible("RiMEA 8", "parameter analysis, 3-storey building", "stairs and levels"),
     NotExpressible("RiMEA 13", "congestion in front of stairs", "its test scenario on speed zones (not built yet)"),
-    NotExpressible("RiMEA 14", "route choice", "route choice, stairs"),
 )
 
 
@@ -476,11 +475,11 @@ def rimea_9(method="orca", *, persons: int = 1000, seed: int = 0, seconds: float
 
 
 # The route tests live in their own module, which takes this one's pedestrians and helpers.
-from ._rimea_routes import rimea_10, rimea_11  # noqa: E402
+from ._rimea_routes import rimea_10, rimea_11, rimea_14  # noqa: E402
 
 #: The tests :func:`run_all` runs, by name.
 TESTS = {"1": rimea_1, "2": rimea_2, "3": rimea_3, "4": rimea_4, "5": rimea_5, "7": rimea_7, "9": rimea_9,
-         "10": rimea_10, "11": rimea_11, "15": rimea_15}
+         "10": rimea_10, "11": rimea_11, "14": rimea_14, "15": rimea_15}
 
 
 def run_all(method="orca", *, tests=None) -> list[TestResult]:

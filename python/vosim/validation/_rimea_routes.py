@@ -1,9 +1,9 @@
-"""RiMEA tests of escape routes (guideline 4.1.1): 10, assigned exits, and 11, exit choice.
+"""RiMEA tests of escape routes (guideline 4.1.1): 10, assigned exits, 11, exit choice, 14, route choice.
 
 Both use :meth:`vosim.Simulator.set_exits` for the route (planned on a
 navigation mesh) and sinks for the exits; the method under test does the
 walking. Geometries follow JuPedSim's verification suite
-(``Utest/rimea_tests/test_10`` and ``test_11``).
+(``Utest/rimea_tests/test_10``, ``test_11`` and ``test_14``).
 """
 
 from __future__ import annotations
@@ -174,3 +174,89 @@ def rimea_11(method="orca", *, persons: int = 300, seed: int = 0, seconds: float
                        "evacuation_time_s": last},
                       f"all leave within {seconds:g} s, more by the nearer exit, some by the other", passed,
                       summary, data={"trajectory": traj})
+
+
+#: RiMEA 14's floor in plan (JuPedSim's geometry): a start room (x 0-5) and an exit room (x 25-30, its
+#: 2 m exit in the bottom wall at x 27-29), 20 m deep, joined by two ways: a short one, 2 m wide at
+#: y 4-6, down 5 m of stairs (x 5-10), along the lower floor (x 10-20) and up 5 m of stairs (x 20-25);
+#: and a long level corridor, 5 m wide at y 15-20.
+STAIRS_14 = ((5.0, 10.0), (20.0, 25.0))
+#: The via points that tell the routes apart: about the middle of the lower floor and of the corridor (a
+#: little off the exact middle, where the navigation mesh's funnel returns a detour from a start on a
+#: triangle's edge).
+SHORT_VIA_14 = (14.5, 5.1)
+LONG_VIA_14 = (14.5, 17.3)
+
+
+def _floor_14(sim, stair_down: float, stair_up: float):
+    """Walls, stairs (speed zones) and the exit's sink of RiMEA 14; returns the sink's id."""
+    for wall in ([[5.0, 4.0], [5.0, 0.0], [0.0, 0.0], [0.0, 20.0], [5.0, 20.0]], [[5.0, 6.0], [5.0, 15.0]],
+                 [[5.0, 15.0], [25.0, 15.0]], [[5.0, 20.0], [30.0, 20.0], [30.0, 0.0], [29.0, 0.0]],
+                 [[27.0, 0.0], [25.0, 0.0], [25.0, 4.0]], [[25.0, 6.0], [25.0, 15.0]],
+                 [[5.0, 4.0], [25.0, 4.0]], [[5.0, 6.0], [25.0, 6.0]]):
+        sim.add_wall(wall)
+    (a, b), (c, d) = STAIRS_14
+    sim.add_speed_zone([[a, 4.0], [b, 4.0], [b, 6.0], [a, 6.0]], stair_down / SPEED)
+    sim.add_speed_zone([[c, 4.0], [d, 4.0], [d, 6.0], [c, 6.0]], stair_up / SPEED)
+    return sim.add_sink([[27.0, -0.3], [29.0, -0.3], [29.0, -1.5], [27.0, -1.5]])
+
+
+def rimea_14(method="orca", *, persons: int = 10, choice: str = "quickest", stair_down: float | None = None,
+             stair_up: float | None = None, seconds: float = 300.0) -> TestResult:
+    """RiMEA test 14: route choice, a short way over stairs or a longer level one.
+
+    ``persons`` pedestrians stand in the start room (JuPedSim's geometry,
+    :data:`STAIRS_14`) and leave by the one exit, either way: the short one
+    (about 28 m) down a flight of stairs, along the lower floor and up
+    again, or the long level corridor (about 46 m). Stairs are speed zones
+    at Weidmann's horizontal stair speeds (0.694 m/s down, 0.610 m/s up,
+    :data:`~vosim.validation.STAIR_SPEED_DOWN`, ``STAIR_SPEED_UP``), and the
+    two ways are two routes to the same sink
+    (``set_exits([exit, exit], via=[short, long], choice=choice)``):
+    ``"quickest"`` weighs the stairs' slowness and the queue, ``"nearest"``
+    the length alone.
+
+    The guideline sets no pass criterion: it asks that the model's choice be
+    documented as short, long, mixed or configurable; vosim's is
+    configurable (``choice``), and the summary names what the persons did.
+    Criterion used: everyone leaves within ``seconds``, each along the route
+    it chose (its path crosses the lower floor or the corridor as chosen).
+    """
+    from ._rimea import STAIR_SPEED_DOWN, STAIR_SPEED_UP
+
+    method = _method(method)
+    persons = integer(persons, "persons", minimum=1, maximum=100)
+    seconds = scalar(seconds, "seconds", minimum=TIME_STEP, maximum=3600.0)
+    stair_down = STAIR_SPEED_DOWN if stair_down is None else scalar(stair_down, "stair_down", minimum=0.0,
+                                                                      strict=True, maximum=SPEED)
+    stair_up = STAIR_SPEED_UP if stair_up is None else scalar(stair_up, "stair_up", minimum=0.0, strict=True,
+                                                              maximum=SPEED)
+    sim = _simulator(method)
+    exit_sink = _floor_14(sim, stair_down, stair_up)
+    # A column of persons in the start room, 1 m apart, clear of its walls.
+    ys = 10.0 + (np.arange(persons) % 16 - 7.5) * 1.0
+    xs = 2.5 + (np.arange(persons) // 16 - (persons - 1) // 32) * 1.0
+    sim.add_agents(np.column_stack([xs, ys]), pref_speed=SPEED, max_speed=SPEED, **_PEDESTRIAN)
+    sim.set_exits([exit_sink, exit_sink], choice=choice, via=[[SHORT_VIA_14], [LONG_VIA_14]], reevaluate=1.0)
+    traj = _run(sim, int(np.ceil(seconds / TIME_STEP)), until_arrived=True, record_every=5)
+    route = sim.chosen_route
+    # Which way each went: its lowest y while crossing x = 15 (the lower floor lies below 7, the corridor above 15).
+    xs_track, ys_track = traj.positions[..., 0], traj.positions[..., 1]
+    middle = np.abs(xs_track - 15.0) < 2.0
+    lowest = np.where(middle, ys_track, np.inf).min(axis=0)
+    took = np.where(lowest < 7.0, 0, np.where(np.isfinite(lowest), 1, -1))
+    left = np.asarray(sim.exit_sink) == exit_sink
+    short, long_ = int(np.sum(took == 0)), int(np.sum(took == 1))
+    as_chosen = int(np.sum(left & (took == route)))
+    passed = as_chosen == persons
+    kind = "short" if long_ == 0 and short else "long" if short == 0 and long_ else "mixed"
+    times = np.asarray(sim.exit_time)
+    last = float(np.max(times)) if left.all() else float("inf")
+    summary = (f"{kind}: {short} over the stairs, {long_} the level way ({choice}; configurable)"
+               + ("" if passed else f"; {persons - as_chosen} not out along their route"))
+    return TestResult("RiMEA 14", "route choice, stairs vs level", method.name,
+                      {"short_route": short, "long_route": long_, "as_chosen": as_chosen, "persons": persons,
+                       "kind": kind, "choice": choice, "evacuation_time_s": last},
+                      f"all leave within {seconds:g} s along the route they chose; the choice documented "
+                      "(the guideline's: short, long, mixed or configurable)", passed, summary,
+                      data={"trajectory": traj})
