@@ -23,6 +23,8 @@ def figures(results) -> dict:
             out[stem] = _speeds(plt, result)
         elif result.test == "RiMEA 9":
             out[stem] = _evacuated(plt, result)
+        elif "route" in result.data:
+            out[stem] = _routes(plt, result)
         elif "trajectory" in result.data:
             from .. import plot
 
@@ -92,5 +94,25 @@ def _evacuated(plt, result):
     ax.set(xlabel="time (s)", ylabel="persons evacuated", ylim=(0, data["persons"] * 1.05))
     ax.set_title(f"RiMEA 9: {result.method}, {data['persons']} persons\n{result.summary}", fontsize=10)
     ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def _routes(plt, result):
+    """Every path, coloured by the exit or route taken (agents that left keep their path up to the sink)."""
+    from ..plot._common import obstacles
+
+    traj, route, names = result.data["trajectory"], result.data["route"], result.data["route_names"]
+    fig, ax = plt.subplots(figsize=(6.5, 5.0))
+    obstacles(traj.obstacles, ax=ax, scene=0)
+    for k, name in enumerate(names):
+        mine = np.flatnonzero(route == k)
+        for n, i in enumerate(mine):
+            ax.plot(traj.positions[:, i, 0], traj.positions[:, i, 1], color=f"C{k}", lw=0.8, alpha=0.7,
+                    label=f"{name} ({len(mine)})" if n == 0 else None)
+        ax.plot(traj.positions[0, mine, 0], traj.positions[0, mine, 1], "o", color=f"C{k}", ms=3)
+    ax.set(xlabel="x (m)", ylabel="y (m)", aspect="equal")
+    ax.set_title(f"{result.test}: {result.method}\n{result.summary}", fontsize=10)
+    ax.legend(fontsize=8, loc="best")
     fig.tight_layout()
     return fig

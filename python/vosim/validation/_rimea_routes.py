@@ -21,6 +21,9 @@ DOORS_ABOVE_10 = (1.05, 4.05, 7.65, 10.05, 13.05, 16.05)
 DOORS_BELOW_10 = (1.05, 4.05, 7.05, 10.05, 13.05, 16.05)
 ROOM_WALLS_ABOVE_10 = (0.0, 3.0, 6.0, 7.2, 9.0, 12.0, 15.0, 18.0)
 ROOM_WALLS_BELOW_10 = (0.0, 3.0, 6.0, 9.0, 12.0, 15.0, 18.0)
+#: Each room's span in x: rooms 0-5 above (y 6-11; the passage x 6-7.2 is no room), 6-11 below (y 0-5).
+ROOMS_10 = ((0.0, 3.0), (3.0, 6.0), (7.2, 9.0), (9.0, 12.0), (12.0, 15.0), (15.0, 18.0),
+            (0.0, 3.0), (3.0, 6.0), (6.0, 9.0), (9.0, 12.0), (12.0, 15.0), (15.0, 18.0))
 #: Persons per room (rooms 0-5 above, 6-11 below, left to right) and each room's exit (0: top, 1: right),
 #: as JuPedSim's test assigns them: 23 persons, 15 to exit 1 and 8 to exit 2.
 PERSONS_10 = (2, 2, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2)
@@ -59,8 +62,7 @@ def _floor_10(sim) -> tuple[np.ndarray, np.ndarray]:
              sim.add_sink([[18.3, 5.0], [19.2, 5.0], [19.2, 6.0], [18.3, 6.0]])]
     starts, rooms = [], []
     for room, count in enumerate(PERSONS_10):
-        left = (ROOM_WALLS_ABOVE_10[room] if room < 6 else ROOM_WALLS_BELOW_10[room - 6])
-        right = (ROOM_WALLS_ABOVE_10[room + 1] if room < 6 else ROOM_WALLS_BELOW_10[room - 5])
+        left, right = ROOMS_10[room]
         middle, y = (left + right) / 2.0, (8.5 if room < 6 else 2.5)
         xs = [middle] if count == 1 else [middle - 0.6, middle + 0.6]
         starts += [[x, y] for x in xs]
@@ -92,7 +94,8 @@ def rimea_10(method="orca", *, seconds: float = 200.0, reevaluate: float | None 
     sim = _simulator(method)
     sinks, starts, rooms = _floor_10(sim)
     sim.add_agents(starts, pref_speed=SPEED, max_speed=SPEED, **_PEDESTRIAN)
-    assigned = sinks[np.array(EXIT_OF_ROOM_10)[rooms]]
+    assigned_index = np.array(EXIT_OF_ROOM_10)[rooms]
+    assigned = sinks[assigned_index]
     sim.set_exits(sinks, choice="assigned", assignment=assigned, reevaluate=reevaluate)
     traj = _run(sim, int(np.ceil(seconds / TIME_STEP)), until_arrived=True, record_every=5)
     left_by = np.asarray(sim.exit_sink)
@@ -108,7 +111,10 @@ def rimea_10(method="orca", *, seconds: float = 200.0, reevaluate: float | None 
                       {"by_assigned_exit": right, "by_other_exit": wrong, "still_inside": inside,
                        "persons": len(starts), "evacuation_time_s": last},
                       f"all {len(starts)} leave through their assigned exit within {seconds:g} s", passed,
-                      summary, data={"trajectory": traj})
+                      summary, data={"trajectory": traj, "route": np.where(left_by == assigned, assigned_index,
+                                                                           np.where(left_by >= 0, 2, 3)),
+                                     "route_names": ["exit 1 as assigned", "exit 2 as assigned",
+                                                     "the other exit", "still inside"]})
 
 
 #: RiMEA 11's room (JuPedSim's geometry): 30 m x 20 m, two 1 m exits in the top wall, x 21-22 (nearer the
@@ -173,7 +179,9 @@ def rimea_11(method="orca", *, persons: int = 300, seed: int = 0, seconds: float
                       {"near_exit": near, "far_exit": far, "still_inside": inside, "persons": persons,
                        "evacuation_time_s": last},
                       f"all leave within {seconds:g} s, more by the nearer exit, some by the other", passed,
-                      summary, data={"trajectory": traj})
+                      summary, data={"trajectory": traj,
+                                     "route": np.where(left_by == sinks[0], 0, np.where(left_by == sinks[1], 1, 2)),
+                                     "route_names": ["near exit", "far exit", "still inside"]})
 
 
 #: RiMEA 14's floor in plan (JuPedSim's geometry): a start room (x 0-5) and an exit room (x 25-30, its
@@ -259,4 +267,5 @@ def rimea_14(method="orca", *, persons: int = 10, choice: str = "quickest", stai
                        "kind": kind, "choice": choice, "evacuation_time_s": last},
                       f"all leave within {seconds:g} s along the route they chose; the choice documented "
                       "(the guideline's: short, long, mixed or configurable)", passed, summary,
-                      data={"trajectory": traj})
+                      data={"trajectory": traj, "route": np.where(took >= 0, took, 2),
+                            "route_names": ["over the stairs", "the level way", "neither"]})
