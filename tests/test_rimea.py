@@ -188,6 +188,10 @@ def test_rimea_14_orca_route_choice_follows_the_stairs_speed():
     m = result.measured
     assert result.passed and m["as_chosen"] == m["persons"] == 10
     assert m["kind"] == "mixed" and m["short_route"] > m["long_route"] > 0
+    pytest.importorskip("matplotlib")
+    figure = validation.figures([result])["rimea_14_orca"]
+    labels = figure.axes[0].get_legend_handles_labels()[1]
+    assert labels == [f"over the stairs ({m['short_route']})", f"the level way ({m['long_route']})"]
     # Stairs walked at 0.3 m/s: everyone takes the level way; "nearest" ignores the stairs' slowness.
     slow = validation.rimea_14("orca", stair_down=0.3, stair_up=0.3)
     assert slow.passed and slow.measured["kind"] == "long"
