@@ -215,3 +215,18 @@ def test_bad_via_is_refused():
         sim.set_exits([exit_id, exit_id], via=[[[10.0, 1.0]], [[10.0, 1.0]]])
     with pytest.raises(TypeError, match="via"):
         sim.set_exits([exit_id], via="up")
+
+
+@pytest.mark.parametrize("choice", ["nearest", "quickest", "assigned"])
+def test_agents_added_after_set_exits_are_chosen_for_at_the_next_reevaluation(choice):
+    sim, sinks, _ = room(crowd(4))
+    sim.set_exits(sinks, choice=choice, reevaluate=1.0,
+                  assignment=[sinks[1]] * 4 if choice == "assigned" else None)
+    late = sim.add_agents([[3.0, 5.0]], radius=0.25, max_speed=1.34, pref_speed=1.34)
+    assert sim.chosen_exit[-1] == -1 and sim.chosen_route[-1] == -1
+    traj = sim.run(600)
+    if choice == "assigned":  # no exit was assigned to it: it is left alone
+        assert sim.chosen_exit[-1] == -1 and traj.metrics["exits"] == 4
+    else:
+        assert sim.chosen_exit[-1] == sinks[0] and traj.metrics["exits"] == 5
+    assert int(late[0]) == int(np.asarray(sim.ids)[-1])

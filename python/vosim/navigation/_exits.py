@@ -288,12 +288,17 @@ class ExitChoice:
 
     def apply(self, sim) -> None:
         """Choose for every active agent and send it on its way."""
-        slots = np.flatnonzero(np.asarray(sim.active))
+        slots = self._active_slots(sim)
         chosen, tracks = self.choose(sim, slots, None if self.plan is None else self.planner(sim))
         self.chosen[slots] = chosen
         offsets, points = self.pick(tracks, chosen, np.arange(len(slots)))
         if len(slots):
             sim._set_flat_waypoints(np.asarray(sim.ids)[slots], offsets, points, self.radius_of(sim, slots))
+
+    def _active_slots(self, sim) -> np.ndarray:
+        """The agents to choose for: active ones (with ``"assigned"``, those given an exit)."""
+        slots = np.flatnonzero(np.asarray(sim.active))
+        return slots[slots < len(self.assigned)] if self.choice == "assigned" else slots
 
     def reevaluated(self, sim):
         """Choose again for the agents still inside; new tracks for all of them, from where they are.
@@ -302,7 +307,7 @@ class ExitChoice:
         back those that others pushed off their path (through a side door,
         into a corner) where the rest of their track is out of sight.
         """
-        slots = np.flatnonzero(np.asarray(sim.active))
+        slots = self._active_slots(sim)
         if not len(slots):
             return None
         chosen, tracks = self.choose(sim, slots, None if self.plan is None else self.planner(sim))

@@ -209,6 +209,13 @@ class GoalMethods:
             Distance at which a path's corner counts as passed; by default
             each agent's arrival radius.
 
+        Notes
+        -----
+        The exits, the choice and the planner are kept on the simulator
+        for ``run()``'s re-evaluations; they are not part of checkpoints.
+        Agents added later are chosen for at the next re-evaluation (with
+        ``"assigned"``, they have no exit and are left alone).
+
         Raises
         ------
         ValueError
