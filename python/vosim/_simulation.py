@@ -498,7 +498,9 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
             The run stays one run: one trajectory, one set of metrics. The
             period carries across consecutive runs with the same period,
             planner and agents, so that many short runs re-plan as one long
-            one would.
+            one would. After ``set_exits(..., reevaluate=k)`` the run also
+            chooses exits again and re-plans every k seconds (both, where
+            both are asked for).
 
         Returns
         -------

@@ -5,8 +5,9 @@ Strategies
 ``"nearest"``
     The exit with the shortest planned path.
 ``"quickest"``
-    The exit with the least estimated time: path length / preferred speed
-    plus a queue term, the agents already heading for that exit divided by
+    The exit with the least estimated time: the path walked at the
+    preferred speed (scaled inside the speed zones it crosses) plus a queue
+    term, the agents already heading for that exit divided by
     its capacity (``SPECIFIC_FLOW`` persons per metre of width and second).
     Agents choose one by one, the one nearest to any exit first, each seeing
     the choices made before it.
@@ -240,7 +241,8 @@ class ExitChoice:
         if len(self.chosen) < count:
             self.chosen = np.concatenate([self.chosen, np.full(count - len(self.chosen), -1)])
         if len(self.passed) < count:
-            self.passed = np.vstack([self.passed, np.zeros((count - len(self.passed), len(self.sinks)), dtype=np.int64)])
+            more = np.zeros((count - len(self.passed), len(self.sinks)), dtype=np.int64)
+            self.passed = np.vstack([self.passed, more])
 
     @staticmethod
     def _leg(planner, starts, goals, ids, what="agent"):
