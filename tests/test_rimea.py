@@ -76,7 +76,8 @@ def test_the_table_lists_tests_not_expressible_yet():
     text = validation.table(results, validation.NOT_EXPRESSIBLE)
     assert text.splitlines()[0] == "| test | ORCA | RVO |"
     assert "| RiMEA 1 corridor 40 m at 1.33 m/s | pass: 30.1 s | pass:" in text
-    assert "| not expressible yet | needs |" in text and "| RiMEA 10 assigned exits | routes that keep to their exit" in text
+    assert "| not expressible yet | needs |" in text and "| RiMEA 8 parameter analysis" in text
+    assert "RiMEA 10" not in text and "RiMEA 11" not in text  # expressible now
     with pytest.raises(ValueError, match="unknown test '8'"):
         validation.run_all("orca", tests=["8"])
     with pytest.raises(TypeError, match="method"):
@@ -162,3 +163,54 @@ def test_social_force_model_slows_only_near_contact_densities():
     # density, a steep fall once bodies are that close (2.6 persons/m² and more).
     speeds = validation.rimea_4("sfm", densities=(0.5, 3.0)).measured["speed"]
     assert speeds[0] > 1.3 and speeds[1] < 0.7
+
+
+def test_rimea_10_orca_leaves_through_the_assigned_exits():
+    result = validation.rimea_10("orca")
+    m = result.measured
+    assert result.passed and m["by_assigned_exit"] == m["persons"] == 23
+    assert m["by_other_exit"] == m["still_inside"] == 0
+    assert 10.0 < m["evacuation_time_s"] < 200.0
+
+
+def test_rimea_10_without_replanning_loses_people_pushed_off_their_path():
+    """Planned once, some are pushed through a side door and stay pinned there: the test fails."""
+    result = validation.rimea_10("orca", reevaluate=None)
+    assert not result.passed and result.measured["still_inside"] > 0
+    assert "still inside" in result.summary
+    with pytest.raises(ValueError, match="reevaluate"):
+        validation.rimea_10("orca", reevaluate=0.0)
+
+
+def test_rimea_11_orca_prefers_the_near_exit_and_some_take_the_far_one():
+    result = validation.rimea_11("orca", persons=40)
+    m = result.measured
+    assert result.passed and m["near_exit"] + m["far_exit"] == 40 and m["near_exit"] > m["far_exit"] > 0
+    with pytest.raises(ValueError, match="persons"):
+        validation.rimea_11("orca", persons=1)
+
+
+def test_rimea_11_fails_a_room_not_evacuated_in_time():
+    result = validation.rimea_11("orca", persons=40, seconds=5.0)
+    assert not result.passed and result.measured["still_inside"] > 0
+
+
+def test_rimea_14_orca_route_choice_follows_the_stairs_speed():
+    """Weidmann's stair speeds: most take the stairs, the one at the far end of the room the level way."""
+    result = validation.rimea_14("orca")
+    m = result.measured
+    assert result.passed and m["as_chosen"] == m["persons"] == 10
+    assert m["kind"] == "mixed" and m["short_route"] > m["long_route"] > 0
+    pytest.importorskip("matplotlib")
+    figure = validation.figures([result])["rimea_14_orca"]
+    labels = figure.axes[0].get_legend_handles_labels()[1]
+    assert labels == [f"over the stairs ({m['short_route']})", f"the level way ({m['long_route']})"]
+    # Stairs walked at 0.3 m/s: everyone takes the level way; "nearest" ignores the stairs' slowness.
+    slow = validation.rimea_14("orca", stair_down=0.3, stair_up=0.3)
+    assert slow.passed and slow.measured["kind"] == "long"
+    nearest = validation.rimea_14("orca", stair_down=0.3, stair_up=0.3, choice="nearest")
+    assert nearest.passed and nearest.measured["kind"] == "short"
+    with pytest.raises(ValueError, match="stair_up"):
+        validation.rimea_14("orca", stair_up=0.0)
+    with pytest.raises(ValueError, match="choice is 'fastest'"):
+        validation.rimea_14("orca", choice="fastest")

@@ -501,7 +501,9 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
             The run stays one run: one trajectory, one set of metrics. The
             period carries across consecutive runs with the same period,
             planner and agents, so that many short runs re-plan as one long
-            one would.
+            one would. After ``set_exits(..., reevaluate=k)`` the run also
+            chooses exits again and re-plans every k seconds (both, where
+            both are asked for).
 
         Returns
         -------
@@ -539,6 +541,12 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
             from .navigation._replanning import stall_replanner
 
             pause_every, replan, replanned = stall_replanner(self, replan_stalled)
+        exits = getattr(self, "_exits", None)
+        if exits is not None and exits.reevaluate is not None:  # set_exits(choice="quickest", reevaluate=...)
+            from .navigation._exits import merge_pausers
+
+            stalled = None if replan is None else (pause_every, replan, replanned)
+            pause_every, replan, replanned = merge_pausers(exits.pauser(self), stalled)
         reporter = make_progress(progress, steps)
         if until_arrived and not np.any(self.has_goal & self.active):
             raise ValueError("until_arrived=True needs at least one active agent with a goal")

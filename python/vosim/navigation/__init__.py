@@ -6,13 +6,18 @@
   agents' radius and triangulated, with A* over the triangles and the funnel
   algorithm for the path;
 - ``sim.set_goals(ids, goals, plan="navmesh")`` plans and sets waypoints for
-  many agents in one call.
+  many agents in one call;
+- ``sim.set_exits(sinks, choice=...)`` chooses an exit (sink) per agent:
+  nearest by path, quickest (walk plus queue, re-evaluated inside ``run()``)
+  or assigned, and plans the way there.
 
 Both need shapely >= 2.1 (``pip install "vosim[navigation]"``), imported
 when a planner is built; the searches run in C++ for all agents at once.
 """
 
+from ._exits import CHOICES as EXIT_CHOICES
+from ._exits import SPECIFIC_FLOW
 from ._navmesh import NavMesh
 from ._roadmap import Roadmap
 
-__all__ = ["NavMesh", "Roadmap"]
+__all__ = ["EXIT_CHOICES", "SPECIFIC_FLOW", "NavMesh", "Roadmap"]

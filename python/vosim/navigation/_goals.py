@@ -2,55 +2,14 @@
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 
-from .._checks import MAX_MAGNITUDE, ids_array, shaped
+from .._checks import MAX_MAGNITUDE, ids_array, scalar, shaped
 from ._geometry import points_array
+from ._planners import builder_of, plan_on_roadmap, warn_off_mesh
 
 PLANNERS = ("roadmap", "navmesh")
-
-
-def warn_off_mesh(mesh, starts: np.ndarray, ids: np.ndarray) -> None:
-    """Warns about the agents standing farther off the mesh than its tolerance, which start by walking onto it."""
-    gap = mesh.distance_off(starts)
-    off = np.flatnonzero(gap > mesh.tolerance)
-    if len(off):
-        listed = ", ".join(f"agent {int(ids[k])} ({gap[k]:.3g} m)" for k in off[:5])
-        more = f" and {len(off) - 5} more" if len(off) > 5 else ""
-        warnings.warn(f"set_goals: {len(off)} agent(s) stand off the walkable area: {listed}{more}; "
-                      "their paths begin at its nearest point", stacklevel=3)
-
-
-def plan_on_roadmap(roadmap, starts: np.ndarray, goals: np.ndarray, ids: np.ndarray, label):
-    """Flat tracks over a roadmap; agents whose start sees none of it head straight for their goals, with a warning."""
-    gap = roadmap.stranded(starts, goals)
-    off = np.flatnonzero(gap > 0)
-    if not len(off):
-        return roadmap.plan_flat(starts, goals, label)
-    listed = ", ".join(f"agent {int(ids[k])} ({gap[k]:.3g} m)" for k in off[:5])
-    more = f" and {len(off) - 5} more" if len(off) > 5 else ""
-    warnings.warn(f"set_goals: {len(off)} agent(s) stand off the walkable area, out of sight of the roadmap: "
-                  f"{listed}{more}; they head straight for their goals, unplanned", stacklevel=3)
-    rest = np.flatnonzero(gap == 0)
-    offsets, points = roadmap.plan_flat(starts[rest], goals[rest], lambda i: label(int(rest[i])))
-    counts = np.ones(len(ids), dtype=np.int64)
-    counts[rest] = np.diff(offsets)
-    merged = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-    out = np.empty((merged[-1], 2))
-    out[merged[off]] = goals[off]
-    segment = np.repeat(np.arange(len(rest)), np.diff(offsets))
-    out[merged[rest][segment] + np.arange(len(points)) - offsets[segment]] = points
-    return merged, out
-
-
-def builder_of(name: str):
-    """The planner class a ``plan=`` string names."""
-    from ._navmesh import NavMesh
-    from ._roadmap import Roadmap
-
-    return Roadmap if name == "roadmap" else NavMesh
 
 
 class GoalMethods:
@@ -155,3 +114,112 @@ class GoalMethods:
                                    np.ascontiguousarray(points, dtype=np.float64), waypoint_radius)
         if planner is not None:  # what run(replan_stalled=...) plans with (not part of checkpoints)
             self._plan = (planner, clearance)
+
+    def set_exits(self, sinks, *, choice: str = "nearest", assignment=None, reevaluate=None,
+                  via=None, plan="navmesh", clearance: float = 0.0, waypoint_radius=None) -> None:
+        """Send every active agent to one of several exits (sinks), chosen by a strategy.
+
+        Each agent heads for its exit's middle (a line sink's midpoint, an
+        area sink's centroid) along a planned path, and leaves the simulation
+        when it reaches the sink (see :meth:`add_sink`); ``chosen_exit``
+        records which sink each agent chose, ``exit_sink`` through which it
+        left.
+
+        Parameters
+        ----------
+        sinks
+            Ids of sinks already added with :meth:`add_sink`, ``(e,)``.
+        choice
+            ``"nearest"``: the exit with the shortest planned path.
+            ``"quickest"``: the least estimated time, the time to walk the
+            path at the preferred speed (slower or faster through the speed
+            zones it crosses, ``add_speed_zone``) plus the agents already heading for that exit
+            divided by its capacity (``vosim.navigation.SPECIFIC_FLOW``
+            persons per metre of width and second; a line's width is its
+            length, an area's its longest side); agents choose one after
+            another, the one nearest to any exit first.
+            ``"assigned"``: the sink given per agent in ``assignment`` (its
+            first route where it is listed more than once).
+        assignment
+            With ``choice="assigned"``: one sink id per agent (every agent,
+            in slot order, as ``ids``); inactive agents' entries are unused.
+        reevaluate
+            Every this many seconds of simulated time, ``run()`` chooses
+            again for the agents still inside, from where they are (an
+            assigned exit stays), and plans each of them again to its exit:
+            agents pushed off their path (through a side door, into a
+            corner) find their way back. None: the first choice and paths
+            stay. The period carries across consecutive runs.
+        via
+            Routes: None (each sink reached by the shortest path), or a list
+            with one entry per sink, None or ``(k, 2)`` points the path to
+            it passes through in order. A sink may then be listed more than
+            once, with other via points, as another route to it (a short
+            way over stairs and a long level one, say); routes to one sink
+            share its queue, ``chosen_route`` tells them apart.
+        plan
+            ``"navmesh"`` (default), ``"roadmap"``, a planner built before,
+            or None (straight lines to the exits, their lengths compared). A
+            string is built once from the simulator's static obstacles now
+            and reused by the re-evaluations.
+        clearance
+            Extra distance the planned paths keep from obstacles.
+        waypoint_radius
+            Distance at which a path's corner counts as passed; by default
+            each agent's arrival radius.
+
+        Notes
+        -----
+        The exits, the choice and the planner are kept on the simulator
+        for ``run()``'s re-evaluations; they are not part of checkpoints.
+        Agents added later are chosen for at the next re-evaluation (with
+        ``"assigned"``, they have no exit and are left alone).
+
+        Raises
+        ------
+        ValueError
+            An unknown or repeated sink id, an unknown ``choice``, an
+            ``assignment`` of the wrong length or naming a sink not listed,
+            ``assignment`` given to another strategy, a bad ``reevaluate``,
+            ``via`` of the wrong length or with bad points, or an exit no agent can reach
+            (naming the agent); nothing is changed then.
+        """
+        from ._exits import ExitChoice
+        from ._navmesh import NavMesh
+        from ._roadmap import Roadmap
+
+        if isinstance(plan, str) and plan not in PLANNERS:
+            raise ValueError(f"plan is {plan!r}; must be None, {', '.join(map(repr, PLANNERS))}, "
+                             "a vosim.navigation.Roadmap or a NavMesh")
+        if not (plan is None or isinstance(plan, (str, Roadmap, NavMesh))):
+            raise TypeError(f"plan: expected None, 'roadmap', 'navmesh', a Roadmap or a NavMesh, "
+                            f"got {type(plan).__name__}")
+        exits = ExitChoice(self, sinks, choice, assignment, reevaluate, plan,
+                           scalar(clearance, "clearance", minimum=0.0, maximum=MAX_MAGNITUDE), waypoint_radius, via)
+        exits.apply(self)
+        self._exits = exits
+
+    @property
+    def chosen_exit(self) -> np.ndarray:
+        """The sink id each agent chose at the last choice (``set_exits``, re-evaluations), -1 for none.
+
+        int64 ``(N,)``, a copy; agents that left keep the choice they had.
+        """
+        exits = getattr(self, "_exits", None)
+        count = len(np.asarray(self.ids))
+        out = np.full(count, -1, dtype=np.int64)
+        if exits is not None:
+            known = exits.chosen[:count]
+            out[:len(known)] = np.where(known >= 0, exits.sinks[np.maximum(known, 0)], -1)
+        return out
+
+    @property
+    def chosen_route(self) -> np.ndarray:
+        """Each agent's route at the last choice: its index in ``set_exits``' ``sinks``, -1 for none (int64 copy)."""
+        exits = getattr(self, "_exits", None)
+        count = len(np.asarray(self.ids))
+        out = np.full(count, -1, dtype=np.int64)
+        if exits is not None:
+            known = exits.chosen[:count]
+            out[:len(known)] = known
+        return out

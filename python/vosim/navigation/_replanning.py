@@ -61,7 +61,7 @@ def stall_replanner(sim, seconds) -> tuple[int, object, object]:
         ids = np.asarray(sim.ids)[stalled]
         current = planner
         if isinstance(planner, str):
-            from ._goals import builder_of
+            from ._planners import builder_of
 
             radius = float(np.asarray(sim.radius)[stalled].max())
             current = builder_of(planner).from_simulator(sim, radius=radius, clearance=clearance)

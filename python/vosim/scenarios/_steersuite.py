@@ -330,7 +330,7 @@ def _routes_planned(scenario: Scenario, plan: str) -> list[np.ndarray]:
     does not fail the others (a warning names it); a goal or waypoint that
     cannot be reached is an error naming its agent.
     """
-    from ..navigation._goals import builder_of, plan_on_roadmap, warn_off_mesh
+    from ..navigation._planners import builder_of, plan_on_roadmap, warn_off_mesh
     from ..navigation._navmesh import NavMesh
 
     sim = scenario.build()

@@ -6,7 +6,7 @@ suite sets it up: pedestrians of radius 0.25 m at 1.34 m/s, time step
 (:mod:`vosim.measurement`) and returns a :class:`TestResult`: the measured
 values, the criterion, pass or fail, and notes where the method departs
 from measured crowds. Tests that need scenario features vosim does not
-have yet (levels, exit choice) are listed in
+have yet (levels) are listed in
 :data:`NOT_EXPRESSIBLE`, not faked.
 
 >>> from vosim import validation
@@ -25,11 +25,13 @@ from ._figures import figures
 from ._juelich import juelich_corridor, juelich_speed
 from ._result import NotExpressible, TestResult, table
 from ._rimea import (EXAMPLE_GROUPS, NOT_EXPRESSIBLE, STAIR_SPEED_DOWN, STAIR_SPEED_UP, TESTS, rimea_1, rimea_2,
-                     rimea_3, rimea_4, rimea_5, rimea_6, rimea_7, rimea_9, rimea_12, rimea_13, rimea_15, rimea_16, no_overlap,
-                     run_all)
+                     rimea_3, rimea_4, rimea_5, rimea_6, rimea_7, rimea_9, rimea_10, rimea_11, rimea_12,
+                     rimea_13, rimea_14, rimea_15, rimea_16, no_overlap, run_all)
 from ._single_file import single_file_envelope
 from ._weidmann import weidmann_specific_flow, weidmann_speed
 
 __all__ = ["EXAMPLE_GROUPS", "NOT_EXPRESSIBLE", "NotExpressible", "STAIR_SPEED_DOWN", "STAIR_SPEED_UP", "TESTS",
-           "TestResult", "figures", "no_overlap", "juelich_corridor", "juelich_speed", "rimea_1", "rimea_2", "rimea_3", "rimea_4", "rimea_5", "rimea_6", "rimea_7", "rimea_9",
-           "rimea_12", "rimea_13", "rimea_15", "rimea_16", "run_all", "single_file_envelope", "table", "weidmann_specific_flow", "weidmann_speed"]
+           "TestResult", "figures", "juelich_corridor", "juelich_speed", "no_overlap", "rimea_1", "rimea_2",
+           "rimea_3", "rimea_4", "rimea_5", "rimea_6", "rimea_7", "rimea_9", "rimea_10", "rimea_11", "rimea_12",
+           "rimea_13", "rimea_14", "rimea_15", "rimea_16", "run_all", "single_file_envelope", "table",
+           "weidmann_specific_flow", "weidmann_speed"]

@@ -31,6 +31,8 @@ def figures(results) -> dict:
             out[stem] = _OWN_FIGURES[result.test](plt, result)
         elif "walls" in result.data:
             out[stem] = _paths(plt, result)
+        elif "route" in result.data:
+            out[stem] = _routes(plt, result)
         elif "trajectory" in result.data:
             from .. import plot
 
@@ -122,6 +124,26 @@ def _paths(plt, result):
     ax.plot(positions[0, :, 0], positions[0, :, 1], "o", ms=2.5, color="0.3", label="start")
     ax.set(xlabel="x (m)", ylabel="y (m)", aspect="equal")
     ax.set_title(f"{result.test}: {result.method}\n" + "\n".join(textwrap.wrap(result.summary, 70)), fontsize=9)
+    ax.legend(fontsize=8, loc="best")
+    fig.tight_layout()
+    return fig
+
+
+def _routes(plt, result):
+    """Every path, coloured by the exit or route taken (agents that left keep their path up to the sink)."""
+    from ..plot._common import obstacles
+
+    traj, route, names = result.data["trajectory"], result.data["route"], result.data["route_names"]
+    fig, ax = plt.subplots(figsize=(6.5, 5.0))
+    obstacles(traj.obstacles, ax=ax, scene=0)
+    for k, name in enumerate(names):
+        mine = np.flatnonzero(route == k)
+        for n, i in enumerate(mine):
+            ax.plot(traj.positions[:, i, 0], traj.positions[:, i, 1], color=f"C{k}", lw=0.8, alpha=0.7,
+                    label=f"{name} ({len(mine)})" if n == 0 else None)
+        ax.plot(traj.positions[0, mine, 0], traj.positions[0, mine, 1], "o", color=f"C{k}", ms=3)
+    ax.set(xlabel="x (m)", ylabel="y (m)", aspect="equal")
+    ax.set_title(f"{result.test}: {result.method}\n{result.summary}", fontsize=10)
     ax.legend(fontsize=8, loc="best")
     fig.tight_layout()
     return fig
