@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from .._checks import MAX_MAGNITUDE, ids_array, scalar, shaped
