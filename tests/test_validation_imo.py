@@ -94,3 +94,24 @@ def test_iso_20414_mapping_covers_its_13_components_with_tests_or_needs():
 
 def test_readme_shows_the_iso_20414_mapping_from_the_code():
     assert validation.iso_20414_table() in README.read_text(encoding="utf-8")
+
+
+def test_vosim_validate_runs_the_new_tests_and_writes_their_figures(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    from vosim.cli import main
+
+    code = main(["validate", "--method", "orca", "--tests", "iso7", "--plot", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert "ISO 7 overtaking" in out and code == 0
+    assert (tmp_path / "iso_7_orca.png").is_file()
+
+
+def test_figures_of_imo_4_and_8_draw():
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    results = [validation.imo_4("orca", persons=10), validation.imo_8("orca", persons=5, counterflows=(0, 5))]
+    figures = validation.figures(results)
+    assert set(figures) == {"imo_4_orca", "imo_8_orca"}
+    for figure in figures.values():
+        plt.close(figure)
