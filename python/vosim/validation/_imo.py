@@ -171,4 +171,4 @@ def imo_8(method="orca", *, persons: int = 100, counterflows=COUNTERFLOWS_8, sec
                        "arrived": [int(len(curves[c])) for c in flows]},
                       "all reach room 2; time of the last grows with the counter-flow", passed,
                       "counter-flow " + summary,
-                      data={"entry_times": curves, "persons": persons})
+                      data={"entry_times": curves, "persons": persons, "seconds": seconds})
