@@ -261,7 +261,8 @@ def _tests(text: str) -> list:
     unknown = [part for part in parts if part not in TESTS]
     if not parts or unknown:
         raise argparse.ArgumentTypeError(f"expected comma-separated test ids from {', '.join(TESTS)} "
-                                         "(RiMEA numbers, 'overlap' for vosim's no-overlap test)")
+                                         "(RiMEA numbers, 'overlap' for vosim's no-overlap test, "
+                                         "imo4/imo8 for IMO MSC.1/Circ.1238, iso7 for ISO 20414)")
     return parts
 
 
@@ -357,8 +358,8 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--method", type=_methods, default=[_method("orca")], metavar="LIST",
                           help=f"comma-separated methods: {', '.join(short_names())} (default: orca)")
     validate.add_argument("--tests", type=_tests, default=None, metavar="LIST",
-                          help="comma-separated test ids: RiMEA numbers, 'overlap' for the no-overlap test "
-                               "(default: every test vosim can express)")
+                          help="comma-separated test ids: RiMEA numbers, 'overlap' for the no-overlap test, "
+                               "imo4, imo8 (IMO MSC.1/Circ.1238), iso7 (ISO 20414) (default: every test vosim can express)")
     validate.add_argument("--plot", default=None, metavar="DIR", help="write the figures into this folder")
     validate.add_argument("--dpi", type=_positive, default=120, help="resolution of --plot (default: %(default)s)")
     validate.set_defaults(handler=_validate)

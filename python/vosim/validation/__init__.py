@@ -1,4 +1,4 @@
-"""Verification tests of pedestrian dynamics (RiMEA 4.1.1) for any method.
+"""Verification tests of pedestrian dynamics (RiMEA 4.1.1, IMO MSC.1/Circ.1238, ISO 20414) for any method.
 
 Each test builds its scenario as the guideline defines it (as JuPedSim's
 suite sets it up: pedestrians of radius 0.25 m at 1.34 m/s, time step
@@ -22,7 +22,10 @@ From the shell: ``vosim validate --method orca [--plot DIR]``.
 """
 
 from ._figures import figures
+from ._imo import imo_4, imo_8
+from ._iso20414 import ISO_20414_COMPONENTS, iso_20414_coverage, iso_20414_table
 from ._juelich import juelich_corridor, juelich_speed
+from ._overtaking import iso_7
 from ._result import NotExpressible, TestResult, table
 from ._rimea import (EXAMPLE_GROUPS, NOT_EXPRESSIBLE, STAIR_SPEED_DOWN, STAIR_SPEED_UP, TESTS, rimea_1, rimea_2,
                      rimea_3, rimea_4, rimea_5, rimea_6, rimea_7, rimea_9, rimea_10, rimea_11, rimea_12,
@@ -30,8 +33,9 @@ from ._rimea import (EXAMPLE_GROUPS, NOT_EXPRESSIBLE, STAIR_SPEED_DOWN, STAIR_SP
 from ._single_file import single_file_envelope
 from ._weidmann import weidmann_specific_flow, weidmann_speed
 
-__all__ = ["EXAMPLE_GROUPS", "NOT_EXPRESSIBLE", "NotExpressible", "STAIR_SPEED_DOWN", "STAIR_SPEED_UP", "TESTS",
-           "TestResult", "figures", "juelich_corridor", "juelich_speed", "no_overlap", "rimea_1", "rimea_2",
-           "rimea_3", "rimea_4", "rimea_5", "rimea_6", "rimea_7", "rimea_9", "rimea_10", "rimea_11", "rimea_12",
-           "rimea_13", "rimea_14", "rimea_15", "rimea_16", "run_all", "single_file_envelope", "table",
-           "weidmann_specific_flow", "weidmann_speed"]
+__all__ = ["EXAMPLE_GROUPS", "ISO_20414_COMPONENTS", "NOT_EXPRESSIBLE", "NotExpressible", "STAIR_SPEED_DOWN",
+           "STAIR_SPEED_UP", "TESTS", "TestResult", "figures", "imo_4", "imo_8", "iso_7", "iso_20414_coverage",
+           "iso_20414_table", "juelich_corridor", "juelich_speed", "no_overlap", "rimea_1", "rimea_2", "rimea_3",
+           "rimea_4", "rimea_5", "rimea_6", "rimea_7", "rimea_9", "rimea_10", "rimea_11", "rimea_12", "rimea_13",
+           "rimea_14", "rimea_15", "rimea_16", "run_all", "single_file_envelope", "table", "weidmann_specific_flow",
+           "weidmann_speed"]
