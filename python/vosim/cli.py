@@ -246,11 +246,12 @@ def _validate(args: argparse.Namespace) -> int:
         folder.mkdir(parents=True, exist_ok=True)
         import matplotlib.pyplot as plt
 
-        for stem, figure in validation.figures(results).items():
-            path = folder / f"{stem}.png"
-            _save_figure(figure, path, args.dpi)
-            plt.close(figure)
-            print(f"figure written to {path}")
+        for result in results:  # one figure open at a time
+            for stem, figure in validation.figures([result]).items():
+                path = folder / f"{stem}.png"
+                _save_figure(figure, path, args.dpi)
+                plt.close(figure)
+                print(f"figure written to {path}")
     return 0 if all(r.passed for r in results) else 1
 
 
