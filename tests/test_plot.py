@@ -209,3 +209,17 @@ def test_animation_refuses_unknown_formats(tmp_path):
     traj = scenarios.headon_pair().build().run(5)
     with pytest.raises(ValueError, match=r"path: cannot tell the format of '.*pair\.avi'"):
         plot.animate(traj, path=tmp_path / "pair.avi")
+
+
+def test_trajectories_draw_agents_that_left_through_a_sink():
+    sim = vosim.Simulator(time_step=0.1)
+    sim.add_agents([[0.0, 0.0], [0.0, 1.0]], goals=[[10.0, 0.0], [10.0, 1.0]], radius=0.25, max_speed=1.0)
+    sim.add_sink([[4.0, -1.0], [4.0, 2.0]])
+    traj = sim.run(80)
+    assert not traj.active.any()
+    fig = vosim.plot.trajectories(traj)
+    from matplotlib.collections import LineCollection
+
+    paths = [c for c in fig.axes[0].collections if isinstance(c, LineCollection)]
+    assert sum(len(c.get_segments()) for c in paths) >= 2
+    plt.close(fig)

@@ -72,7 +72,8 @@ def obstacles(items, *, ax, scene: int | None = None):
 
 def scene_of(traj: Trajectory, scene: int) -> dict:
     """One scene of a trajectory: positions ``(T, N, 2)``, velocities, headings ``(T, N)`` (None when not
-    recorded), kinematics (names; None when not recorded), goals, has_goal, radius, ids."""
+    recorded), kinematics (names; None when not recorded), goals, has_goal, radius, ids, active (at the end;
+    None when not recorded) and took_part (also those that left during the run: ``Trajectory.took_part``)."""
     if not isinstance(traj, Trajectory):
         raise TypeError(f"traj: expected a vosim.Trajectory, got {type(traj).__name__}")
     if traj.is_batch:
@@ -85,11 +86,12 @@ def scene_of(traj: Trajectory, scene: int) -> dict:
         return dict(positions=traj.positions[:, scene], velocities=traj.velocities[:, scene],
                     headings=None if headings is None else headings[:, scene],
                     goals=pick(traj.goals), has_goal=pick(traj.has_goal), radius=pick(traj.radius),
-                    ids=pick(traj.ids), active=pick(traj.active), kinematics=pick(traj.kinematics), scene=scene)
+                    ids=pick(traj.ids), active=pick(traj.active), took_part=pick(traj.took_part()),
+                    kinematics=pick(traj.kinematics), scene=scene)
     return dict(positions=traj.positions, velocities=traj.velocities, headings=getattr(traj, "headings", None),
                 kinematics=traj.kinematics,
                 goals=traj.goals, has_goal=traj.has_goal, radius=traj.radius, ids=traj.ids, active=traj.active,
-                scene=None)
+                took_part=traj.took_part(), scene=None)
 
 
 def frame_stride(frames: int, max_frames: int | None) -> int:

@@ -118,8 +118,7 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
     frames = np.unique(np.r_[np.arange(0, len(traj.times), stride), len(traj.times) - 1])
     positions = data["positions"][frames]
     live = data["ids"] >= 0
-    if data["active"] is not None:
-        live &= data["active"]
+    live &= data["took_part"]  # agents that left through a sink or at their goal keep their paths
     n = positions.shape[1]
     lo, hi = scene_limits(traj, data, live)
     if ax is None:

@@ -21,8 +21,7 @@ def scene3d(traj: Trajectory, scene: int, obstacles) -> dict:
         raise ValueError(f"traj: expected a 3D trajectory (positions (T, N, 3)), got positions of shape "
                          f"{data['positions'].shape}; use vosim.plot.trajectories for 2D runs")
     live = data["ids"] >= 0
-    if data["active"] is not None:
-        live &= data["active"]
+    live &= data["took_part"]  # agents that left through a sink or at their goal keep their paths
     data["live"] = live
     data["shapes"] = shapes_of(traj.obstacles if obstacles is None else obstacles, scene=data["scene"])
     points = [data["positions"][:, live].reshape(-1, 3)]
