@@ -48,3 +48,11 @@ def test_densities_without_enough_measurements_are_nan():
 def test_bad_arguments_are_refused(kwargs, match):
     with pytest.raises(ValueError, match=match):
         validation.juelich_speed(1.0, **kwargs)
+
+
+def test_rimea_4_reports_the_measured_speed_at_its_densities():
+    result = validation.rimea_4("orca", densities=(1.0, 3.0))
+    measured = np.asarray(result.measured["juelich_speed"])
+    np.testing.assert_allclose(measured, validation.juelich_speed(result.measured["density"]))
+    assert np.all(np.isfinite(measured))
+    assert "Jülich corridor" in result.notes

@@ -6,6 +6,7 @@ import numpy as np
 
 from ._crowd_figures import corner_crowd_figure, single_file_figure, stair_congestion_figure
 from ._imo_figures import counterflow_figure, exit_flow_figure
+from ._juelich import juelich_corridor
 from ._weidmann import weidmann_specific_flow, weidmann_speed
 
 # Tests whose figures live in modules of their own.
@@ -48,13 +49,20 @@ def _fundamental_diagram(plt, result):
     table = result.data["table"]
     rho = np.linspace(0.05, 5.4, 300)
     fig, (speed_ax, flow_ax) = plt.subplots(1, 2, figsize=(9.0, 3.6))
+    measured = juelich_corridor()
+    label = "measured: Jülich corridor, 1 s samples"
+    speed_ax.scatter(measured["density"], measured["speed"], s=6, color="0.75", label=label, zorder=1)
+    flow_ax.scatter(measured["density"], measured["density"] * measured["speed"], s=6, color="0.75", label=label,
+                    zorder=1)
     speed_ax.plot(rho, weidmann_speed(rho), color="0.4", label="Weidmann (1993)")
     speed_ax.plot(table[:, 1], table[:, 2], "o-", color="C0", label=result.method)
-    speed_ax.set(xlabel="density (persons/m²)", ylabel="speed (m/s)", xlim=(0, 5.5), ylim=(0, 1.6))
+    speed_ax.set(xlabel="density (persons/m²)", ylabel="speed (m/s)", xlim=(0, 5.5), ylim=(0, 1.9))
     flow_ax.plot(rho, weidmann_specific_flow(rho), color="0.4", label="Weidmann (1993)")
     flow_ax.plot(table[:, 1], table[:, 4], "o-", color="C0", label=result.method)
-    flow_ax.set(xlabel="density (persons/m²)", ylabel="specific flow (1/(m s))", xlim=(0, 5.5))
-    speed_ax.legend(loc="upper right", fontsize=8)
+    top = max(float(np.nanmax(table[:, 4], initial=0.0)), float(np.max(measured["density"] * measured["speed"])))
+    # Head room above the curves for the legend.
+    flow_ax.set(xlabel="density (persons/m²)", ylabel="specific flow (1/(m s))", xlim=(0, 5.5), ylim=(0, 1.45 * top))
+    flow_ax.legend(loc="upper left", fontsize=8)
     fig.suptitle(f"RiMEA 4: fundamental diagram, {result.method} ({'pass' if result.passed else 'fail'})")
     fig.tight_layout()
     return fig

@@ -24,6 +24,7 @@ from ._rimea_geometry import rimea_6, rimea_12
 from ._rimea_routes import rimea_10, rimea_11, rimea_14
 from ._single_file import rimea_16
 from ._stair_congestion import rimea_13
+from ._juelich import juelich_speed
 from ._weidmann import weidmann_speed
 
 #: Speed ranges (m/s) of the groups of test 7 by default. RiMEA gives walking speed against age as a
@@ -208,10 +209,17 @@ def rimea_4(method="orca", *, densities=(0.5, 1.0, 2.0, 3.0, 4.0), length: float
         notes = (f"speeds {side} Weidmann's where it departs most: {table[worst, 2]:.2f} m/s against "
                  f"{table[worst, 3]:.2f} at {table[worst, 1]:.2g}/m²; specific flow up to "
                  f"{table[:, 4].max():.2f} /(m s) against Weidmann's maximum 1.22; speeds: {series}")
+    # Against people measured in Jülich's corridor (binned means; NaN beyond the densities they reached).
+    measured = juelich_speed(table[:, 1])
+    if np.isfinite(measured).any():
+        k = int(np.nanargmax(np.abs(table[:, 2] - measured)))
+        notes += (f"; against the Jülich corridor measurements: {table[k, 2]:.2f} m/s where people walked "
+                  f"{measured[k]:.2f} at {table[k, 1]:.2g}/m² (largest gap)")
     return TestResult(
         "RiMEA 4", "fundamental diagram vs Weidmann", method.name,
         {"target_density": table[:, 0].tolist(), "density": table[:, 1].tolist(), "speed": table[:, 2].tolist(),
-         "weidmann_speed": table[:, 3].tolist(), "specific_flow": table[:, 4].tolist()},
+         "weidmann_speed": table[:, 3].tolist(), "specific_flow": table[:, 4].tolist(),
+         "juelich_speed": measured.tolist()},
         f"mean speed within {tolerance:g} m/s of Weidmann's at every density (periodic corridor with walls)",
         passed, summary, notes, data={"table": table})
 
