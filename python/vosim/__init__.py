@@ -14,7 +14,7 @@ from .methods import (AVO, HRVO, ORCA, RVO, VO, AdaptiveSampling, CollisionFreeS
 from .methods import METHODS as _METHODS
 from .shapes3d import Box, ConvexPolyhedron, HalfSpace, ObstacleSet3D, Plane, Sphere
 from .simulator import Simulator
-from ._sweep import sweep
+from .sweeps import sweep
 from .trajectory import Trajectory
 
 # Submodules reachable as attributes without importing them first
