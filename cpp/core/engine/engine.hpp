@@ -1,9 +1,7 @@
-// The simulation engine: B independent scenes of agents, 2 or 3 dimensions, stepped
-// together by one avoidance method. A step (Engine::advance_in, ARCHITECTURE.md "The step")
-// checks the state, then runs the phases goals -> index -> velocities -> integrate -> observe
-// -> exits -> wrap, each in its own file (goals_phase, agent_order, velocities_phase, integrate_phase,
-// observe_phase, exit_phase, wrap_phase). No result depends on the order or thread in which agents are
-// processed; phases that do geometry are templates on the vector type (Vec2, Vec3).
+// The simulation engine: B independent scenes of agents, 2 or 3 dimensions, stepped together by one avoidance
+// method. A step (Engine::advance_in, ARCHITECTURE.md "The step") checks the state, then runs the phases goals ->
+// index -> velocities -> integrate -> observe -> exits -> wrap, each in its own file (agent_order: the index).
+// No result depends on the order or thread agents are processed in; geometry phases are templates on Vec2/Vec3.
 #pragma once
 
 #include <atomic>
@@ -50,9 +48,8 @@ public:
     void set_obstacle_velocity(int scene, int id, Vec2 velocity);
     const ObstacleSet& obstacles(int scene) const;  // scene -1: the shared set
     std::vector<int> scenes_with_obstacles() const;  // ascending
-    // Whether p is in the solid that scene sees; the signed distance to it.
-    bool blocked(int scene, Vec2 p, bool with_moving = true) const;
-    double obstacle_clearance(int scene, Vec2 p) const;
+    bool blocked(int scene, Vec2 p, bool with_moving = true) const;  // p in the solid the scene sees
+    double obstacle_clearance(int scene, Vec2 p) const;              // the signed distance to it
     // 3D obstacles (engine_obstacles3d.cpp): one scene's set or the shared one (-1), to change between
     // steps; the first obstacle a ball penetrates (-1: none; `shared`: whether of the shared set).
     ObstacleSet3& obstacles3_for_change(int scene);
@@ -70,9 +67,8 @@ public:
     int add_speed_zone(int scene, const Vec2* points, int count, double factor);  // applied in the goals phase
     void remove_speed_zone(int id);
     const SpeedZones& speed_zones() const { return speed_zones_; }
-    // A periodic axis (engine_periodic.cpp, wrap_phase.hpp; 2D only, every scene): positions wrap into
-    // [low, high) along axis 0 (x) or 1 (y) after each step and neighbours are seen across the seam;
-    // axis -1 turns it off. Refused for a method with its own neighbour search.
+    // A periodic axis (engine_periodic.cpp; 2D, every scene): positions wrap into [low, high) along axis 0 (x) or
+    // 1 (y) after each step, neighbours are seen across the seam; -1: off. Refused for a method's own search.
     void set_periodic(int axis, double low, double high);
     const Periodic& periodic() const { return periodic_; }
     // Waypoints (engine_waypoints.cpp): agent ids[k] follows points offsets[k] .. offsets[k+1] (dimensions()
@@ -100,33 +96,30 @@ private:
     template <class V>
     bool compute_new_velocities(Ticker* ticker, std::int64_t steps_done);  // velocities_phase.cpp
     template <class V>
-    std::size_t prepare_inspection(int scene, int slot, Workspace& ws);
+    std::size_t prepare_inspection(int scene, int slot, Workspace& ws);  // inspect.cpp
     void prepare_workspaces(int threads);
-    void replace_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
-                           const double* points, const double* radius);  // without the busy guard
+    void replace_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,  // unguarded
+                           const double* points, const double* radius);
     void build_obstacles();
     void build_obstacles3();
     int neighbor_capacity(std::size_t i) const;  // max_neighbors, at most the other agents
-    // The one neighbour gathering (step, inspect, neighbor_table): agent
-    // neighbours nearest first into `agents` (returns how many), obstacle
-    // edges or 3D surfaces nearest first appended to `edges` unless null.
+    // The one neighbour gathering (step, inspect, neighbor_table): agents nearest first into `agents` (returns
+    // how many), obstacle edges or 3D surfaces nearest first appended to `edges` unless null.
     template <class V>
     int gather_neighbors(const GridOf<V>& grid, int scene, int slot, Neighbor* agents,
                          std::vector<ObstaclesNearOf<V>>* edges) const;
     void append_obstacle_neighbors(int scene, std::size_t i, std::vector<ObstacleNeighbor>& out) const;
     void append_obstacle_neighbors(int scene, std::size_t i, std::vector<ObstacleContact3>& out) const;
-    // Neighbours of agents [begin, end) in processing order into ws (observed during a run).
-    template <class V>
+    template <class V>  // neighbours of agents [begin, end) in processing order into ws (observed in a run)
     void find_neighbors(std::int64_t begin, std::int64_t end, Workspace& ws) const;
     template <class V>  // metrics of the state observed (engine_metrics.cpp)
     void observe_agent(int scene, int slot, std::size_t i, Span<Neighbor> agents, int wanted,
                        Span<ObstaclesNearOf<V>> edges, StateTally& tally) const;
     void observe_state();
     template <class V>
-    void observe_state_in();
+    void observe_state_in();  // engine_metrics.cpp
     void record(const Recording& recording, std::int64_t frame) const;
-    // The state the method sees: non-holonomic agents presented (present_state).
-    const AgentState& seen_state() const { return nonholonomic_ ? presented_ : state_; }
+    const AgentState& seen_state() const { return nonholonomic_ ? presented_ : state_; }  // as the method sees it (present_state)
 
     AgentState state_;
     double time_step_;
