@@ -37,6 +37,7 @@ from ._sinks import _SinkMethods
 from ._speed_zones import _SpeedZoneMethods
 from ._periodic import _PeriodicMethods
 from ._progress import make_progress
+from ._threads import take_worker_share
 from ._inspection import empty_method_entries
 from ._kinematics import default_headings, kinematics_codes, kinematics_names
 from ._fields import (ADD_AGENTS_SIGNATURE, ADD_DEFAULTS, CONDITIONAL_DEFAULTS, FIELDS, VIEWS, bytes_per_agent,
@@ -458,6 +459,7 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
             goal-seeking agents, which every step derives from the goals
             first, may already be refreshed).
         """
+        take_worker_share()
         self._engine.step(_TICK_SECONDS)
 
     def run(
@@ -530,6 +532,7 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
             simulator; any exception raised by ``progress`` also stops the
             run and carries ``error.trajectory``.
         """
+        take_worker_share()
         steps = integer(steps, "steps", minimum=0, maximum=_MAX_STEPS)
         record_every = integer(record_every, "record_every", minimum=1, maximum=_MAX_STEPS)
         until_arrived = boolean(until_arrived, "until_arrived")

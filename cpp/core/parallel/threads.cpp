@@ -19,6 +19,8 @@ namespace {
 // kept here so that it holds for steps started from any thread (OpenMP's
 // omp_set_num_threads only affects the calling thread). 0: OpenMP's default.
 std::atomic<int> requested_threads{0};
+// The calling thread's own default (set_thread_budget); 0: none.
+thread_local int thread_budget_threads = 0;
 
 }  // namespace
 
@@ -33,7 +35,8 @@ bool have_openmp() {
 int max_threads() {
 #ifdef VOSIM_HAVE_OPENMP
     const int k = requested_threads.load();
-    return k > 0 ? k : omp_get_max_threads();
+    if (k > 0) return k;
+    return thread_budget_threads > 0 ? thread_budget_threads : omp_get_max_threads();
 #else
     return 1;
 #endif
@@ -64,6 +67,18 @@ void set_max_threads(int k) {
     }
     requested_threads.store(k);
 }
+
+void clear_max_threads() { requested_threads.store(0); }
+
+void set_thread_budget(int k) {
+    if (k < 0 || k > thread_limit()) {
+        throw std::invalid_argument("thread budget is " + std::to_string(k) + "; must be 0 (none) to " +
+                                    std::to_string(thread_limit()));
+    }
+    thread_budget_threads = k;
+}
+
+int thread_budget() { return thread_budget_threads; }
 
 int thread_index() {
     // Inside a loop of the engine's pool (parallel.hpp): its index there.

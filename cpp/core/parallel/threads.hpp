@@ -15,16 +15,25 @@ namespace vosim {
 constexpr std::int64_t kParallelMinAgents = 512;
 
 bool have_openmp();
-// set_max_threads' count, else OpenMP's default: OMP_NUM_THREADS when set,
-// otherwise the processors this process may run on (its CPU affinity). The
-// engine's loops run on parallel.hpp's pool with that many threads.
+// set_max_threads' count, else the calling thread's budget (set_thread_budget),
+// else OpenMP's default: OMP_NUM_THREADS when set, otherwise the processors
+// this process may run on (its CPU affinity). The engine's loops run on
+// parallel.hpp's pool with that many threads.
 int max_threads();
+// A default for the loops started from the calling thread only (0 clears it):
+// a thread that shares the machine with sibling threads doing the same work
+// (a Dask worker's task threads) takes its share of the cores. A count set by
+// set_max_threads still wins. 0 <= k <= thread_limit().
+void set_thread_budget(int k);
+int thread_budget();
 // The largest thread count set_max_threads accepts: 4 per processor, at
 // least 64 (1 without OpenMP). Far more threads than processors only slow
 // the loops down, and an absurd count would fail to start them.
 int thread_limit();
 // 1 <= k <= thread_limit().
 void set_max_threads(int k);
+// Back to the default (no count set process-wide).
+void clear_max_threads();
 int thread_index();
 // Threads in the calling parallel region (1 outside one).
 int team_size();
