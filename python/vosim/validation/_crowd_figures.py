@@ -79,7 +79,8 @@ def bottleneck_figure(plt, result):
     b, flow = table[:, 0], table[:, 1]
     fig, ax = plt.subplots(figsize=(6.0, 4.6))
     span = np.array([0.0, 2.8])
-    ax.fill_between(span, low * span, high * span, color="0.85", label=f"measured J/b, {low:.2f}-{high:.2f} /(m s) (b 0.8-2.5 m)")
+    ax.fill_between(span, low * span, high * span, color="0.85",
+                    label=f"measured J/b at b {b.min():g}-{b.max():g} m: {low:.2f}-{high:.2f} /(m s)")
     measured = bottleneck_flow_measured()
     for name, (label, marker) in _BOTTLENECK_SETS.items():
         mine = measured["source"] == name
