@@ -172,6 +172,7 @@ def bottleneck_width(method="orca", *, widths=WIDTHS, persons: int = 150, length
                else "fewer than half crossed at most widths")
     notes = f"flows (persons/s): {series}"
     if not finite.all():
+        summary += f"; fewer than half crossed at {int((~finite).sum())} of {len(b)} widths"
         notes += "; NaN: fewer than half the persons crossed"
     return TestResult(
         "Bottleneck", "flow against width", method.name,
