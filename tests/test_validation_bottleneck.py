@@ -12,7 +12,7 @@ def test_the_measured_flows_load_with_their_sources_and_units():
     n = data["width"].size
     assert n == 79
     assert {len(v) for v in data.values()} == {n}
-    assert set(data["source"].tolist()) == {"seyfried2009", "dusseldorf2006", "kretz2006", "nagai2006",
+    assert set(data["source"].tolist()) == {"seyfried2009", "liddle2011", "kretz2006", "nagai2006",
                                             "mueller1981", "daamen2010", "liao2014"}
     # Widths in metres (0.4 to 5 m), flows in persons per second: people pass at 1.6-2.8 per metre and second.
     assert data["width"].min() == pytest.approx(0.4) and data["width"].max() == pytest.approx(5.0)

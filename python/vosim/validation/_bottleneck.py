@@ -2,7 +2,7 @@
 
 The measured flows (``data/bottleneck_flow.csv``; provenance in
 ``data/README.md``) are those of seven published bottleneck experiments
-(Seyfried et al. 2009, the 2006 Düsseldorf runs of Liddle et al. 2011,
+(Seyfried et al. 2009, the 2006 runs analysed by Liddle et al. 2011,
 Kretz et al. 2006, Nagai et al. 2006, Müller 1981, Daamen and Hoogendoorn
 2010, Liao et al. 2014) as JuPedSim's validation test 13 tabulates them.
 """
@@ -122,7 +122,7 @@ def bottleneck_width(method="orca", *, widths=WIDTHS, persons: int = 150, length
     them (:func:`steady_flow`). The specific flow is J / b.
 
     Measured crowds (:func:`bottleneck_flow_measured`: Seyfried et al.
-    2009, the 2006 Düsseldorf runs of Liddle et al. 2011, Kretz et al.
+    2009, the 2006 runs analysed by Liddle et al. 2011, Kretz et al.
     2006, Nagai et al. 2006, Müller 1981, Daamen and Hoogendoorn 2010, Liao
     et al. 2014, as JuPedSim's validation test 13 tabulates them) give a
     flow that grows about linearly with the width, with specific flows of

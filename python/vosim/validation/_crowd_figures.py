@@ -64,7 +64,7 @@ def single_file_figure(plt, result):
 
 
 #: Marker per measured set of bottleneck flows (data/README.md names each).
-_BOTTLENECK_SETS = {"seyfried2009": ("Seyfried et al. 2009", "s"), "dusseldorf2006": ("Liddle et al. 2011", "D"),
+_BOTTLENECK_SETS = {"seyfried2009": ("Seyfried et al. 2009", "s"), "liddle2011": ("Liddle et al. 2011", "D"),
                     "kretz2006": ("Kretz et al. 2006", "^"), "nagai2006": ("Nagai et al. 2006", "v"),
                     "mueller1981": ("Müller 1981", "<"), "daamen2010": ("Daamen, Hoogendoorn 2010", ">"),
                     "liao2014": ("Liao et al. 2014", "p")}
