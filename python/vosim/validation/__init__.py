@@ -21,6 +21,7 @@ have yet (levels) are listed in
 From the shell: ``vosim validate --method orca [--plot DIR]``.
 """
 
+from ._bottleneck import bottleneck_flow_measured, bottleneck_width, measured_specific_flow_band
 from ._figures import figures
 from ._imo import imo_4, imo_8
 from ._iso20414 import ISO_20414_COMPONENTS, iso_20414_coverage, iso_20414_table
@@ -39,3 +40,4 @@ __all__ = ["EXAMPLE_GROUPS", "ISO_20414_COMPONENTS", "NOT_EXPRESSIBLE", "NotExpr
            "rimea_4", "rimea_5", "rimea_6", "rimea_7", "rimea_9", "rimea_10", "rimea_11", "rimea_12", "rimea_13",
            "rimea_14", "rimea_15", "rimea_16", "run_all", "single_file_envelope", "table", "weidmann_specific_flow",
            "weidmann_speed"]
+__all__ += ["bottleneck_flow_measured", "bottleneck_width", "measured_specific_flow_band"]

@@ -61,3 +61,39 @@ def single_file_figure(plt, result):
     ax.legend(fontsize=7, loc="center right")
     fig.tight_layout()
     return fig
+
+
+#: Marker per measured set of bottleneck flows (data/README.md names each).
+_BOTTLENECK_SETS = {"seyfried2009": ("Seyfried et al. 2009", "s"), "liddle2011": ("Liddle et al. 2011", "D"),
+                    "kretz2006": ("Kretz et al. 2006", "^"), "nagai2006": ("Nagai et al. 2006", "v"),
+                    "mueller1981": ("Müller 1981", "<"), "daamen2010": ("Daamen, Hoogendoorn 2010", ">"),
+                    "liao2014": ("Liao et al. 2014", "p")}
+
+
+def bottleneck_figure(plt, result):
+    """Bottleneck flow J against width b: the method's points and line, the measured points and band."""
+    from ._bottleneck import bottleneck_flow_measured
+
+    data = result.data
+    table, (low, high), (slope, intercept) = data["table"], data["band"], data["fit"]
+    b, flow = table[:, 0], table[:, 1]
+    fig, ax = plt.subplots(figsize=(6.0, 4.6))
+    span = np.array([0.0, 2.8])
+    ax.fill_between(span, low * span, high * span, color="0.85",
+                    label=f"measured J/b at b {b.min():g}-{b.max():g} m: {low:.2f}-{high:.2f} /(m s)")
+    measured = bottleneck_flow_measured()
+    for name, (label, marker) in _BOTTLENECK_SETS.items():
+        mine = measured["source"] == name
+        ax.plot(measured["width"][mine], measured["flow"][mine], marker, ms=4.5, color="0.35", mfc="none", label=label)
+    finite = np.isfinite(flow)
+    ax.plot(b[finite], flow[finite], "o", ms=7, color="C0", label=f"{result.method}", zorder=3)
+    if np.isfinite(slope):
+        ax.plot(span, slope * span + intercept, color="C0", lw=1.2, ls="--",
+                label=f"{result.method} fit: J = {slope:.2f} b {intercept:+.2f}")
+    ax.set(xlabel="bottleneck width b (m)", ylabel="flow J (persons/s)", xlim=(0.0, 2.8),
+           ylim=(0.0, max(7.5, float(np.nanmax(flow, initial=0.0)) * 1.1)))
+    ax.set_title(f"Bottleneck flow against width: {result.method} ({'pass' if result.passed else 'fail'})\n"
+                 f"{result.summary}", fontsize=9)
+    ax.legend(fontsize=7, loc="upper left")
+    fig.tight_layout()
+    return fig
