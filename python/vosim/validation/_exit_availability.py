@@ -18,7 +18,7 @@ CLOSES_9 = 10.0
 
 
 def iso_9(method="orca", *, persons: int = 50, closes_at: float = CLOSES_9, seconds: float = 120.0,
-          seed: int = 0) -> TestResult:
+          reevaluate: float = 2.0, seed: int = 0) -> TestResult:
     """ISO 20414 basic component 9: dynamic availability of exits.
 
     ``persons`` pedestrians stand evenly spread over the right half of a
@@ -26,9 +26,11 @@ def iso_9(method="orca", *, persons: int = 50, closes_at: float = CLOSES_9, seco
     left wall (far) and one 2 m from the right wall (near, by the persons).
     Each exit has a sink just beyond it; the near one's closes at
     ``closes_at`` s (``add_sink(closes_at=...)``: it takes nobody after
-    that). The persons choose with ``set_exits(choice="nearest")``: all
-    head for the near exit, and when it closes ``run()`` sends those still
-    inside to the far one along new paths.
+    that). The persons choose with ``set_exits(choice="nearest",
+    reevaluate=...)``: all head for the near exit, and when it closes
+    ``run()`` sends those still inside to the far one along new paths (and
+    plans them again every ``reevaluate`` seconds, as RiMEA 11 does, so
+    that those the crowd pushed off their path find their way back).
 
     Source: ISO 20414:2020 section 5.2 lists the component (JuPedSim issue
     #1570); its geometry and numbers could not be checked here, so the
@@ -43,6 +45,7 @@ def iso_9(method="orca", *, persons: int = 50, closes_at: float = CLOSES_9, seco
     persons = integer(persons, "persons", minimum=2, maximum=200)
     seconds = scalar(seconds, "seconds", minimum=1.0, maximum=3600.0)
     closes_at = scalar(closes_at, "closes_at", minimum=TIME_STEP, maximum=seconds)
+    reevaluate = scalar(reevaluate, "reevaluate", minimum=TIME_STEP, maximum=3600.0)
     rng = np.random.default_rng(integer(seed, "seed", minimum=0))
     length, width = ROOM_9
     sim = simulator_for(method)
@@ -65,7 +68,7 @@ def iso_9(method="orca", *, persons: int = 50, closes_at: float = CLOSES_9, seco
     starts = np.column_stack([x0 + dx * (cells % columns + 0.5), y0 + dy * (cells // columns + 0.5)])
     starts += rng.uniform(-1.0, 1.0, starts.shape) * np.maximum(0.0, np.array([dx, dy]) / 2 - RADIUS - 0.01)
     sim.add_agents(starts, pref_speed=SPEED, max_speed=SPEED, **PEDESTRIAN)
-    sim.set_exits([far, near], choice="nearest")
+    sim.set_exits([far, near], choice="nearest", reevaluate=reevaluate)
     chose_near = int(np.sum(sim.chosen_exit == near))
     traj = run_quietly(sim, int(np.ceil(seconds / TIME_STEP)), until_arrived=True, record_every=5)
     left_by, times = np.asarray(sim.exit_sink), np.asarray(sim.exit_time)
