@@ -42,6 +42,17 @@ void bind_sinks(py::module_& m) {
         },
         py::arg("points"), py::arg("scene"), "Add an area (3+ points) or a line (2 points); returns its id.");
     engine.def("remove_sink", &Engine::remove_sink, py::arg("id"));
+    engine.def("set_sink_open", &Engine::set_sink_open, py::arg("id"), py::arg("opens"), py::arg("closes"));
+    engine.def(
+        "sink_open",
+        [](const Engine& e, int id) {
+            const std::vector<Sink>& all = e.sinks().all();
+            if (id < 0 || id >= static_cast<int>(all.size()) || all[id].removed) {
+                throw std::invalid_argument("sink_id: no sink " + std::to_string(id) + " (never added, or removed)");
+            }
+            return py::make_tuple(all[id].opens, all[id].closes);
+        },
+        py::arg("id"), "(opens, closes): the sink takes agents while opens <= t < closes.");
     engine.def(
         "sinks",
         [](const Engine& e) {

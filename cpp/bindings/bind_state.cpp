@@ -142,7 +142,10 @@ py::dict snapshot(const Engine& e) {
     std::vector<std::uint8_t> sink_lines, sink_removed;
     std::vector<std::int64_t> sink_offsets{0};
     std::vector<Vec2> sink_points;
+    std::vector<double> sink_opens, sink_closes;
     for (const Sink& sink : s.sinks) {
+        sink_opens.push_back(sink.opens);
+        sink_closes.push_back(sink.closes);
         sink_scenes.push_back(sink.scene);
         sink_lines.push_back(sink.line ? 1 : 0);
         sink_removed.push_back(sink.removed ? 1 : 0);
@@ -155,6 +158,8 @@ py::dict snapshot(const Engine& e) {
     out["sink_removed"] = to_array(sink_removed, {sinks});
     out["sink_offsets"] = to_array(sink_offsets, {sinks + 1});
     out["sink_points"] = points_array(sink_points);
+    out["sink_opens"] = to_array(sink_opens, {sinks});
+    out["sink_closes"] = to_array(sink_closes, {sinks});
     // Speed zones, by id: scene, factor, removed, and their points between offsets.
     std::vector<std::int32_t> zone_scenes;
     std::vector<double> zone_factors;
@@ -280,6 +285,18 @@ void restore(Engine& e, const py::dict& d) {
             }
             s.sinks.push_back({sink_scenes[k], sink_lines[k] != 0, points_of(sink_points[k], "sink_points"),
                                sink_removed[k] != 0});
+        }
+        // States saved before sinks had opening times: open always.
+        if (d.contains("sink_opens")) {
+            const auto opens = entry<double>(d, "sink_opens");
+            const auto closes = entry<double>(d, "sink_closes");
+            if (opens.size() != sinks || closes.size() != sinks) {
+                throw std::invalid_argument("saved state: sink entries differ in length");
+            }
+            for (std::size_t k = 0; k < sinks; ++k) {
+                s.sinks[k].opens = opens[k];
+                s.sinks[k].closes = closes[k];
+            }
         }
     }
     // States saved before speed zones existed have none.

@@ -133,3 +133,33 @@ TEST_CASE("sinks survive a snapshot; a state without them restores with none") {
     saved.sinks.push_back({-1, true, {Vec2(0, 0), Vec2(0, 0)}, false});  // degenerate: refused
     CHECK_THROWS_AS(without.restore(saved), std::invalid_argument);
 }
+
+TEST_CASE("a sink takes agents only while open (by the step's middle); its hours survive a snapshot") {
+    // Two agents at 1 m/s into the same area from x = 0.25: inside after
+    // the 3rd step (x = 0.3). One sink opens at t = 0.42 (the 5th step,
+    // middle 0.45, is the first open one: it leaves at 0.5), the other
+    // closes at 0.2 (the agent arrives in the 3rd step, middle 0.25: too late).
+    const Crowd crowd({Vec2(0, 0), Vec2(0, 5)}, {Vec2(9, 0), Vec2(9, 5)}, 1.0);
+    Engine engine(1, 0.1);
+    engine.add_agents(crowd.size(), crowd.input());
+    const Vec2 opening[] = {Vec2(0.25, -1), Vec2(5, -1), Vec2(5, 1), Vec2(0.25, 1)};
+    const Vec2 closing[] = {Vec2(0.25, 4), Vec2(5, 4), Vec2(5, 6), Vec2(0.25, 6)};
+    engine.set_sink_open(engine.add_sink(-1, opening, 4, false), 0.42, INFINITY);
+    engine.set_sink_open(engine.add_sink(-1, closing, 4, false), -INFINITY, 0.2);
+    CHECK_THROWS_AS(engine.set_sink_open(0, 1.0, 1.0), std::invalid_argument);  // closes not after opens
+    CHECK_THROWS_AS(engine.set_sink_open(0, NAN, 1.0), std::invalid_argument);
+    CHECK_THROWS_AS(engine.set_sink_open(2, 0.0, 1.0), std::invalid_argument);  // no sink 2
+    const EngineSnapshot saved = engine.snapshot();
+    for (int k = 0; k < 8; ++k) REQUIRE(engine.step());
+    const AgentState& s = engine.state();
+    CHECK(s.exit_time[at(engine, 0)] == doctest::Approx(0.5));
+    CHECK(s.exit_sink[at(engine, 0)] == 0);
+    CHECK(s.active[at(engine, 1)]);
+    Engine copy(1, 0.1);
+    copy.restore(saved);
+    CHECK(copy.sinks().all()[0].opens == 0.42);
+    CHECK(copy.sinks().all()[1].closes == 0.2);
+    for (int k = 0; k < 8; ++k) REQUIRE(copy.step());
+    CHECK(copy.state().exit_time[at(copy, 0)] == doctest::Approx(0.5));
+    CHECK(copy.state().active[at(copy, 1)]);
+}

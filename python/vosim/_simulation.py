@@ -545,11 +545,12 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
 
             pause_every, replan, replanned = stall_replanner(self, replan_stalled)
         exits = getattr(self, "_exits", None)
-        if exits is not None and exits.reevaluate is not None:  # set_exits(choice="quickest", reevaluate=...)
+        exit_pauser = None if exits is None else exits.pauser(self)  # set_exits(reevaluate=...), exits' times
+        if exit_pauser is not None:
             from .navigation._exits import merge_pausers
 
             stalled = None if replan is None else (pause_every, replan, replanned)
-            pause_every, replan, replanned = merge_pausers(exits.pauser(self), stalled)
+            pause_every, replan, replanned = merge_pausers(exit_pauser, stalled)
         reporter = make_progress(progress, steps)
         if until_arrived and not np.any(self.has_goal & self.active):
             raise ValueError("until_arrived=True needs at least one active agent with a goal")

@@ -9,6 +9,11 @@ left. Agents added with ``remove_at_goal=True`` leave the same way at their
 final goal (``exit_sink`` -1). The engine's exits phase does this
 (``cpp/core/engine/exit_phase.hpp``); the run metrics count it (``exits``,
 ``last_exit_time``, ``exit_step``).
+
+A sink may be open only for a time (``opens_at``, ``closes_at``: ISO 20414's
+dynamic availability of exits): it takes agents in the steps whose middle
+falls in ``[opens_at, closes_at)``, and ``set_exits`` sends the agents bound
+for it elsewhere when it closes (and lets them choose it when it opens).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._checks import INT32_MAX, MAX_MAGNITUDE, check_values, integer, real_array
+from ._checks import INT32_MAX, MAX_MAGNITUDE, check_values, integer, real_array, scalar
 
 
 class Sink(NamedTuple):
@@ -33,12 +38,16 @@ class Sink(NamedTuple):
         ``(n, 2)`` read-only array, as given.
     scene
         The scene it belongs to, or None when every scene has it.
+    opens_at, closes_at
+        Simulated seconds between which it takes agents; None: no bound.
     """
 
     id: int
     kind: str
     points: np.ndarray
     scene: int | None
+    opens_at: float | None = None
+    closes_at: float | None = None
 
 
 def _sink_points(points) -> np.ndarray:
@@ -62,10 +71,22 @@ def _sink_points(points) -> np.ndarray:
     return np.ascontiguousarray(array)
 
 
+def _sink_times(opens_at, closes_at) -> tuple[float, float]:
+    """``(opens, closes)`` in seconds, checked: None is no bound (-inf, inf); opens before closes."""
+    opens = -np.inf if opens_at is None else scalar(opens_at, "opens_at", minimum=-MAX_MAGNITUDE,
+                                                    maximum=MAX_MAGNITUDE)
+    closes = np.inf if closes_at is None else scalar(closes_at, "closes_at", minimum=-MAX_MAGNITUDE,
+                                                     maximum=MAX_MAGNITUDE)
+    if not opens < closes:
+        raise ValueError(f"closes_at is {closes}; it must be after opens_at ({opens})")
+    return opens, closes
+
+
 class _SinkMethods:
     """Mixed into _Simulation: add_sink, remove_sink, sinks."""
 
-    def add_sink(self, points, *, scene: int | None = None) -> int:
+    def add_sink(self, points, *, scene: int | None = None, opens_at: float | None = None,
+                 closes_at: float | None = None) -> int:
         """Add a sink (an exit) through which agents leave the simulation.
 
         At the end of every step, an active agent whose centre is inside the
@@ -84,14 +105,55 @@ class _SinkMethods:
             is dropped). Finite, within the working range, not degenerate.
         scene
             Batch only: the scene that has the sink (None: every scene).
+        opens_at, closes_at
+            Simulated seconds (``time``) between which the sink is open:
+            it takes agents in the steps whose middle falls in
+            ``[opens_at, closes_at)``. None (the default): no bound, open
+            always. See :meth:`set_sink_times`.
 
         Returns
         -------
         int
             The sink's id (0, 1, ... in the order added, never reused).
+
+        Raises
+        ------
+        ValueError
+            Bad points, or ``closes_at`` not after ``opens_at``.
         """
         array = _sink_points(points)
-        return int(self._engine.add_sink(array, self._obstacle_scene(scene)))
+        times = _sink_times(opens_at, closes_at)
+        sink_id = int(self._engine.add_sink(array, self._obstacle_scene(scene)))
+        self._engine.set_sink_open(sink_id, *times)
+        return sink_id
+
+    def set_sink_times(self, sink_id: int, *, opens_at: float | None = None,
+                       closes_at: float | None = None) -> None:
+        """Set when a sink is open (ISO 20414's dynamic availability of exits).
+
+        The sink takes agents only in the steps whose middle falls in
+        ``[opens_at, closes_at)`` (simulated seconds); outside that time
+        agents walk through it. After :meth:`set_exits`, ``run()`` lets
+        the agents choose again at each step where one of their exits opens
+        or closes: nobody heads for a closed exit while another is open.
+
+        Parameters
+        ----------
+        sink_id
+            A sink in place (from :meth:`add_sink`).
+        opens_at, closes_at
+            Seconds of simulated time; None: no bound (open from the start,
+            or until the end). Both None: open always.
+
+        Raises
+        ------
+        ValueError
+            An unknown or removed ``sink_id``, a time not finite, or
+            ``closes_at`` not after ``opens_at``.
+        """
+        sink_id = integer(sink_id, "sink_id", minimum=0, maximum=INT32_MAX)
+        times = _sink_times(opens_at, closes_at)
+        self._engine.set_sink_open(sink_id, *times)
 
     def remove_sink(self, sink_id: int) -> None:
         """Remove (close) a sink: from the next step on, nobody leaves through it."""
@@ -100,5 +162,9 @@ class _SinkMethods:
     @property
     def sinks(self) -> list[Sink]:
         """The sinks in place (not removed), by id."""
-        return [Sink(int(i), kind, points, None if scene < 0 else int(scene))
-                for i, kind, points, scene in self._engine.sinks()]
+        out = []
+        for i, kind, points, scene in self._engine.sinks():
+            opens, closes = self._engine.sink_open(int(i))
+            out.append(Sink(int(i), kind, points, None if scene < 0 else int(scene),
+                            None if np.isinf(opens) else float(opens), None if np.isinf(closes) else float(closes)))
+        return out

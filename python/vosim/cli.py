@@ -263,7 +263,7 @@ def _tests(text: str) -> list:
     if not parts or unknown:
         raise argparse.ArgumentTypeError(f"expected comma-separated test ids from {', '.join(TESTS)} "
                                          "(RiMEA numbers, 'overlap' for vosim's no-overlap test, "
-                                         "imo4/imo8 for IMO MSC.1/Circ.1238, iso7 for ISO 20414, bottleneck for flow "
+                                         "imo4/imo8 for IMO MSC.1/Circ.1238, iso7/iso9/iso12 for ISO 20414, bottleneck for flow "
                                          "against width)")
     return parts
 
@@ -361,7 +361,7 @@ def build_parser() -> argparse.ArgumentParser:
                           help=f"comma-separated methods: {', '.join(short_names())} (default: orca)")
     validate.add_argument("--tests", type=_tests, default=None, metavar="LIST",
                           help="comma-separated test ids: RiMEA numbers, 'overlap' for the no-overlap test, "
-                               "imo4, imo8 (IMO MSC.1/Circ.1238), iso7 (ISO 20414), bottleneck (flow against width) "
+                               "imo4, imo8 (IMO MSC.1/Circ.1238), iso7, iso9, iso12 (ISO 20414), bottleneck (flow against width) "
                                "(default: every test vosim can express)")
     validate.add_argument("--plot", default=None, metavar="DIR", help="write the figures into this folder")
     validate.add_argument("--dpi", type=_positive, default=120, help="resolution of --plot (default: %(default)s)")

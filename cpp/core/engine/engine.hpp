@@ -63,6 +63,7 @@ public:
     // Sinks (engine_sinks.cpp) and speed zones (engine_speed_zones.cpp): 2D only, of one scene or all (-1).
     int add_sink(int scene, const Vec2* points, int count, bool line);  // an area (3+ points) or a line (2)
     void remove_sink(int id);
+    void set_sink_open(int id, double opens, double closes);  // open while opens <= t < closes
     const Sinks& sinks() const { return sinks_; }
     int add_speed_zone(int scene, const Vec2* points, int count, double factor);  // applied in the goals phase
     void remove_speed_zone(int id);

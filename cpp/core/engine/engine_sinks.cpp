@@ -15,4 +15,9 @@ void Engine::remove_sink(int id) {
     sinks_.remove(id);
 }
 
+void Engine::set_sink_open(int id, double opens, double closes) {
+    BusyGuard guard(busy_);
+    sinks_.set_open(id, opens, closes);
+}
+
 }  // namespace vosim

@@ -334,8 +334,10 @@ void Engine::restore(const EngineSnapshot& saved) {
             if (!given.points.empty()) refuse("removed sink " + std::to_string(k) + " has points");
         } else {
             try {
-                Sinks{}.add(given.scene, saved.scenes, given.points.data(), static_cast<int>(given.points.size()),
-                            given.line);
+                Sinks check;
+                check.add(given.scene, saved.scenes, given.points.data(), static_cast<int>(given.points.size()),
+                          given.line);
+                check.set_open(0, given.opens, given.closes);
             } catch (const std::invalid_argument& error) {
                 refuse(std::string("sink ") + std::to_string(k) + ": " + error.what());
             }

@@ -23,6 +23,7 @@ void remove_exits(AgentState& s, const Sinks& sinks, const Waypoints& waypoints,
     const bool planar_sinks = kDim<V> == 2 && sinks.any_live();  // (add_sink refuses 3D engines)
     const std::vector<double>& before = sinks.positions_before();
     const double exit_time = clock.now + clock.time_step;
+    const double middle = clock.now + 0.5 * clock.time_step;  // sinks open by the middle: no rounding decides
     parallel_for_values(total, max_threads(), [&](std::int64_t i) {
         if (i % s.capacity() >= s.count() || !s.active[i]) return;
         const std::size_t at = static_cast<std::size_t>(i);
@@ -34,7 +35,7 @@ void remove_exits(AgentState& s, const Sinks& sinks, const Waypoints& waypoints,
             const Vec2 now(s.positions[2 * at], s.positions[2 * at + 1]);
             const Vec2 was = before.size() > 2 * at + 1 ? Vec2(before[2 * at], before[2 * at + 1]) : now;
             const int scene = static_cast<int>(i / s.capacity());
-            const int id = sinks.reached(scene, was, now);
+            const int id = sinks.reached(scene, was, now, middle);
             if (id >= 0) sink = id;
         }
         if (sink == -2) return;

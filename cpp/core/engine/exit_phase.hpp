@@ -3,7 +3,8 @@
 // final goal (within arrival_radius, no waypoint left: the definition of
 // arrivals.cpp). A leaving agent becomes inactive, keeps its slot and id,
 // and gets exit_time (the time at the end of the step) and exit_sink (the
-// sink's id; -1 at its goal). Reads positions, the positions before the
+// sink's id; -1 at its goal). A sink takes agents only while open at the
+// end of the step (Sink::open_at). Reads positions, the positions before the
 // step (line sinks), goals; writes active, exit_time, exit_sink and the run
 // metrics' exits. Each agent is decided alone: no thread count changes it.
 #pragma once

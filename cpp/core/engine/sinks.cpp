@@ -60,6 +60,17 @@ void Sinks::remove(int id) {
     sinks_[id].points.clear();
 }
 
+void Sinks::set_open(int id, double opens, double closes) {
+    if (id < 0 || id >= static_cast<int>(sinks_.size()) || sinks_[id].removed) {
+        throw std::invalid_argument("sink_id: no sink " + std::to_string(id) + " (never added, or removed)");
+    }
+    if (std::isnan(opens) || std::isnan(closes) || !(opens < closes)) {
+        refuse("opens_at (" + format_number(opens) + ") must be before closes_at (" + format_number(closes) + ")");
+    }
+    sinks_[id].opens = opens;
+    sinks_[id].closes = closes;
+}
+
 bool Sinks::any_live() const {
     return std::any_of(sinks_.begin(), sinks_.end(), [](const Sink& s) { return !s.removed; });
 }
@@ -68,10 +79,10 @@ bool Sinks::any_live_line() const {
     return std::any_of(sinks_.begin(), sinks_.end(), [](const Sink& s) { return !s.removed && s.line; });
 }
 
-int Sinks::reached(int scene, Vec2 before, Vec2 now) const {
+int Sinks::reached(int scene, Vec2 before, Vec2 now, double time) const {
     for (std::size_t id = 0; id < sinks_.size(); ++id) {
         const Sink& s = sinks_[id];
-        if (s.removed || (s.scene != -1 && s.scene != scene)) continue;
+        if (s.removed || (s.scene != -1 && s.scene != scene) || !s.open_at(time)) continue;
         if (s.line ? crosses_segment(s.points[0], s.points[1], before, now) : inside_polygon(s.points, now)) {
             return static_cast<int>(id);
         }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "state/agent_state.hpp"
@@ -20,6 +21,11 @@ struct Sink {
     bool line = false;          // a line (2 points) or an area (a polygon of 3 or more)
     std::vector<Vec2> points;
     bool removed = false;
+    // Open (taking agents) in the steps whose middle t has
+    // opens <= t < closes (simulated seconds); always, by default.
+    double opens = -std::numeric_limits<double>::infinity();
+    double closes = std::numeric_limits<double>::infinity();
+    bool open_at(double t) const { return opens <= t && t < closes; }
 };
 
 class Sinks {
@@ -29,14 +35,18 @@ public:
     // std::invalid_argument naming the index and value of a bad point.
     int add(int scene, int scenes, const Vec2* points, int count, bool line);
     void remove(int id);  // std::invalid_argument for an unknown or removed id
+    // When sink `id` takes agents: opens <= t < closes (either may be
+    // infinite; not NaN, opens < closes); std::invalid_argument otherwise.
+    void set_open(int id, double opens, double closes);
     const std::vector<Sink>& all() const { return sinks_; }
     void restore(std::vector<Sink> sinks) { sinks_ = std::move(sinks); }
     bool any_live() const;
     bool any_live_line() const;
 
-    // The first live sink (by id) of `scene` that agent reached: in an area
-    // at `now`, or across a line going from `before` to `now`; -1 if none.
-    int reached(int scene, Vec2 before, Vec2 now) const;
+    // The first live sink (by id) of `scene`, open at `time` (the step's middle), that agent
+    // reached: in an area at `now`, or across a line going from `before` to
+    // `now`; -1 if none.
+    int reached(int scene, Vec2 before, Vec2 now, double time) const;
 
     // The positions before the integrate phase, for line sinks (kept only
     // while one is live).

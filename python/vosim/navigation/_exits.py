@@ -16,6 +16,10 @@ Strategies
 
 With ``reevaluate``, ``run()`` chooses again every so many seconds from
 where the agents are then and plans them all again (assigned exits stay).
+Exits open only for a time (``add_sink(opens_at=, closes_at=)``) are left
+out of the choice while closed: ``run()`` chooses again, for everyone, at
+the step where one of them opens or closes (an agent assigned a closed exit
+takes the nearest open one). While none is open, choices stay.
 Ties go to the exit listed first; the order of choosing is fixed by path
 length and id, so that choices are deterministic.
 """
@@ -167,6 +171,7 @@ class ExitChoice:
         self.chosen = np.full(count, -1, dtype=np.int64)  # index into sinks, per slot
         self.passed = np.zeros((count, len(sinks)), dtype=np.int64)  # via points passed, per slot and route
         self.since = 0  # steps since the last evaluation, carried across runs
+        self.open_routes = np.ones(len(sinks), dtype=bool)  # which routes' sinks were open at the last choice
 
     @staticmethod
     def _via_points(via, count: int) -> list[np.ndarray]:
@@ -258,13 +263,37 @@ class ExitChoice:
             return planner.plan_flat(starts, goals, label, snap_starts=True)
         return plan_on_roadmap(planner, starts, goals, ids, label)
 
-    def choose(self, sim, slots: np.ndarray, planner) -> tuple[np.ndarray, list]:
-        """The exit index of each agent in ``slots``, and the tracks to every exit."""
+    def windows(self, sim) -> np.ndarray:
+        """``(e, 2)``: when each route's sink opens and closes (seconds; a removed sink never opens)."""
+        out = np.empty((len(self.sinks), 2))
+        live = {s.id for s in sim.sinks}
+        for r, sink in enumerate(self.sinks):
+            out[r] = sim._engine.sink_open(int(sink)) if int(sink) in live else (np.inf, np.inf)
+        return out
+
+    @staticmethod
+    def open_at(windows: np.ndarray, time: float) -> np.ndarray:
+        """Which routes' sinks are open at ``time`` (a step's middle, as the engine's exits phase decides)."""
+        return (windows[:, 0] <= time) & (time < windows[:, 1])
+
+    def choose(self, sim, slots: np.ndarray, planner, open_routes=None) -> tuple[np.ndarray, list]:
+        """The exit index of each agent in ``slots``, and the tracks to every exit.
+
+        ``open_routes`` (bool per route) leaves the closed ones out (cost
+        infinite) while any is open; None: all are open.
+        """
         tracks = self.tracks(sim, planner, slots)
         lengths = np.column_stack([t[2] for t in tracks]) if len(slots) else np.zeros((0, len(self.sinks)))
-        if self.choice == "assigned":
-            return self.assigned[slots], tracks
+        closed = None if open_routes is None or open_routes.all() or not open_routes.any() else ~open_routes
+        if closed is not None:
+            lengths = np.where(closed, np.inf, lengths)
         current = self.chosen[slots]
+        if self.choice == "assigned":
+            chosen = self.assigned[slots].copy()
+            if closed is not None:  # an assigned exit closed: the nearest open one
+                moved = np.flatnonzero(closed[chosen])
+                chosen[moved] = [best(lengths[k], -1) for k in moved]
+            return chosen, tracks
         if self.choice == "nearest":
             return np.array([best(row, int(c)) for row, c in zip(lengths, current)], dtype=np.int64), tracks
         speeds = np.maximum(np.asarray(sim.pref_speed, dtype=float)[slots], 1e-9)
@@ -272,6 +301,8 @@ class ExitChoice:
         starts = np.asarray(sim.positions)[slots]
         walking = np.column_stack([walking_times(o, p, starts, length, speeds, zones) for o, p, length in tracks]) \
             if len(slots) else np.zeros((0, len(self.sinks)))
+        if closed is not None:
+            walking = np.where(closed, np.inf, walking)
         return quickest(walking, self.widths, np.asarray(sim.ids)[slots], self.sinks, current), tracks
 
     @staticmethod
@@ -291,7 +322,8 @@ class ExitChoice:
     def apply(self, sim) -> None:
         """Choose for every active agent and send it on its way."""
         slots = self._active_slots(sim)
-        chosen, tracks = self.choose(sim, slots, None if self.plan is None else self.planner(sim))
+        self.open_routes = self.open_at(self.windows(sim), float(sim.time) + 0.5 * float(sim.time_step))
+        chosen, tracks = self.choose(sim, slots, None if self.plan is None else self.planner(sim), self.open_routes)
         self.chosen[slots] = chosen
         offsets, points = self.pick(tracks, chosen, np.arange(len(slots)))
         if len(slots):
@@ -312,16 +344,31 @@ class ExitChoice:
         slots = self._active_slots(sim)
         if not len(slots):
             return None
-        chosen, tracks = self.choose(sim, slots, None if self.plan is None else self.planner(sim))
+        chosen, tracks = self.choose(sim, slots, None if self.plan is None else self.planner(sim), self.open_routes)
         self.chosen[slots] = chosen
         offsets, points = self.pick(tracks, chosen, np.arange(len(slots)))
         return np.asarray(sim.ids)[slots], offsets, points, self.radius_of(sim, slots)
 
     def pauser(self, sim):
-        """``(every, due, finish)`` for run(): re-evaluate every ``reevaluate`` seconds, carried across runs."""
-        every = max(1, round(self.reevaluate / sim.time_step))
-        if self.since >= every:  # fell due at the previous run's last step
-            self.since = 0
+        """``(every, due, finish)`` for run(), or None when nothing falls due.
+
+        Re-evaluates every ``reevaluate`` seconds (the period carried across
+        runs), and at each step where an exit opens or closes (the run then
+        pauses after every step to see).
+        """
+        windows = self.windows(sim)
+        time_step, start = float(sim.time_step), float(sim.time)
+        # The middle of the step after `done` steps; the engine's clock is a sum of steps, close enough.
+        middle = lambda done: start + (done + 0.5) * time_step  # noqa: E731
+        scheduled = bool(np.any(np.isfinite(windows) & (windows >= start - time_step)))
+        if self.reevaluate is None and not scheduled:
+            return None
+        every = 1 if self.reevaluate is None else max(1, round(self.reevaluate / time_step))
+        due_now = self.reevaluate is not None and self.since >= every  # fell due at the previous run's last step
+        now_open = self.open_at(windows, middle(0))
+        if due_now or not np.array_equal(now_open, self.open_routes):
+            self.since = 0 if due_now else self.since
+            self.open_routes = now_open
             tracks = self.reevaluated(sim)
             if tracks is not None:
                 sim._set_flat_waypoints(*tracks)
@@ -329,15 +376,20 @@ class ExitChoice:
         last = [-base]
 
         def due(steps_done: int):
-            if (base + steps_done) % every:
+            periodic = self.reevaluate is not None and (base + steps_done) % every == 0
+            now = self.open_at(windows, middle(steps_done)) if scheduled else self.open_routes
+            if not periodic and np.array_equal(now, self.open_routes):
                 return None
-            last[0] = steps_done
+            if periodic:
+                last[0] = steps_done
+            self.open_routes = now
             return self.reevaluated(sim)
 
         def finish(steps_done: int) -> None:
-            self.since = steps_done - last[0]
+            if self.reevaluate is not None:
+                self.since = steps_done - last[0]
 
-        return math.gcd(every, base), due, finish
+        return (1 if scheduled else math.gcd(every, base)), due, finish
 
 
 def merge_pausers(first, second):

@@ -169,6 +169,13 @@ class GoalMethods:
 
         Notes
         -----
+        Exits open only for a time (``add_sink(opens_at=..., closes_at=...)``,
+        :meth:`set_sink_times`: ISO 20414's dynamic availability of exits)
+        are left out of the choice while closed; ``run()`` chooses again,
+        for every agent still inside, at the step where one of them opens or
+        closes (an agent assigned a closed exit takes the nearest open one;
+        while every exit is closed, choices stay).
+
         The exits, the choice and the planner are kept on the simulator
         for ``run()``'s re-evaluations; they are not part of checkpoints.
         Agents added later are chosen for at the next re-evaluation (with

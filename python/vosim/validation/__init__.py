@@ -27,6 +27,8 @@ from ._imo import imo_4, imo_8
 from ._iso20414 import ISO_20414_COMPONENTS, iso_20414_coverage, iso_20414_table
 from ._juelich import juelich_corridor, juelich_speed
 from ._overtaking import iso_7
+from ._exit_availability import iso_9
+from ._stair_flow import STAIR_MAX_SPECIFIC_FLOW, iso_12
 from ._result import NotExpressible, TestResult, table
 from ._rimea import (EXAMPLE_GROUPS, NOT_EXPRESSIBLE, STAIR_SPEED_DOWN, STAIR_SPEED_UP, TESTS, rimea_1, rimea_2,
                      rimea_3, rimea_4, rimea_5, rimea_6, rimea_7, rimea_9, rimea_10, rimea_11, rimea_12,
@@ -41,3 +43,4 @@ __all__ = ["EXAMPLE_GROUPS", "ISO_20414_COMPONENTS", "NOT_EXPRESSIBLE", "NotExpr
            "rimea_14", "rimea_15", "rimea_16", "run_all", "single_file_envelope", "table", "weidmann_specific_flow",
            "weidmann_speed"]
 __all__ += ["bottleneck_flow_measured", "bottleneck_width", "measured_specific_flow_band"]
+__all__ += ["STAIR_MAX_SPECIFIC_FLOW", "iso_9", "iso_12"]

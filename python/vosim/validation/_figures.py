@@ -6,6 +6,7 @@ import numpy as np
 
 from ._crowd_figures import bottleneck_figure, corner_crowd_figure, single_file_figure, stair_congestion_figure
 from ._imo_figures import counterflow_figure, exit_flow_figure
+from ._iso_figures import stair_flow_figure
 from ._juelich import juelich_corridor
 from ._weidmann import weidmann_specific_flow, weidmann_speed
 
@@ -13,6 +14,7 @@ from ._weidmann import weidmann_specific_flow, weidmann_speed
 _OWN_FIGURES = {"RiMEA 13": stair_congestion_figure, "RiMEA 15": corner_crowd_figure, "RiMEA 16": single_file_figure,
                 "IMO 4": exit_flow_figure, "IMO 8": counterflow_figure,
                 "Bottleneck": bottleneck_figure}
+_OWN_FIGURES["ISO 12"] = stair_flow_figure
 
 
 def figures(results) -> dict:

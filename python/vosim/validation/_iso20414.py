@@ -32,13 +32,10 @@ ISO_20414_COMPONENTS = (
     Component(7, "overtaking people with movement disabilities", ("iso7",),
               "ISO 7 (overtaking) registered"),
     Component(8, "exit route allocation", ("10",), "RiMEA 10 (assigned exits) registered: routes that keep to their exit"),
-    Component(9, "dynamic availability of exit", (),
-              "exits that open and close at given times during a run, and routes re-chosen when they do"),
+    Component(9, "dynamic availability of exit", ("iso9",), "ISO 9 (an exit closing) registered"),
     Component(10, "congestion in front of a flight of stairs", ("13",)),
     Component(11, "maximum flow rate at an opening/exit", ("imo4",)),
-    Component(12, "stair flow rates", (),
-              "stairs with a flow capacity of their own (stairs are speed zones in plan: they slow people "
-              "but set no maximum specific flow)"),
+    Component(12, "stair flow rates", ("iso12",), "ISO 12 (specific flow on stairs) registered"),
     Component(13, "flow rate, density and speed in a corridor", ("4",)),
 )
 

@@ -18,6 +18,8 @@ from ._bottleneck import bottleneck_width
 from ._corner_crowd import rimea_15
 from ._imo import imo_4, imo_8
 from ._overtaking import iso_7
+from ._exit_availability import iso_9
+from ._stair_flow import iso_12
 from ._pedestrians import (PEDESTRIAN, RADIUS, SPEED, STAIR_PLAN_LENGTH, STAIR_SPEED_DOWN, STAIR_SPEED_UP,
                            TIME_STEP, method_of, run_quietly, simulator_for)
 from ._result import NotExpressible, TestResult
@@ -472,7 +474,7 @@ def rimea_9(method="orca", *, persons: int = 1000, seed: int = 0, seconds: float
 TESTS = {"1": rimea_1, "2": rimea_2, "3": rimea_3, "4": rimea_4, "5": rimea_5, "6": rimea_6, "7": rimea_7,
          "9": rimea_9, "10": rimea_10, "11": rimea_11, "12": rimea_12, "13": rimea_13, "14": rimea_14, "15": rimea_15,
          "16": rimea_16, "overlap": no_overlap, "imo4": imo_4, "imo8": imo_8, "iso7": iso_7,
-         "bottleneck": bottleneck_width}
+         "iso9": iso_9, "iso12": iso_12, "bottleneck": bottleneck_width}
 
 
 def run_all(method="orca", *, tests=None) -> list[TestResult]:
