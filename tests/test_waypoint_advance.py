@@ -227,3 +227,18 @@ def test_visible_refused_in_space_passed_works():
     sim.positions[0] = (5.4, -0.6, 0.0)
     sim.step()
     assert sim.goals[0].tolist() == [5.0, 5.0, 0.0]
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"waypoint_advance": np.array([7], np.uint8)}, "inconsistent"),
+    ({"waypoint_advance": np.array([1, 1], np.uint8)}, "differ in length"),
+    ({"waypoint_origins": np.zeros((2, 2))}, "differ in length"),
+    ({"waypoint_origins": np.array([[np.inf, 0.0]])}, "out of range"),
+])
+def test_a_state_with_bad_rule_entries_is_refused(change, message):
+    sim = one_agent("passed")
+    state = sim.__getstate__()
+    state["engine"].update(change)
+    state["checksum"] = _checkpoint.checksum(state)
+    with pytest.raises(ValueError, match=message):
+        vosim.Simulator.__new__(vosim.Simulator).__setstate__(state)
