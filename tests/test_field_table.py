@@ -45,7 +45,7 @@ def test_every_field_with_a_view_is_a_documented_property(cls):
 @pytest.mark.parametrize("cls", [vosim.Simulator, vosim.Batch])
 def test_add_agents_signature_and_docs_come_from_the_table(cls):
     parameters = inspect.signature(cls.add_agents).parameters
-    assert set(parameters) == {"self", *INPUTS, "waypoints", "waypoint_radius", "strict"}
+    assert set(parameters) == {"self", *INPUTS, "waypoints", "waypoint_radius", "waypoint_advance", "strict"}
     for name, default in ADD_DEFAULTS.items():
         if FIELDS[name].width == 1:
             # A default that depends on another argument shows as None (add_agents resolves it).

@@ -137,7 +137,8 @@ def test_unknown_compression_and_encryption_are_value_errors_naming_the_file(tmp
 def test_duplicate_waypoint_tracks_and_hidden_values_out_of_range_are_refused(tmp_path):
     arrays = _state_arrays(tmp_path)
     twice = {**arrays, "waypoint_ids": np.array([0, 0]), "waypoint_next": np.array([0, 0]),
-             "waypoint_radius": np.array([1.0, 1.0]), "waypoint_offsets": np.array([0, 1, 3])}
+             "waypoint_radius": np.array([1.0, 1.0]), "waypoint_offsets": np.array([0, 1, 3]),
+             "waypoint_advance": np.array([0, 0], np.uint8), "waypoint_origins": np.zeros((2, 2))}
     np.savez(tmp_path / "twice.npz", **twice)
     _refused(tmp_path / "twice.npz", "waypoint tracks must be listed by ascending agent id, one per agent")
     np.savez(tmp_path / "side.npz", **{**arrays, "column.detour_side": np.array([[7]], np.int8)})

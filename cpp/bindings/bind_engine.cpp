@@ -186,8 +186,9 @@ void step(Engine& e, double tick_seconds) {
 }
 
 // A run's pause calling `replan(steps_done)` with the GIL held: it returns
-// None or new tracks (ids, offsets, points, radius) as set_waypoints takes
-// them (points: `dimensions` values each). A Python exception is kept in
+// None or new tracks (ids, offsets, points, radius[, advance]) as
+// set_waypoints takes them (points: `dimensions` values each; without
+// advance, each agent keeps its rule). A Python exception is kept in
 // `error` and stops the run.
 Pause python_pause(std::optional<py::error_already_set>& error, const py::object& replan, int dimensions) {
     if (replan.is_none()) return {};
@@ -197,7 +198,13 @@ Pause python_pause(std::optional<py::error_already_set>& error, const py::object
         try {
             const py::object result = replan(done);
             if (result.is_none()) return tracks;
-            const auto [ids, offsets, points, radius] = py::cast<std::tuple<Int64s, Int64s, Doubles, Doubles>>(result);
+            const py::tuple entries = py::cast<py::tuple>(result);
+            if (entries.size() == 5 && !entries[4].is_none()) {
+                const Bytes advance = py::cast<Bytes>(entries[4]);
+                tracks.advance.assign(advance.data(), advance.data() + advance.size());
+            }
+            const auto [ids, offsets, points, radius] =
+                py::cast<std::tuple<Int64s, Int64s, Doubles, Doubles>>(entries[py::slice(0, 4, 1)]);
             tracks.ids.assign(ids.data(), ids.data() + ids.size());
             tracks.offsets.assign(offsets.data(), offsets.data() + offsets.size());
             if (points.ndim() != 2 || points.shape(1) != dimensions) {
@@ -294,6 +301,9 @@ void bind_engine(py::module_& m) {
     m.attr("MAX_MAGNITUDE") = kMaxMagnitude;
     m.attr("MIN_TIME") = kMinTime;
     m.attr("MAX_AGENTS") = AgentState::kMaxAgents;
+    py::list advance_rules;  // by code (WaypointAdvance)
+    for (int k = 0; k < kWaypointAdvanceCount; ++k) advance_rules.append(advance_name(static_cast<WaypointAdvance>(k)));
+    m.attr("WAYPOINT_ADVANCE") = py::tuple(advance_rules);
 
     m.attr("AGENT_FIELDS") = agent_fields();
     py::list derived;
@@ -332,10 +342,12 @@ void bind_engine(py::module_& m) {
         .def("all_arrived", &Engine::all_arrived)
         .def(
             "set_waypoints",
-            [](Engine& e, const Int64s& ids, const Int64s& offsets, const Doubles& points, const Doubles& radius) {
+            [](Engine& e, const Int64s& ids, const Int64s& offsets, const Doubles& points, const Doubles& radius,
+               const std::optional<Bytes>& advance) {
                 const py::ssize_t n = ids.size();
                 require_size(offsets, n + 1, "offsets");
                 require_size(radius, n, "radius");
+                if (advance) require_size(*advance, n, "advance");
                 const int d = e.dimensions();
                 if (points.ndim() != 2 || points.shape(1) != d) {
                     throw std::invalid_argument("points: expected (k, " + std::to_string(d) + ")");
@@ -344,9 +356,11 @@ void bind_engine(py::module_& m) {
                 for (py::ssize_t k = 0; k <= n; ++k) {
                     if (o[k] < 0 || o[k] > points.shape(0)) throw std::invalid_argument("offsets out of range");
                 }
-                e.set_waypoints(ids.data(), static_cast<std::size_t>(n), o, points.data(), radius.data());
+                e.set_waypoints(ids.data(), static_cast<std::size_t>(n), o, points.data(), radius.data(),
+                                advance ? advance->data() : nullptr);
             },
-            py::arg("ids"), py::arg("offsets"), py::arg("points"), py::arg("radius"))
+            py::arg("ids"), py::arg("offsets"), py::arg("points"), py::arg("radius"),
+            py::arg("advance") = py::none())
         .def("waypoints_remaining", [](const Engine& e) {
             const std::vector<std::int32_t> left = e.waypoints_remaining();
             py::array_t<std::int32_t> out({static_cast<py::ssize_t>(e.state().scenes()),

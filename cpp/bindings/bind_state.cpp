@@ -122,11 +122,14 @@ py::dict snapshot(const Engine& e) {
     out["obstacle_displacements"] = points_array(displacements);
     std::vector<std::int64_t> ids, next, waypoint_offsets{0};
     std::vector<double> radius;
-    std::vector<double> waypoint_points;  // flat, s.dimensions values per point
+    std::vector<double> waypoint_points, origins;  // flat, s.dimensions values per point
+    std::vector<std::uint8_t> advance;
     for (const SavedWaypoints& w : s.waypoints) {
         ids.push_back(w.id);
         next.push_back(w.next);
         radius.push_back(w.radius);
+        advance.push_back(w.advance);
+        origins.insert(origins.end(), w.origin.begin(), w.origin.end());
         waypoint_points.insert(waypoint_points.end(), w.points.begin(), w.points.end());
         waypoint_offsets.push_back(static_cast<std::int64_t>(waypoint_points.size()) / s.dimensions);
     }
@@ -134,6 +137,8 @@ py::dict snapshot(const Engine& e) {
     out["waypoint_ids"] = to_array(ids, {tracks});
     out["waypoint_next"] = to_array(next, {tracks});
     out["waypoint_radius"] = to_array(radius, {tracks});
+    out["waypoint_advance"] = to_array(advance, {tracks});
+    out["waypoint_origins"] = to_array(origins, {tracks, s.dimensions});
     out["waypoint_offsets"] = to_array(waypoint_offsets, {tracks + 1});
     out["waypoint_points"] = to_array(waypoint_points, {waypoint_offsets.back(), s.dimensions});
     out["fallbacks"] = to_array(s.fallbacks, {static_cast<py::ssize_t>(s.fallbacks.size())});
@@ -267,6 +272,19 @@ void restore(Engine& e, const py::dict& d) {
         throw std::invalid_argument("saved state: waypoint entries differ in length");
     }
     for (std::size_t k = 0; k < ids.size(); ++k) s.waypoints.push_back({ids[k], tracks[k], next[k], radius[k]});
+    // States saved before advance rules existed: every track moves on by distance.
+    if (d.contains("waypoint_advance")) {
+        const auto advance = entry<std::uint8_t>(d, "waypoint_advance");
+        const auto origins = entry<double>(d, "waypoint_origins");
+        const std::size_t dims = static_cast<std::size_t>(s.dimensions);
+        if (advance.size() != ids.size() || origins.size() != ids.size() * dims) {
+            throw std::invalid_argument("saved state: waypoint entries differ in length");
+        }
+        for (std::size_t k = 0; k < ids.size(); ++k) {
+            s.waypoints[k].advance = advance[k];
+            s.waypoints[k].origin.assign(origins.begin() + k * dims, origins.begin() + (k + 1) * dims);
+        }
+    }
     s.fallbacks = entry<std::int64_t>(d, "fallbacks");
     // States saved before sinks existed have none.
     if (d.contains("sink_scenes")) {

@@ -115,7 +115,7 @@ def _signature_default(name: str):
 
 
 # Arguments of add_agents that are not fields of the table.
-_EXTRA_PARAMETERS = {"waypoints": None, "waypoint_radius": None, "strict": True}
+_EXTRA_PARAMETERS = {"waypoints": None, "waypoint_radius": None, "waypoint_advance": "distance", "strict": True}
 
 ADD_AGENTS_SIGNATURE = inspect.Signature(
     [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),

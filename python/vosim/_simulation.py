@@ -38,6 +38,7 @@ from ._speed_zones import _SpeedZoneMethods
 from ._periodic import _PeriodicMethods
 from ._progress import make_progress
 from ._threads import take_worker_share
+from ._waypoint_advance import advance_codes
 from ._inspection import empty_method_entries
 from ._kinematics import default_headings, kinematics_codes, kinematics_names
 from ._fields import (ADD_AGENTS_SIGNATURE, ADD_DEFAULTS, CONDITIONAL_DEFAULTS, FIELDS, VIEWS, bytes_per_agent,
@@ -259,20 +260,24 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
             arrays.append(points)
         return arrays
 
-    def _send_waypoints(self, ids: np.ndarray, arrays: list[np.ndarray], radius: np.ndarray) -> None:
+    def _send_waypoints(self, ids: np.ndarray, arrays: list[np.ndarray], radius: np.ndarray, advance=None) -> None:
         offsets = np.concatenate([[0], np.cumsum([len(a) for a in arrays])]).astype(np.int64)
         points = np.concatenate(arrays) if arrays else np.zeros((0, self.dimensions))
-        self._set_flat_waypoints(ids, offsets, points, radius)
+        self._set_flat_waypoints(ids, offsets, points, radius, advance)
 
-    def _set_flat_waypoints(self, ids, offsets, points, radius) -> None:
-        """Agent ids[k] follows points[offsets[k]:offsets[k + 1]], moving on within radius[k]."""
+    def _set_flat_waypoints(self, ids, offsets, points, radius, advance=None) -> None:
+        """Agent ids[k] follows points[offsets[k]:offsets[k + 1]], moving on within radius[k] or by rule
+        advance[k] (engine codes; None: each agent keeps its rule, distance without one)."""
         self._engine.set_waypoints(ids, np.ascontiguousarray(offsets, dtype=np.int64),
                                    np.ascontiguousarray(points, dtype=np.float64),
-                                   np.ascontiguousarray(radius, dtype=np.float64))
+                                   np.ascontiguousarray(radius, dtype=np.float64),
+                                   None if advance is None else np.ascontiguousarray(advance, dtype=np.uint8))
 
-    def set_waypoints(self, ids, waypoints, *, waypoint_radius=None, radius=None) -> None:
+    def set_waypoints(self, ids, waypoints, *, waypoint_radius=None, waypoint_advance="distance",
+                      radius=None) -> None:
         """Give agents waypoints: each heads for its first, moves on to the next when
-        within ``waypoint_radius`` of it, and keeps the last as its final goal.
+        within ``waypoint_radius`` of it (or by ``waypoint_advance``), and keeps the last
+        as its final goal.
 
         Parameters
         ----------
@@ -285,11 +290,32 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
         waypoint_radius
             Distance at which a waypoint counts as reached, a scalar or ``(m,)``;
             by default each agent's arrival radius (the keyword of ``add_agents``).
+        waypoint_advance
+            When an agent moves on from its current waypoint, one rule for
+            all or one per agent. ``"distance"`` (default): only within
+            ``waypoint_radius`` of it. ``"passed"``: also once past it,
+            beyond the line through it at right angles to the leg leading
+            to it (from the previous waypoint; for the first, from where
+            the agent stands now), so an agent that overshoots a corner
+            does not turn back. ``"visible"``: also once the waypoint after
+            it is in line of sight, the segment from the agent to it
+            keeping more than the agent's radius from every obstacle edge
+            (plane only); or passed.
         radius
             Deprecated name of ``waypoint_radius`` (a DeprecationWarning).
 
+        Notes
+        -----
         The ``goals`` view shows each agent's current waypoint. An agent
-        counts as arrived only at its last waypoint.
+        counts as arrived only at its last waypoint. The rule is kept in
+        snapshots, pickles and checkpoints; re-planning
+        (``run(replan_stalled=...)``) keeps each agent's rule.
+
+        Raises
+        ------
+        ValueError
+            Unknown ids, bad points or radii, or an unknown ``waypoint_advance``
+            (naming it and the value); no agent is changed then.
         """
         name = "waypoint_radius"
         if radius is not None:
@@ -300,6 +326,7 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
             name, waypoint_radius = "radius", radius
         ids = ids_array(ids)
         arrays = self._waypoint_arrays(waypoints, len(ids))
+        advance = advance_codes(waypoint_advance, len(ids))
         if waypoint_radius is None:
             scene_slot = [self._engine.locate(int(i)) for i in ids] if len(ids) else []
             reach = self._engine.view("arrival_radius")
@@ -307,7 +334,7 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
         else:
             waypoint_radius = shaped(waypoint_radius, name, [(), (len(ids),)], (len(ids),), minimum=0.0,
                                      maximum=MAX_MAGNITUDE)
-        self._send_waypoints(ids, arrays, waypoint_radius)
+        self._send_waypoints(ids, arrays, waypoint_radius, advance)
 
     # ---------------------------------------------------------------- agents
     def _agent_shapes(self, n: int, width: int | None) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
@@ -398,6 +425,7 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
             raise ValueError("goals, waypoints: give one or the other (the last waypoint is the final goal)")
         plan = None if fields.get("waypoints") is None else self._waypoint_plan(
             fields["waypoints"], fields.get("waypoint_radius"), n, scalar_shapes, scalar_target)
+        advance = advance_codes(fields.get("waypoint_advance", "distance"), n)
         goals, has_goal = self._goals(fields["goals"], vector_shapes, vector_target, broadcast_view=True)
         fields["kinematics"] = kinematics_codes("holonomic" if fields["kinematics"] is None else fields["kinematics"])
         values = {name: per_agent(name, default if fields[name] is None else fields[name])
@@ -414,7 +442,8 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
         if plan is not None:
             arrays, radius = plan
             self._send_waypoints(ids.reshape(-1), arrays,
-                                 (values["arrival_radius"] if radius is None else radius).reshape(-1))
+                                 (values["arrival_radius"] if radius is None else radius).reshape(-1),
+                                 np.tile(advance, self._engine.scenes))
         return ids if self._scene_axis else ids[0]
 
     def _waypoint_plan(self, waypoints, radius, n: int, shapes, target):

@@ -59,7 +59,7 @@ class Batch(_Simulation):
         positions
             ``(B, n, 2)`` or ``(n, 2)`` start positions, each coordinate within +-1e15.
 {parameters}
-        waypoints, waypoint_radius, strict
+        waypoints, waypoint_radius, waypoint_advance, strict
             As in :meth:`Simulator.add_agents`; waypoints may also be one list
             of ``n`` entries per scene.
         """,

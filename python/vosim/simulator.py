@@ -67,11 +67,13 @@ class Simulator(GoalMethods, _Simulation):
         positions
             ``(n, 2)`` start positions, each coordinate within +-1e15.
 {parameters}
-        waypoints, waypoint_radius
+        waypoints, waypoint_radius, waypoint_advance
             Instead of goals: a sequence of ``n`` arrays ``(k_i, D)`` of
             points to visit in order (None: no waypoints for that agent),
-            and the distance at which one counts as reached (default: the
-            arrival radius). See :meth:`set_waypoints`.
+            the distance at which one counts as reached (default: the
+            arrival radius), and the rule by which agents move on
+            (``"distance"``, the default, ``"passed"`` or ``"visible"``; one
+            for all or one per agent). See :meth:`set_waypoints`.
         strict
             Refuse (ValueError) agents whose centre lies inside a solid
             obstacle or outside the boundary.

@@ -103,7 +103,7 @@ bool Engine::advance_in(Ticker* ticker, std::int64_t steps_done) {
     const Method& method = *method_;
     // 1. goals: obstacles and waypoints up to date, preferred velocities.
     build_obstacles();
-    waypoints_.advance(state_);
+    waypoints_.advance(state_, {&shared_obstacles_, &scene_obstacles_});
     const StepClock clock{time_, time_step_};
     update_pref_velocities<V>(state_, method.preference_noise(), method.deadlock_resolution(), step_count_, clock);
     speed_zones_.apply(state_);  // preferred speeds scaled inside speed zones

@@ -73,9 +73,10 @@ public:
     void set_periodic(int axis, double low, double high);
     const Periodic& periodic() const { return periodic_; }
     // Waypoints (engine_waypoints.cpp): agent ids[k] follows points offsets[k] .. offsets[k+1] (dimensions()
-    // values each), moving on within radius[k]; those left after each goal; each agent's final goal.
+    // values each), moving on within radius[k] or by rule advance[k] (WaypointAdvance; null: each agent's rule so
+    // far, distance without one); those left after each goal; each agent's final goal.
     void set_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
-                       const double* points, const double* radius);
+                       const double* points, const double* radius, const std::uint8_t* advance = nullptr);
     std::vector<std::int32_t> waypoints_remaining() const;
     std::vector<double> final_goals() const;
     // Everything the next step depends on but the method, and its checked inverse (engine_state.cpp).
@@ -100,7 +101,7 @@ private:
     std::size_t prepare_inspection(int scene, int slot, Workspace& ws);  // inspect.cpp
     void prepare_workspaces(int threads);
     void replace_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,  // unguarded
-                           const double* points, const double* radius);
+                           const double* points, const double* radius, const std::uint8_t* advance);
     void build_obstacles();
     void build_obstacles3();
     int neighbor_capacity(std::size_t i) const;  // max_neighbors, at most the other agents

@@ -101,11 +101,13 @@ RunResult Engine::run(const RunOptions& options, const Recording& recording, con
             if (pause && options.pause_every > 0 && k % options.pause_every == 0 && k < options.steps) {
                 const NewTracks tracks = pause(k);
                 if (tracks.offsets.size() != tracks.ids.size() + 1 || tracks.offsets.front() != 0 || tracks.radius.size() != tracks.ids.size() ||
+                    (!tracks.advance.empty() && tracks.advance.size() != tracks.ids.size()) ||
                     tracks.offsets.back() * state_.dimensions() != static_cast<std::int64_t>(tracks.points.size())) {
                     throw std::invalid_argument("pause: the new tracks' entries differ in length");
                 }
                 replace_waypoints(tracks.ids.data(), tracks.ids.size(), tracks.offsets.data(),
-                                  tracks.points.data(), tracks.radius.data());
+                                  tracks.points.data(), tracks.radius.data(),
+                                  tracks.advance.empty() ? nullptr : tracks.advance.data());
             }
             if (k < options.steps && !ticker.poll(k)) {
                 result.stopped = true;

@@ -182,7 +182,8 @@ EngineSnapshot Engine::snapshot() const {
         if (scene_obstacles_[b]) save_obstacles(*scene_obstacles_[b], static_cast<int>(b), out.obstacles);
     }
     for (const auto& [id, track] : waypoints_.tracks()) {
-        out.waypoints.push_back({id, track.points, static_cast<std::int64_t>(track.next), track.radius});
+        out.waypoints.push_back({id, track.points, static_cast<std::int64_t>(track.next), track.radius,
+                                 static_cast<std::uint8_t>(track.advance), track.origin});
     }
     std::sort(out.waypoints.begin(), out.waypoints.end(),
               [](const SavedWaypoints& a, const SavedWaypoints& b) { return a.id < b.id; });
@@ -308,13 +309,20 @@ void Engine::restore(const EngineSnapshot& saved) {
         last_track = w.id;
         const std::size_t d = static_cast<std::size_t>(saved.dimensions);
         if (w.points.empty() || w.points.size() % d != 0 || w.next < 0 ||
-            w.next >= static_cast<std::int64_t>(w.points.size() / d) || !within(w.radius, kNonNegativeRange)) {
+            w.next >= static_cast<std::int64_t>(w.points.size() / d) || !within(w.radius, kNonNegativeRange) ||
+            w.advance >= kWaypointAdvanceCount || (w.advance == static_cast<std::uint8_t>(WaypointAdvance::visible) && d != 2) ||
+            !(w.origin.empty() || w.origin.size() == d)) {
             refuse("the waypoints of agent " + std::to_string(w.id) + " are inconsistent");
         }
         for (const double c : w.points) {
             if (!within(c, kCoordinateRange)) refuse("a waypoint of agent " + std::to_string(w.id) + " is out of range");
         }
+        for (const double c : w.origin) {
+            if (!within(c, kCoordinateRange)) refuse("the track start of agent " + std::to_string(w.id) + " is out of range");
+        }
         track.points = w.points;
+        track.advance = static_cast<WaypointAdvance>(w.advance);
+        track.origin = w.origin.empty() ? std::vector<double>(w.points.begin(), w.points.begin() + d) : w.origin;
         track.next = static_cast<std::size_t>(w.next);
         track.radius = w.radius;
         waypoints.restore(w.id, std::move(track));

@@ -49,6 +49,8 @@ struct SavedWaypoints {
     std::vector<double> points;  // flat, the snapshot's dimension per point
     std::int64_t next = 0;       // the waypoint the agent heads for
     double radius = 0.0;
+    std::uint8_t advance = 0;    // WaypointAdvance (states saved before it: distance)
+    std::vector<double> origin;  // the first leg's start (empty in older states: the first waypoint)
 };
 
 struct EngineSnapshot {

@@ -12,13 +12,13 @@
 namespace vosim {
 
 void Engine::set_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
-                           const double* points, const double* radius) {
+                           const double* points, const double* radius, const std::uint8_t* advance) {
     BusyGuard guard(busy_);
-    replace_waypoints(ids, count, offsets, points, radius);
+    replace_waypoints(ids, count, offsets, points, radius, advance);
 }
 
 void Engine::replace_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
-                               const double* points, const double* radius) {
+                               const double* points, const double* radius, const std::uint8_t* advance) {
     // Check everything first: a refused call changes nothing.
     const int d = state_.dimensions();
     std::vector<std::pair<int, int>> where(count);
@@ -29,6 +29,14 @@ void Engine::replace_waypoints(const std::int64_t* ids, std::size_t count, const
         if (!within(radius[k], kNonNegativeRange)) {
             throw std::invalid_argument("radius[" + std::to_string(k) + "] is " + format_number(radius[k]) +
                                         "; it must be " + describe(kNonNegativeRange));
+        }
+        if (advance && advance[k] >= kWaypointAdvanceCount) {
+            throw std::invalid_argument("advance[" + std::to_string(k) + "] is " + std::to_string(advance[k]) +
+                                        "; it must be 0 (distance), 1 (passed) or 2 (visible)");
+        }
+        if (advance && advance[k] == static_cast<std::uint8_t>(WaypointAdvance::visible) && d != 2) {
+            throw std::invalid_argument("advance[" + std::to_string(k) +
+                                        "] is 'visible', which looks past obstacle polygons: plane engines only");
         }
         if (offsets[k + 1] < offsets[k]) throw std::invalid_argument("offsets must not decrease");
         for (std::int64_t p = offsets[k]; p < offsets[k + 1]; ++p) {
@@ -49,8 +57,10 @@ void Engine::replace_waypoints(const std::int64_t* ids, std::size_t count, const
         if (offsets[k + 1] == offsets[k]) {
             waypoints_.clear(ids[k]);
         } else {
+            // Without rules given, re-planned tracks keep the agent's rule.
+            const WaypointAdvance rule = advance ? static_cast<WaypointAdvance>(advance[k]) : waypoints_.advance_of(ids[k]);
             waypoints_.set(state_, ids[k], where[k].first, where[k].second,
-                           std::vector<double>(points + d * offsets[k], points + d * offsets[k + 1]), radius[k]);
+                           std::vector<double>(points + d * offsets[k], points + d * offsets[k + 1]), radius[k], rule);
         }
     }
 }

@@ -67,7 +67,7 @@ std::size_t Engine::prepare_inspection(int scene, int slot, Workspace& ws) {
     }
     validate();
     build_obstacles();
-    waypoints_.advance(state_);  // as the next step will (it is idempotent)
+    waypoints_.advance(state_, {&shared_obstacles_, &scene_obstacles_});  // as the next step will (idempotent)
     update_pref_velocities<V>(state_, method_->preference_noise(), method_->deadlock_resolution(), step_count_,
                               StepClock{time_, time_step_});
     speed_zones_.apply(state_);  // as the goals phase does

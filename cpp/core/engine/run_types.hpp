@@ -28,6 +28,7 @@ struct NewTracks {
     std::vector<std::int64_t> offsets{0};  // in points
     std::vector<double> points;            // flat, the engine's dimension per point
     std::vector<double> radius;
+    std::vector<std::uint8_t> advance;  // WaypointAdvance per track; empty: each agent keeps its rule
 };
 
 // Called between the steps of a run, every RunOptions::pause_every steps

@@ -151,6 +151,11 @@ public:
     // Distance from p to the nearest obstacle edge; +infinity for an empty set.
     double distance(Vec2 p) const;
 
+    // Whether the segment a-b keeps more than `clearance` from every edge
+    // (moving obstacles included; with clearance 0: touches none). After
+    // build(); defined in line_of_sight.cpp.
+    bool sight_clear(Vec2 a, Vec2 b, double clearance) const;
+
     // Whether queries use the edge grid (large maps) rather than the tree.
     bool uses_grid() const { return use_grid_; }
     // Tree depth and node count, for tests (0 when the grid is used).

@@ -31,6 +31,7 @@ import math
 import numpy as np
 
 from .._checks import MAX_MAGNITUDE, ids_array, scalar
+from .._waypoint_advance import advance_codes
 
 CHOICES = ("nearest", "quickest", "assigned")
 # Persons per metre of exit width and second that leave through a door: the
@@ -123,7 +124,8 @@ def quickest(walking: np.ndarray, widths: np.ndarray, ids: np.ndarray, sinks: np
 class ExitChoice:
     """The exits of a simulator and the choice made among them (kept on the simulator as ``_exits``)."""
 
-    def __init__(self, sim, sinks, choice, assignment, reevaluate, plan, clearance, waypoint_radius, via=None):
+    def __init__(self, sim, sinks, choice, assignment, reevaluate, plan, clearance, waypoint_radius, via=None,
+                 waypoint_advance="distance"):
         if not isinstance(choice, str) or choice not in CHOICES:
             raise ValueError(f"choice is {choice!r}; must be one of {', '.join(map(repr, CHOICES))}")
         known = {s.id: s for s in sim.sinks}
@@ -168,6 +170,10 @@ class ExitChoice:
         if waypoint_radius is not None:
             waypoint_radius = scalar(waypoint_radius, "waypoint_radius", minimum=0.0, maximum=MAX_MAGNITUDE)
         self.waypoint_radius = waypoint_radius
+        if not isinstance(waypoint_advance, str):
+            raise ValueError(f"waypoint_advance is {waypoint_advance!r}; set_exits takes one rule for every agent")
+        advance_codes(waypoint_advance, 1)  # checked now: a bad rule changes nothing
+        self.waypoint_advance = waypoint_advance
         self.chosen = np.full(count, -1, dtype=np.int64)  # index into sinks, per slot
         self.passed = np.zeros((count, len(sinks)), dtype=np.int64)  # via points passed, per slot and route
         self.since = 0  # steps since the last evaluation, carried across runs
@@ -319,6 +325,9 @@ class ExitChoice:
             return np.asarray(sim.arrival_radius, dtype=float)[slots]
         return np.full(len(slots), self.waypoint_radius)
 
+    def advance_of(self, slots):
+        return advance_codes(self.waypoint_advance, len(slots))
+
     def apply(self, sim) -> None:
         """Choose for every active agent and send it on its way."""
         slots = self._active_slots(sim)
@@ -327,7 +336,8 @@ class ExitChoice:
         self.chosen[slots] = chosen
         offsets, points = self.pick(tracks, chosen, np.arange(len(slots)))
         if len(slots):
-            sim._set_flat_waypoints(np.asarray(sim.ids)[slots], offsets, points, self.radius_of(sim, slots))
+            sim._set_flat_waypoints(np.asarray(sim.ids)[slots], offsets, points, self.radius_of(sim, slots),
+                                    self.advance_of(slots))
 
     def _active_slots(self, sim) -> np.ndarray:
         """The agents to choose for: active ones (with ``"assigned"``, those given an exit)."""
@@ -347,7 +357,7 @@ class ExitChoice:
         chosen, tracks = self.choose(sim, slots, None if self.plan is None else self.planner(sim), self.open_routes)
         self.chosen[slots] = chosen
         offsets, points = self.pick(tracks, chosen, np.arange(len(slots)))
-        return np.asarray(sim.ids)[slots], offsets, points, self.radius_of(sim, slots)
+        return np.asarray(sim.ids)[slots], offsets, points, self.radius_of(sim, slots), self.advance_of(slots)
 
     def pauser(self, sim):
         """``(every, due, finish)`` for run(), or None when nothing falls due.
@@ -409,7 +419,10 @@ def merge_pausers(first, second):
         pieces = [b[2][b[1][k]:b[1][k + 1]] for k in np.flatnonzero(keep)]
         offsets = np.concatenate([a[1], a[1][-1] + np.cumsum(counts)]).astype(np.int64)
         points = np.concatenate([a[2], *pieces]) if pieces else a[2]
-        return np.concatenate([a[0], b[0][keep]]), offsets, points, np.concatenate([a[3], b[3][keep]])
+        merged = np.concatenate([a[0], b[0][keep]]), offsets, points, np.concatenate([a[3], b[3][keep]])
+        if len(a) == 5 and len(b) == 5:
+            return (*merged, np.concatenate([a[4], b[4][keep]]))
+        return merged  # without rules for all: every agent keeps the one it has
 
     def finish(steps_done: int) -> None:
         first[2](steps_done)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._checks import MAX_MAGNITUDE, ids_array, scalar, shaped
+from .._waypoint_advance import advance_codes
 from ._geometry import points_array
 from ._planners import builder_of, plan_on_roadmap, warn_off_mesh
 
@@ -25,7 +26,8 @@ class GoalMethods:
             raise ValueError(f"ids[{k}]: no agent with id {int(ids[k])}")
         return order[at]
 
-    def set_goals(self, ids, goals, *, plan=None, waypoint_radius=None, clearance: float = 0.0) -> None:
+    def set_goals(self, ids, goals, *, plan=None, waypoint_radius=None, clearance: float = 0.0,
+                  waypoint_advance="distance") -> None:
         """Send agents to new goals, planning the way round obstacles if asked.
 
         Parameters
@@ -48,6 +50,12 @@ class GoalMethods:
         clearance
             With ``plan="roadmap"`` or ``"navmesh"``: extra distance the
             paths keep from obstacles.
+        waypoint_advance
+            When an agent moves on from a path's corner: ``"distance"``
+            (default: within ``waypoint_radius``), ``"passed"`` (also once
+            past it) or ``"visible"`` (also once the next corner is in
+            line of sight, or passed); one for all or ``(m,)``. See
+            :meth:`set_waypoints`.
 
         Notes
         -----
@@ -91,6 +99,7 @@ class GoalMethods:
             waypoint_radius = np.asarray(self.arrival_radius)[slots]
         waypoint_radius = shaped(waypoint_radius, "waypoint_radius", [(), (len(ids),)], (len(ids),),
                                  minimum=0.0, maximum=MAX_MAGNITUDE)
+        advance = advance_codes(waypoint_advance, len(ids))
         if len(ids) == 0:
             return
         planner = plan
@@ -110,12 +119,13 @@ class GoalMethods:
             else:
                 offsets, points = plan_on_roadmap(plan, starts, goals, ids, label)
         self._engine.set_waypoints(ids, np.ascontiguousarray(offsets, dtype=np.int64),
-                                   np.ascontiguousarray(points, dtype=np.float64), waypoint_radius)
+                                   np.ascontiguousarray(points, dtype=np.float64), waypoint_radius, advance)
         if planner is not None:  # what run(replan_stalled=...) plans with (not part of checkpoints)
             self._plan = (planner, clearance)
 
     def set_exits(self, sinks, *, choice: str = "nearest", assignment=None, reevaluate=None,
-                  via=None, plan="navmesh", clearance: float = 0.0, waypoint_radius=None) -> None:
+                  via=None, plan="navmesh", clearance: float = 0.0, waypoint_radius=None,
+                  waypoint_advance="distance") -> None:
         """Send every active agent to one of several exits (sinks), chosen by a strategy.
 
         Each agent heads for its exit's middle (a line sink's midpoint, an
@@ -166,6 +176,10 @@ class GoalMethods:
         waypoint_radius
             Distance at which a path's corner counts as passed; by default
             each agent's arrival radius.
+        waypoint_advance
+            When an agent moves on from a path's corner: ``"distance"``
+            (default), ``"passed"`` or ``"visible"`` (see
+            :meth:`set_waypoints`); kept for the re-evaluations.
 
         Notes
         -----
@@ -187,7 +201,7 @@ class GoalMethods:
             An unknown or repeated sink id, an unknown ``choice``, an
             ``assignment`` of the wrong length or naming a sink not listed,
             ``assignment`` given to another strategy, a bad ``reevaluate``,
-            ``via`` of the wrong length or with bad points, or an exit no agent can reach
+            ``via`` of the wrong length or with bad points, an unknown ``waypoint_advance``, or an exit no agent can reach
             (naming the agent); nothing is changed then.
         """
         from ._exits import ExitChoice
@@ -201,7 +215,8 @@ class GoalMethods:
             raise TypeError(f"plan: expected None, 'roadmap', 'navmesh', a Roadmap or a NavMesh, "
                             f"got {type(plan).__name__}")
         exits = ExitChoice(self, sinks, choice, assignment, reevaluate, plan,
-                           scalar(clearance, "clearance", minimum=0.0, maximum=MAX_MAGNITUDE), waypoint_radius, via)
+                           scalar(clearance, "clearance", minimum=0.0, maximum=MAX_MAGNITUDE), waypoint_radius, via,
+                           waypoint_advance)
         exits.apply(self)
         self._exits = exits
 

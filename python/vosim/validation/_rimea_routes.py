@@ -81,7 +81,9 @@ def rimea_10(method="orca", *, seconds: float = 200.0, reevaluate: float | None 
     nearer the other. Each follows a path planned on a navigation mesh to
     its exit (``set_exits(choice="assigned", reevaluate=2.0)``: planned
     again every 2 s from where it is, so that one pushed through a side
-    door finds its way back; None plans once) and leaves through a sink just
+    door finds its way back; None plans once), moving on from a path's
+    corner once the next is in sight (``waypoint_advance="visible"``: no
+    one turns back for a corner cut short), and leaves through a sink just
     beyond it.
 
     Criterion (the guideline's; JuPedSim checks the same): every pedestrian
@@ -97,7 +99,7 @@ def rimea_10(method="orca", *, seconds: float = 200.0, reevaluate: float | None 
     sim.add_agents(starts, pref_speed=SPEED, max_speed=SPEED, **PEDESTRIAN)
     assigned_index = np.array(EXIT_OF_ROOM_10)[rooms]
     assigned = sinks[assigned_index]
-    sim.set_exits(sinks, choice="assigned", assignment=assigned, reevaluate=reevaluate)
+    sim.set_exits(sinks, choice="assigned", assignment=assigned, reevaluate=reevaluate, waypoint_advance="visible")
     traj = run_quietly(sim, int(np.ceil(seconds / TIME_STEP)), until_arrived=True, record_every=5)
     left_by = np.asarray(sim.exit_sink)
     right = int(np.sum(left_by == assigned))
