@@ -8,6 +8,9 @@ import pytest
 import vosim
 from vosim import scenarios
 
+from _pedestrian_models import (assert_agents_stay_inside_a_corridor, bottleneck_bytes_per_thread_count,
+                                deepest_overlap)
+
 
 def single_file(gaps, time_gap=1.0):
     """Agents of radius 0.25 on the x axis in a 2 m corridor, the leader first, gaps (centre to centre) behind it."""
@@ -60,42 +63,17 @@ def test_head_on_pair_passes_without_contact():
 
 def test_no_overlaps_at_a_bottleneck():
     sim = scenarios.bottleneck(40).build(vosim.CollisionFreeSpeed())
-    radius = np.asarray(sim.radius).copy()
-    worst = 0.0
-    for _ in range(300):
-        sim.step()
-        p = sim.positions
-        d = np.linalg.norm(p[:, None] - p[None], axis=2) - (radius[:, None] + radius[None])
-        np.fill_diagonal(d, np.inf)
-        worst = max(worst, -d.min())
-    assert worst < 0.01
+    assert deepest_overlap(sim, 300) < 0.01
 
 
 def test_agents_stay_inside_a_corridor():
-    sim = vosim.Simulator(time_step=0.1, method=vosim.CollisionFreeSpeed())
-    sim.add_obstacle([[0.0, 1.0], [30.0, 1.0], [30.0, 1.2], [0.0, 1.2]])
-    sim.add_obstacle([[0.0, -1.2], [30.0, -1.2], [30.0, -1.0], [0.0, -1.0]])
-    rng = np.random.default_rng(3)
-    starts = np.stack([np.linspace(1.0, 10.0, 12), rng.uniform(-0.6, 0.6, 12)], axis=1)
-    # Goals beyond the walls pull every agent into them.
-    goals = np.stack([np.full(12, 40.0), np.where(np.arange(12) % 2 == 0, 8.0, -8.0)], axis=1)
-    sim.add_agents(starts, goals=goals, radius=0.25, max_speed=2.0, pref_speed=1.34, neighbor_dist=5.0)
-    for _ in range(200):
-        sim.step()
-        inside = sim.positions[:, 0] < 30.0
-        assert np.all(np.abs(sim.positions[inside, 1]) <= 1.0 - 0.25 + 1e-9)
+    assert_agents_stay_inside_a_corridor(vosim.CollisionFreeSpeed())
 
 
 def test_bit_identical_for_any_thread_count():
     if not vosim.have_openmp():
         pytest.skip("built without OpenMP")
-    results = []
-    for threads in (1, 2, 3):
-        vosim.set_num_threads(threads)
-        sim = scenarios.bottleneck(60).build(vosim.CollisionFreeSpeed())
-        for _ in range(50):
-            sim.step()
-        results.append(np.ascontiguousarray(sim.positions).tobytes())
+    results = bottleneck_bytes_per_thread_count(vosim.CollisionFreeSpeed)
     assert results[0] == results[1] == results[2]
 
 

@@ -223,3 +223,62 @@ def test_trajectories_draw_agents_that_left_through_a_sink():
     paths = [c for c in fig.axes[0].collections if isinstance(c, LineCollection)]
     assert sum(len(c.get_segments()) for c in paths) >= 2
     plt.close(fig)
+
+
+def _sink_run():
+    """Agent 0 leaves through the sink at step 40, agent 1 (starting 2 s later) at step 61."""
+    sim = vosim.Simulator(time_step=0.1)
+    sim.add_agents([[0.0, 0.0], [0.0, 1.0]], goals=[[10.0, 0.0], [10.0, 1.0]], radius=0.25, max_speed=1.0,
+                   start_time=[0.0, 2.0])
+    sim.add_sink([[4.0, -1.0], [4.0, 2.0]])
+    traj = sim.run(80)
+    assert not traj.active.any()
+    assert traj.metrics["exit_step"].tolist() == [40, 61]
+    return traj
+
+
+def _shown_discs(animation, k):
+    """The agents whose disc is visible in frame k of an animation (one disc per agent that took part)."""
+    from matplotlib.collections import EllipseCollection
+
+    animation._func(k)
+    discs = [c for c in animation._fig.axes[0].collections if isinstance(c, EllipseCollection)][0]
+    return discs.get_facecolor()[:, 3] > 0
+
+
+def test_animation_shows_agents_that_left_while_they_are_in_the_scene():
+    traj = _sink_run()
+    animation = plot.animate(traj, max_frames=None, trail=5)
+    assert _shown_discs(animation, 0).tolist() == [True, True]    # both there from the start (agent 1 waits)
+    assert _shown_discs(animation, 39).tolist() == [True, True]
+    assert _shown_discs(animation, 40).tolist() == [False, True]  # agent 0 left in step 40
+    assert _shown_discs(animation, 60).tolist() == [False, True]
+    assert _shown_discs(animation, 61).tolist() == [False, False]
+    trails = [c for c in animation._fig.axes[0].collections if type(c).__name__ == "LineCollection"][0]
+    animation._func(50)
+    assert len(trails.get_segments()) == 1  # only the agent still there
+    plt.close("all")
+
+
+def test_animation_of_a_subsampled_batch_scene_with_a_sink():
+    sims = vosim.Batch(scenes=2, time_step=0.1)
+    sims.add_agents([[[0.0, 0.0]], [[0.0, 0.0]]], goals=[[[10.0, 0.0]], [[10.0, 0.0]]], radius=0.25, max_speed=1.0)
+    sims.add_sink([[4.0, -1.0], [4.0, 1.0]], scene=1)
+    traj = sims.run(60)
+    assert traj.metrics["exit_step"].tolist() == [[-1], [40]]
+    kept = plot.animate(traj, scene=0, max_frames=7)
+    assert all(_shown_discs(kept, k).tolist() == [True] for k in range(7))
+    left = plot.animate(traj, scene=1, max_frames=7)  # frames at steps 0, 10, ..., 60
+    assert [bool(_shown_discs(left, k)[0]) for k in range(7)] == [True] * 4 + [False] * 3
+    plt.close("all")
+
+
+def test_in_scene_follows_exit_steps_and_without_metrics_only_the_agents_active_at_the_end():
+    from vosim.plot._common import in_scene, scene_of
+
+    traj = _sink_run()
+    data = scene_of(traj, 0)
+    assert in_scene(traj, data)[[0, 40, 61]].tolist() == [[True, True], [False, True], [False, False]]
+    traj.metrics = None
+    data = scene_of(traj, 0)
+    assert not in_scene(traj, data).any()  # nothing says they took part: none is drawn, as before

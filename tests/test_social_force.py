@@ -9,6 +9,9 @@ import pytest
 import vosim
 from vosim import scenarios
 
+from _pedestrian_models import (assert_agents_stay_inside_a_corridor, bottleneck_bytes_per_thread_count,
+                                deepest_overlap)
+
 # Helbing, Farkas & Vicsek 2000 (Nature 407), and JuPedSim's defaults.
 PUBLISHED = {"mass": 80.0, "reaction_time": 0.5, "agent_scale": 2000.0, "obstacle_scale": 2000.0,
              "force_distance": 0.08, "body_force": 1.2e5, "friction": 2.4e5}
@@ -77,31 +80,13 @@ def test_head_on_pair_passes_keeping_its_distance():
 
 
 def test_agents_stay_inside_a_corridor():
-    sim = vosim.Simulator(time_step=0.1, method="sfm")
-    sim.add_obstacle([[0.0, 1.0], [30.0, 1.0], [30.0, 1.2], [0.0, 1.2]])
-    sim.add_obstacle([[0.0, -1.2], [30.0, -1.2], [30.0, -1.0], [0.0, -1.0]])
-    rng = np.random.default_rng(3)
-    starts = np.stack([np.linspace(1.0, 10.0, 12), rng.uniform(-0.6, 0.6, 12)], axis=1)
-    # Goals beyond the walls pull every agent into them.
-    goals = np.stack([np.full(12, 40.0), np.where(np.arange(12) % 2 == 0, 8.0, -8.0)], axis=1)
-    sim.add_agents(starts, goals=goals, radius=0.25, max_speed=2.0, pref_speed=1.34, neighbor_dist=5.0)
-    for _ in range(200):
-        sim.step()
-        inside = sim.positions[:, 0] < 30.0
-        assert np.all(np.abs(sim.positions[inside, 1]) <= 1.0 - 0.25 + 1e-9)
+    assert_agents_stay_inside_a_corridor("sfm")
 
 
 def test_bottleneck_is_passed_with_bounded_overlaps():
     sim = scenarios.bottleneck(40).build(vosim.SocialForce())
-    radius = np.asarray(sim.radius).copy()
     start = sim.positions.copy()
-    worst = 0.0
-    for _ in range(300):
-        sim.step()
-        p = sim.positions
-        d = np.linalg.norm(p[:, None] - p[None], axis=2) - (radius[:, None] + radius[None])
-        np.fill_diagonal(d, np.inf)
-        worst = max(worst, -d.min())
+    worst = deepest_overlap(sim, 300)
     assert np.all(np.isfinite(sim.positions))
     assert worst < 0.25  # bodies are soft (k = 1.2e5 kg/s^2): they overlap under pressure, never pass through
     assert np.linalg.norm(sim.positions - start, axis=1).mean() > 3.0
@@ -134,13 +119,7 @@ def test_inspect_reports_the_forces():
 def test_bit_identical_for_any_thread_count():
     if not vosim.have_openmp():
         pytest.skip("built without OpenMP")
-    results = []
-    for threads in (1, 2, 3):
-        vosim.set_num_threads(threads)
-        sim = scenarios.bottleneck(60).build(vosim.SocialForce())
-        for _ in range(50):
-            sim.step()
-        results.append(np.ascontiguousarray(sim.positions).tobytes())
+    results = bottleneck_bytes_per_thread_count(vosim.SocialForce)
     assert results[0] == results[1] == results[2]
 
 

@@ -31,10 +31,27 @@ std::string index_text(const char* name, std::initializer_list<py::ssize_t> inde
     return text + "]";
 }
 
+// None, or (axis index, low, high) as vosim._periodic checked it.
+Periodic periodic_arg(const py::object& value) {
+    Periodic periodic;
+    if (value.is_none()) return periodic;
+    const py::tuple fields = value.cast<py::tuple>();
+    if (fields.size() != 3) throw std::invalid_argument("periodic: expected (axis index, low, high) or None");
+    const int axis = fields[0].cast<int>();
+    const double low = fields[1].cast<double>(), high = fields[2].cast<double>();
+    if ((axis != 0 && axis != 1) || !std::isfinite(low) || !std::isfinite(high) || !(high > low)) {
+        throw std::invalid_argument("periodic: expected (axis 0 or 1, low, high) with finite low < high");
+    }
+    periodic.axis = axis;
+    periodic.low = low;
+    periodic.high = high;
+    return periodic;
+}
+
 // positions (T, B, N, 2 or 3), radius (B, N), active (B, N) or None -> (T, B)
 // smallest clearance among the active agents.
 py::array_t<double> min_clearance_frames(const Doubles& positions, const Doubles& radius,
-                                         const py::object& active_or_none) {
+                                         const py::object& active_or_none, const py::object& periodic_or_none) {
     if (positions.ndim() != 4 || (positions.shape(3) != 2 && positions.shape(3) != 3)) {
         throw std::invalid_argument("positions: expected shape (T, B, N, 2) or (T, B, N, 3)");
     }
@@ -50,6 +67,8 @@ py::array_t<double> min_clearance_frames(const Doubles& positions, const Doubles
             throw std::invalid_argument("active: expected shape (B, N) matching positions");
         }
     }
+    const Periodic periodic = periodic_arg(periodic_or_none);
+    if (periodic.on() && dims != 2) throw std::invalid_argument("periodic: needs positions (T, B, N, 2)");
     const double* p = positions.data();
     const double* r = radius.data();
     const std::uint8_t* a = active_or_none.is_none() ? nullptr : active.data();
@@ -82,7 +101,7 @@ py::array_t<double> min_clearance_frames(const Doubles& positions, const Doubles
                 const std::uint8_t* live = a ? a + b * n : nullptr;
                 result[t * scenes + b] =
                     dims == 3 ? min_clearance<Vec3>(frame, r + b * n, live, static_cast<int>(n), grid3)
-                              : min_clearance<Vec2>(frame, r + b * n, live, static_cast<int>(n), grid);
+                              : min_clearance<Vec2>(frame, r + b * n, live, static_cast<int>(n), grid, periodic);
             }
         }
     }
@@ -155,7 +174,9 @@ void bind_metrics(py::module_& m) {
     m.attr("RUN_METRICS") = metric_rows();
     m.def(
         "overlaps",
-        [](const Doubles& positions, const Doubles& radius, const Bytes& active, double min_fraction) {
+        [](const Doubles& positions, const Doubles& radius, const Bytes& active, double min_fraction,
+           const py::object& periodic_or_none) {
+            const Periodic periodic = periodic_arg(periodic_or_none);
             if (positions.ndim() != 3 || positions.shape(2) != 2) {
                 throw std::invalid_argument("positions: expected shape (T, N, 2)");
             }
@@ -171,7 +192,7 @@ void bind_metrics(py::module_& m) {
                 for (py::ssize_t t = 0; t < frames; ++t) {
                     const std::size_t before = found.size();
                     find_overlaps(positions.data() + t * n * 2, radius.data(), active.data(), static_cast<int>(n),
-                                  min_fraction, grid, found);
+                                  min_fraction, grid, found, periodic);
                     frame_of.resize(found.size(), t);
                     (void)before;
                 }
@@ -187,12 +208,15 @@ void bind_metrics(py::module_& m) {
             return py::make_tuple(table, depth);
         },
         py::arg("positions"), py::arg("radius"), py::arg("active"), py::arg("min_fraction"),
+        py::arg("periodic") = py::none(),
         "Overlapping pairs per frame, deeper than min_fraction of their combined radius: "
-        "((k, 3) [frame, a, b] with a < b, (k,) depth). positions (T, N, 2), radius and active (N,).");
+        "((k, 3) [frame, a, b] with a < b, (k,) depth). positions (T, N, 2), radius and active (N,); "
+        "periodic: None or (axis index, low, high), pairs at their nearest image.");
     m.def("min_clearance", &min_clearance_frames, py::arg("positions"), py::arg("radius"),
-          py::arg("active") = py::none(),
+          py::arg("active") = py::none(), py::arg("periodic") = py::none(),
           "Smallest dist - r_i - r_j per frame and scene among the active agents: "
-          "positions (T, B, N, 2), radius (B, N), active (B, N) or None for all.");
+          "positions (T, B, N, 2), radius (B, N), active (B, N) or None for all; "
+          "periodic: None or (axis index, low, high), pairs at their nearest image.");
 }
 
 }  // namespace vosim::bindings

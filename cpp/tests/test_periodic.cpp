@@ -39,6 +39,35 @@ TEST_CASE("nearest_periodic finds an agent across the seam at its nearest image,
     CHECK(out[1].image == 0);
 }
 
+TEST_CASE("for_each_within_periodic visits each agent once, at its nearest image") {
+    const std::vector<double> positions{9.7, 0.0, 0.2, 0.0, 5.0, 0.0};
+    NeighborGrid grid;
+    grid.build(positions.data(), nullptr, 3, 1.0);
+    auto visits = [&](const Periodic& periodic, Vec2 p, double range) {
+        std::vector<Neighbor> seen;
+        for_each_within_periodic(grid, periodic, p, range,
+                                 [&](std::int32_t slot, double d) { seen.push_back({d, slot, 0}); });
+        return seen;
+    };
+    const Periodic periodic{0, 0.0, 10.0};
+    // Through the seam: 9.7 is 0.5 from 0.2.
+    std::vector<Neighbor> seen = visits(periodic, Vec2(0.2, 0.0), 1.0);
+    REQUIRE(seen.size() == 2);  // itself (slot 1, 0 away) and slot 0 across the seam
+    for (const Neighbor& n : seen) CHECK(n.dist_sq == doctest::Approx(n.slot == 0 ? 0.25 : 0.0));
+    // Without the axis, or far from both seams, the plain query.
+    CHECK(visits(Periodic{}, Vec2(0.2, 0.0), 1.0).size() == 1);
+    CHECK(visits(periodic, Vec2(5.0, 0.0), 1.0).size() == 1);
+    // A range longer than half the period (slot 2 is in range at two images):
+    // every agent once, at its nearest image.
+    seen = visits(periodic, Vec2(0.2, 0.0), 6.0);
+    REQUIRE(seen.size() == 3);
+    CHECK(seen[0].slot == 0);
+    CHECK(seen[0].dist_sq == doctest::Approx(0.25));
+    CHECK(seen[1].slot == 1);
+    CHECK(seen[2].slot == 2);
+    CHECK(seen[2].dist_sq == doctest::Approx(4.8 * 4.8));
+}
+
 TEST_CASE("an agent leaving the period wraps back by one period, its goal with it") {
     Crowd crowd({Vec2(9.95, 0.0)}, {Vec2(50.0, 0.0)}, 2.0);
     Engine engine(1, 0.1);

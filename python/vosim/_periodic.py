@@ -55,19 +55,20 @@ class Periodic(NamedTuple):
         return _AXES.index(self.axis)
 
 
-def periodic_from(value) -> Periodic | None:
-    """A Periodic from its saved form (``None``, a Periodic or ``(axis, low, high)``); ValueError otherwise."""
+def periodic_from(value, name: str = "periodic") -> Periodic | None:
+    """A Periodic from its saved form (``None``, a Periodic or ``(axis, low, high)``); ValueError naming
+    ``name`` otherwise (the axis not ``"x"``/``"y"``/0/1, bounds not finite or ``low >= high``)."""
     if value is None:
         return None
     try:
         axis, low, high = value
     except (TypeError, ValueError):
-        raise ValueError(f"periodic: expected (axis, low, high) or None, got {value!r}") from None
-    if axis in (0, 1):
+        raise ValueError(f"{name}: expected (axis, low, high) or None, got {value!r}") from None
+    if isinstance(axis, (int, np.integer)) and not isinstance(axis, bool) and axis in (0, 1):
         axis = _AXES[int(axis)]
-    if axis not in _AXES:
-        raise ValueError(f"periodic: axis is {axis!r}; it must be 'x' or 'y'")
-    return Periodic(axis, *_bounds((low, high), axis))
+    if not isinstance(axis, str) or axis not in _AXES:
+        raise ValueError(f"{name}: axis is {axis!r}; it must be 'x' or 'y'")
+    return Periodic(axis, *_bounds((low, high), f"{name} ({axis})"))
 
 
 def _bounds(value, name: str) -> tuple[float, float]:
@@ -141,7 +142,7 @@ class _PeriodicMethods:
         if self.dimensions != 2:
             raise ValueError(f"set_periodic needs a 2D simulator; this one has dimensions={self.dimensions}")
         for obstacle in self.obstacles:
-            _check_obstacle(obstacle.vertices, periodic, f"obstacle {obstacle.kind}")
+            check_obstacle(obstacle.vertices, periodic, f"obstacle {obstacle.kind}")
         if self.moving_obstacles:
             raise ValueError("set_periodic: moving obstacles are not wrapped; remove them first")
         self._engine.set_periodic(periodic.index, low, high)
@@ -161,10 +162,10 @@ class _PeriodicMethods:
             return
         if moving:
             raise ValueError(f"{name}: a periodic simulator takes no moving obstacles (they are not wrapped)")
-        _check_obstacle(vertices, periodic, name)
+        check_obstacle(vertices, periodic, name)
 
 
-def _check_obstacle(vertices: np.ndarray, periodic: Periodic, name: str) -> None:
+def check_obstacle(vertices: np.ndarray, periodic: Periodic, name: str) -> None:
     along = np.asarray(vertices, dtype=float)[:, periodic.index]
     outside = np.flatnonzero((along < periodic.low) | (along > periodic.high))
     if len(outside):

@@ -120,8 +120,9 @@ def steerbench(traj, *, scene: int | None = None, tolerance: float = CONTACT_TOL
 
     collisions = np.zeros(n)
     # Agent pairs: one collision per run of consecutive overlapping frames.
+    seam = None if traj.periodic is None else (traj.periodic.index, traj.periodic.low, traj.periodic.high)
     table, depth = _core.overlaps(np.ascontiguousarray(positions, dtype=np.float64), np.ascontiguousarray(radius),
-                                  np.ones(n, dtype=np.uint8), 0.0)
+                                  np.ones(n, dtype=np.uint8), 0.0, seam)
     table = table[depth > tolerance]
     if len(table):
         table = table[np.lexsort((table[:, 0], table[:, 2], table[:, 1]))]

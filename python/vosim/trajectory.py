@@ -122,7 +122,9 @@ class Trajectory:
         """Smallest ``distance - r_i - r_j`` over all pairs of active agents, per frame (and scene).
 
         Negative values are overlaps. Shape ``(T,)`` or ``(T, B)``; ``inf``
-        where a scene has fewer than two active agents.
+        where a scene has fewer than two active agents. With a periodic axis
+        (``periodic``), each pair is measured at its nearest image, so agents
+        touching across the seam count.
 
         Raises
         ------
@@ -140,8 +142,9 @@ class Trajectory:
         active = None
         if self.active is not None:
             active = np.ascontiguousarray(self.active if self.is_batch else self.active[None], dtype=np.uint8)
+        periodic = None if self.periodic is None else (self.periodic.index, self.periodic.low, self.periodic.high)
         result = _core.min_clearance(np.ascontiguousarray(positions, dtype=np.float64),
-                                     np.ascontiguousarray(radius, dtype=np.float64), active)
+                                     np.ascontiguousarray(radius, dtype=np.float64), active, periodic)
         return result if self.is_batch else result[:, 0]
 
     def unwrapped_positions(self) -> np.ndarray:

@@ -10,6 +10,7 @@
 #include "engine/engine_internal.hpp"
 #include "parallel/parallel.hpp"
 #include "parallel/threads.hpp"
+#include "spatial/periodic_nearest.hpp"
 
 namespace vosim {
 
@@ -25,7 +26,8 @@ void Engine::observe_agent(int scene, int slot, std::size_t i, Span<Neighbor> ag
     double penetration = 0.0;
     bool overlapping = false;
     // The neighbour list holds every overlapping agent when it reaches
-    // beyond any possible overlap; otherwise a search of that reach does.
+    // beyond any possible overlap; otherwise a search of that reach does
+    // (through the periodic seam, as the list's search).
     const bool complete = s.neighbor_dist[i] >= reach && wanted > 0 &&
                           (agents.size() < wanted || agents[agents.size() - 1].dist_sq >= reach * reach);
     auto gap_to = [&](int other, double dist_sq) {
@@ -57,9 +59,10 @@ void Engine::observe_agent(int scene, int slot, std::size_t i, Span<Neighbor> ag
             }
         }
         if (!complete && reach > 0.0) {
-            order_.grid<V>(scene).for_each_within(s.position<V>(i), reach, [&](std::int32_t other, double dist_sq) {
-                if (other != slot) consider(other, dist_sq);
-            });
+            for_each_within_periodic(order_.grid<V>(scene), periodic_, s.position<V>(i), reach,
+                                     [&](std::int32_t other, double dist_sq) {
+                                         if (other != slot) consider(other, dist_sq);
+                                     });
         }
     } else {
         // Too many pairs to count: only the agent's own smallest gap, which
@@ -75,9 +78,10 @@ void Engine::observe_agent(int scene, int slot, std::size_t i, Span<Neighbor> ag
         const double unseen = full ? std::sqrt(agents[agents.size() - 1].dist_sq)
                                    : (wanted > 0 ? s.neighbor_dist[i] : 0.0);
         if (!complete && reach > 0.0 && !(clearance <= unseen - reach)) {
-            order_.grid<V>(scene).for_each_within(s.position<V>(i), reach, [&](std::int32_t other, double dist_sq) {
-                if (other != slot) clearance = std::fmin(clearance, gap_to(other, dist_sq));
-            });
+            for_each_within_periodic(order_.grid<V>(scene), periodic_, s.position<V>(i), reach,
+                                     [&](std::int32_t other, double dist_sq) {
+                                         if (other != slot) clearance = std::fmin(clearance, gap_to(other, dist_sq));
+                                     });
         }
         if (clearance < 0.0) {
             overlapping = true;

@@ -2,12 +2,15 @@
 
 #include <cmath>
 #include <limits>
+#include <vector>
+
+#include "spatial/periodic_nearest.hpp"
 
 namespace vosim {
 
 template <class V>
 double min_clearance(const double* positions, const double* radius, const std::uint8_t* active,
-                     int count, GridOf<V>& grid) {
+                     int count, GridOf<V>& grid, const Periodic& periodic) {
     constexpr double kInf = std::numeric_limits<double>::infinity();
     constexpr int kD = kDim<V>;
     double largest_radius = 0.0;
@@ -42,6 +45,7 @@ double min_clearance(const double* positions, const double* radius, const std::u
     grid.build(positions, active, count, cell_size);
 
     double best = kInf;
+    std::vector<Neighbor> images;  // nearest_periodic's scratch
     for (int k = 0; k < count; ++k) {
         if (active && !active[k]) continue;
         const V p = load<V>(positions, static_cast<std::size_t>(k));
@@ -52,14 +56,15 @@ double min_clearance(const double* positions, const double* radius, const std::u
         // Ends: once the range is infinite every other agent at a finite
         // distance qualifies (there is one: live >= 2), and an infinite
         // distance ends the search with an infinite clearance.
-        while (grid.nearest(p, range, 1, k, &nearest) == 0) {
+        while (nearest_periodic(grid, periodic, p, range, 1, k, &nearest, images) == 0) {
             if (std::isinf(range)) break;
             range *= 2.0;
         }
         if (nearest.slot < 0) continue;  // every other agent infinitely far away
         const double bound = std::sqrt(nearest.dist_sq) - radius[k] - radius[nearest.slot];
         double local = bound;
-        grid.for_each_within(p, bound + radius[k] + largest_radius, [&](std::int32_t j, double d) {
+        const double reach = bound + radius[k] + largest_radius;
+        for_each_within_periodic(grid, periodic, p, reach, [&](std::int32_t j, double d) {
             if (j == k) return;
             local = std::fmin(local, std::sqrt(d) - radius[k] - radius[j]);
         });
@@ -68,11 +73,13 @@ double min_clearance(const double* positions, const double* radius, const std::u
     return best;
 }
 
-template double min_clearance<Vec2>(const double*, const double*, const std::uint8_t*, int, NeighborGrid&);
-template double min_clearance<Vec3>(const double*, const double*, const std::uint8_t*, int, NeighborGrid3&);
+template double min_clearance<Vec2>(const double*, const double*, const std::uint8_t*, int, NeighborGrid&,
+                                    const Periodic&);
+template double min_clearance<Vec3>(const double*, const double*, const std::uint8_t*, int, NeighborGrid3&,
+                                    const Periodic&);
 
 void find_overlaps(const double* positions, const double* radius, const std::uint8_t* active, int count,
-                   double min_fraction, NeighborGrid& grid, std::vector<Overlap>& out) {
+                   double min_fraction, NeighborGrid& grid, std::vector<Overlap>& out, const Periodic& periodic) {
     double largest_radius = 0.0;
     for (int k = 0; k < count; ++k) {
         if (!active || active[k]) largest_radius = std::fmax(largest_radius, radius[k]);
@@ -82,7 +89,7 @@ void find_overlaps(const double* positions, const double* radius, const std::uin
     for (int k = 0; k < count; ++k) {
         if (active && !active[k]) continue;
         const Vec2 p(positions[2 * k], positions[2 * k + 1]);
-        grid.for_each_within(p, radius[k] + largest_radius, [&](std::int32_t j, double dist_sq) {
+        for_each_within_periodic(grid, periodic, p, radius[k] + largest_radius, [&](std::int32_t j, double dist_sq) {
             if (j <= k) return;  // each pair once
             const double reach = radius[k] + radius[j];
             const double depth = reach - std::sqrt(dist_sq);

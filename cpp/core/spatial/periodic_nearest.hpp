@@ -1,7 +1,7 @@
-// The k-nearest query of a neighbour grid with a periodic axis: an agent
-// within its range of a seam also looks through it, so a neighbour across
-// the seam is found at its nearest image (Neighbor::image). Each agent is
-// listed once, at its nearest image; the result keeps the grid's order
+// The queries of a neighbour grid with a periodic axis: a point within its
+// range of a seam also looks through it, so an agent across the seam is
+// found at its nearest image. Each agent is listed once, at its nearest
+// image. The k-nearest query (Neighbor::image) keeps the grid's order
 // (distance, then slot), so it is the same for any thread count.
 #pragma once
 
@@ -49,6 +49,48 @@ int nearest_periodic(const Grid& grid, const Periodic& periodic, V p, double ran
     const int kept = std::min(max_k, static_cast<int>(scratch.size()));
     std::copy(scratch.begin(), scratch.begin() + kept, out);
     return kept;
+}
+
+// grid.for_each_within(p, range, f) seen through the seams of `periodic`:
+// f(slot, dist_sq) once for each agent within range of p at some image, with
+// the distance to its nearest image (the plain query when periodic is off or
+// p is farther than range from both seams, so results without a seam keep
+// their bits). The order of the calls is fixed by the grid.
+template <class Grid, class V, class F>
+void for_each_within_periodic(const Grid& grid, const Periodic& periodic, V p, double range, F&& f) {
+    if (!periodic.on()) {
+        grid.for_each_within(p, range, f);
+        return;
+    }
+    const double along = periodic.along(p);
+    const bool near_low = along - periodic.low < range;
+    const bool near_high = periodic.high - along < range;
+    if (!near_low && !near_high) {
+        grid.for_each_within(p, range, f);
+        return;
+    }
+    if (periodic.period() >= 2.0 * range) {
+        // In range at two images would take a period shorter than 2 * range:
+        // each agent comes once, from one of the three queries.
+        grid.for_each_within(p, range, f);
+        for (const std::int32_t image : {-1, 1}) {
+            if (image == -1 ? near_low : near_high) grid.for_each_within(p - periodic.offset<V>(image), range, f);
+        }
+        return;
+    }
+    // A short period: an agent may be in range at several images; keep its nearest.
+    std::vector<Neighbor> found;
+    for (const std::int32_t image : {0, -1, 1}) {
+        grid.for_each_within(p - periodic.offset<V>(image), range,
+                             [&](std::int32_t slot, double dist_sq) { found.push_back({dist_sq, slot, image}); });
+    }
+    std::sort(found.begin(), found.end(), [](const Neighbor& a, const Neighbor& b) {
+        return a.slot < b.slot || (a.slot == b.slot && a.dist_sq < b.dist_sq);
+    });
+    found.erase(std::unique(found.begin(), found.end(),
+                            [](const Neighbor& a, const Neighbor& b) { return a.slot == b.slot; }),
+                found.end());
+    for (const Neighbor& n : found) f(n.slot, n.dist_sq);
 }
 
 }  // namespace vosim

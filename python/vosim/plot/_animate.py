@@ -9,7 +9,7 @@ import numpy as np
 from .._checks import integer, scalar
 from ..trajectory import Trajectory
 from . import _style as style
-from ._common import pyplot_module, frame_stride, obstacles, scene_of
+from ._common import in_scene, pyplot_module, frame_stride, obstacles, scene_of
 from ._headings import HEADING_COLOR, heading_ticks, use_headings
 from ._save_animation import save_frames
 
@@ -41,7 +41,9 @@ def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, m
             trail: int = 10, dpi: int = 100, figsize=None, title: str | None = None, headings: bool | None = None):
     """Animate a run: agents as discs of their radius, with short trails, over the obstacles.
 
-    Each disc carries a tick from its centre to its rim along its heading
+    Every agent that took part in the run is shown while it is in the scene:
+    one that left through a sink or at its goal (``remove_at_goal``)
+    disappears in the frame of the step it left in. Each disc carries a tick from its centre to its rim along its heading
     (where the trajectory recorded headings), and a legend under the axes
     explains the marks.
 
@@ -94,9 +96,9 @@ def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, m
 
     stride = frame_stride(len(traj.times), max_frames)
     frames = np.unique(np.r_[np.arange(0, len(traj.times), stride), len(traj.times) - 1])
-    live = data["ids"] >= 0
-    if data["active"] is not None:
-        live &= data["active"]
+    present = in_scene(traj, data)
+    live = present.any(axis=0)  # in the scene at some frame: it gets a disc, shown while it is there
+    present = present[:, live]
     positions = data["positions"][:, live]
     radius = np.asarray(data["radius"])[live]
     n = positions.shape[1]
@@ -141,13 +143,22 @@ def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, m
     label = ax.set_title("")
     heading = f"{title}\n" if title else ""
 
+    faces, edges = colors[:n].copy(), np.tile([0.0, 0.0, 0.0, 1.0], (n, 1))
+
     def draw(k: int):
         t = frames[k]
+        here = present[t]
+        # Every agent keeps its disc; one not in the scene now is drawn fully transparent.
         discs.set_offsets(positions[t])
+        discs.set_facecolor(np.where(here[:, None], faces, 0.0))
+        discs.set_edgecolor(np.where(here[:, None], edges, 0.0))
         first = frames[max(0, k - trail)]
-        trails.set_segments([positions[first:t + 1, a] for a in range(n)] if trail else [])
+        # A trail is drawn while its agent is here, over the frames it was here.
+        trails.set_segments([positions[first:t + 1][present[first:t + 1, a], a] for a in range(n) if here[a]]
+                            if trail else [])
+        trails.set_color(colors[:n][here] if here.any() else colors[:1])
         if ticks is not None:
-            ticks.set_segments(heading_ticks(positions[t], angles[t], radius))
+            ticks.set_segments(heading_ticks(positions[t][here], angles[t][here], radius[here]))
         label.set_text(f"{heading}t = {traj.times[t]:.1f} s")
         return (discs, trails, label) if ticks is None else (discs, trails, ticks, label)
 

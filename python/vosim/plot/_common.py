@@ -94,6 +94,27 @@ def scene_of(traj: Trajectory, scene: int) -> dict:
                 took_part=traj.took_part(), scene=None)
 
 
+def in_scene(traj: Trajectory, data: dict) -> np.ndarray:
+    """Whether each agent of the scene ``data`` is in it at each recorded frame, bool ``(T, N)``.
+
+    An agent that took part is in the scene from the first frame until the
+    step it left in (``exit_step`` of the run metrics: through a sink or at
+    its goal), that frame excluded; empty slots and agents switched off
+    before the run never are.
+    """
+    frames = len(traj.times)
+    present = np.broadcast_to((np.asarray(data["ids"]) >= 0) & np.asarray(data["took_part"], bool),
+                              (frames, len(data["ids"]))).copy()
+    exit_step = traj.metrics.get("exit_step") if isinstance(traj.metrics, dict) else None
+    if exit_step is not None:
+        exit_step = np.asarray(exit_step)
+        exit_step = exit_step[data["scene"]] if data["scene"] is not None else exit_step
+        if exit_step.shape == present.shape[1:]:
+            steps = np.asarray(traj.steps) - traj.steps[0]
+            present &= (exit_step < 0) | (steps[:, None] < exit_step)
+    return present
+
+
 def frame_stride(frames: int, max_frames: int | None) -> int:
     """Every how many recorded frames to draw so that at most ``max_frames`` are drawn."""
     if max_frames is None:

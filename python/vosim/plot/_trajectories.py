@@ -16,7 +16,7 @@ MAX_HEADING_ARROWS = 200
 
 
 def collisions(positions: np.ndarray, radius: np.ndarray, active=None, *, min_fraction: float = 0.01,
-               with_depth: bool = False):
+               with_depth: bool = False, periodic=None):
     """Where agents overlapped: one point per overlap episode of a pair, ``(k, 2)``.
 
     An episode is a run of consecutive frames in which the pair's discs
@@ -24,13 +24,20 @@ def collisions(positions: np.ndarray, radius: np.ndarray, active=None, *, min_fr
     jitter below that does not count); it is marked at the midpoint of the
     pair in its deepest frame. The search uses the engine's spatial grid.
     With ``with_depth``, also returns each episode's deepest overlap ``(k,)``.
+    With ``periodic`` (a trajectory's ``periodic``: axis, low, high), pairs
+    are taken at their nearest image, so overlaps across the seam count; the
+    mark is at the first agent's side.
     """
     from .. import _core
+    from .._periodic import periodic_from
+
+    periodic = periodic_from(periodic)
 
     positions = np.ascontiguousarray(positions, dtype=np.float64)
     radius = np.ascontiguousarray(radius, dtype=np.float64)
     live = np.ones(radius.shape, dtype=np.uint8) if active is None else np.asarray(active, dtype=np.uint8)
-    table, depth = _core.overlaps(positions, radius, np.ascontiguousarray(live), float(min_fraction))
+    seam = None if periodic is None else (periodic.index, periodic.low, periodic.high)
+    table, depth = _core.overlaps(positions, radius, np.ascontiguousarray(live), float(min_fraction), seam)
     if not len(table):
         return (np.zeros((0, 2)), np.zeros(0)) if with_depth else np.zeros((0, 2))
     order = np.lexsort((table[:, 0], table[:, 2], table[:, 1]))  # by pair, then frame
@@ -41,7 +48,11 @@ def collisions(positions: np.ndarray, radius: np.ndarray, active=None, *, min_fr
     for start, stop in zip(starts, np.r_[starts[1:], len(table)]):
         deepest = start + int(np.argmax(depth[start:stop]))
         frame, a, b = table[deepest]
-        marks.append((positions[frame, a] + positions[frame, b]) / 2)
+        other = positions[frame, b].copy()
+        if periodic is not None:  # b at its image nearest to a
+            gap = positions[frame, a, periodic.index] - other[periodic.index]
+            other[periodic.index] += periodic.period * np.round(gap / periodic.period)
+        marks.append((positions[frame, a] + other) / 2)
         depths.append(depth[deepest])
     return (np.array(marks), np.array(depths)) if with_depth else np.array(marks)
 
@@ -192,7 +203,7 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
         every = traj.times[arrows[1]] - traj.times[arrows[0]] if len(arrows) > 1 else None
         labels.append("heading" + (f" (about every {every:.3g} s, and at the end)" if every else " at the end"))
     if show_collisions:
-        marks, depth = collisions(data["positions"], data["radius"], live, with_depth=True)
+        marks, depth = collisions(data["positions"], data["radius"], live, with_depth=True, periodic=traj.periodic)
         if len(marks):
             shown = np.argsort(-depth, kind="stable")[:style.MAX_OVERLAP_MARKS]
             ax.scatter(marks[shown, 0], marks[shown, 1], s=10, marker="x", color=style.OVERLAP_COLOR,

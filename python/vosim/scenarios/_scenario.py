@@ -13,11 +13,16 @@ from .._kinematics import kinematics_codes, kinematics_names
 from .._checks import MAX_MAGNITUDE, MIN_TIME, check_values, flags, integer, real_array, scalar
 from ..batch import Batch
 from ..methods import ORCA, Method, method_from_dict
+from .._periodic import Periodic, check_obstacle, periodic_from
 from ..shapes3d import Shape3D, shape_from_dict
 from ..simulator import Simulator
 
 FORMAT = "vosim-scenario"
-FORMAT_VERSION = 1
+#: The newest scenario format this vosim reads. A scenario is written as
+#: version 1 unless it needs 2 (a periodic axis), so that a vosim that would
+#: ignore the axis refuses the file instead.
+FORMAT_VERSION = 2
+PERIODIC_FORMAT_VERSION = 2
 
 #: Keyword arguments of ``add_agents`` a scenario may set per agent.
 AGENT_PARAMETERS = (*PER_AGENT_NUMBERS, "waypoint_radius")
@@ -77,6 +82,13 @@ class Scenario:
         :meth:`build`).
     seed
         The seed the scenario was generated with (None for fixed layouts).
+    periodic
+        None, or a periodic axis ``(axis, low, high)`` with axis ``"x"`` or
+        ``"y"`` and finite ``low < high`` (kept as the named tuple that
+        ``sim.periodic`` gives) that
+        :meth:`build` sets with ``set_periodic``: a corridor without ends.
+        2D only; every obstacle vertex must lie within ``[low, high]`` along
+        the axis.
     """
 
     name: str
@@ -89,6 +101,7 @@ class Scenario:
     method: Method = field(default_factory=ORCA)
     waypoints: list | None = None
     seed: int | None = None
+    periodic: Periodic | None = None
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
@@ -147,6 +160,12 @@ class Scenario:
                                      f"got {w[-1].tolist() if len(w) else 'none'}")
         if self.seed is not None:
             self.seed = integer(self.seed, "seed", minimum=0)
+        self.periodic = periodic_from(self.periodic)
+        if self.periodic is not None:
+            if width != 2:
+                raise ValueError(f"periodic: a periodic axis needs a 2D scenario; this one has {width} dimensions")
+            for k, (_, vertices) in enumerate(self.obstacles):
+                check_obstacle(vertices, self.periodic, f"obstacles[{k}]")
 
     def __repr__(self) -> str:
         return (f"Scenario(name={self.name!r}, agents={self.num_agents}, obstacles={len(self.obstacles)}, "
@@ -197,6 +216,8 @@ class Scenario:
             adders = {"polygon": sim.add_obstacle, "wall": sim.add_wall, "boundary": sim.add_boundary}
             for kind, vertices in self.obstacles:
                 adders[kind](vertices)
+            if self.periodic is not None:
+                sim.set_periodic(**{self.periodic.axis: (self.periodic.low, self.periodic.high)})
         # With waypoints, the last one is the goal.
         route = {"goals": self.goals} if self.waypoints is None else {"waypoints": self.waypoints}
         sim.add_agents(self.positions, **route, **self.agent_params)
@@ -209,9 +230,9 @@ class Scenario:
             return value.tolist() if isinstance(value, np.ndarray) else (
                 value.item() if isinstance(value, np.generic) else value)
 
-        return {
+        data = {
             "format": FORMAT,
-            "format_version": FORMAT_VERSION,
+            "format_version": 1 if self.periodic is None else PERIODIC_FORMAT_VERSION,
             "name": self.name,
             "dimensions": self.dimensions,
             "positions": self.positions.tolist(),
@@ -225,13 +246,19 @@ class Scenario:
             "method": {k: plain(v) for k, v in self.method.to_dict().items()},
             "seed": self.seed,
         }
+        if self.periodic is not None:
+            data["periodic"] = {"axis": self.periodic.axis, "low": self.periodic.low, "high": self.periodic.high}
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "Scenario":
         """The scenario :meth:`to_dict` described."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError("data: not a vosim scenario (no 'format': 'vosim-scenario')")
-        if data.get("format_version", 0) > FORMAT_VERSION:
+        version = data.get("format_version", 0)
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise ValueError(f"data: format_version is {version!r}; expected an integer")
+        if version > FORMAT_VERSION:
             raise ValueError(f"data: scenario format {data.get('format_version')} is newer than this vosim's "
                              f"({FORMAT_VERSION}); upgrade to read it")
         width = data.get("dimensions", 2)
@@ -251,6 +278,7 @@ class Scenario:
                 max_steps=data["max_steps"],
                 method=method_from_dict(data["method"]),
                 seed=data["seed"],
+                periodic=_periodic_entry(data.get("periodic")),
             )
         except KeyError as error:
             raise ValueError(f"data: the scenario lacks {error.args[0]!r}") from None
@@ -270,6 +298,20 @@ class Scenario:
         except (TypeError, ValueError) as error:
             raise ValueError(f"text: not JSON ({error})") from None
         return cls.from_dict(data)
+
+
+def _periodic_entry(entry) -> tuple | None:
+    """``(axis, low, high)`` from a scenario file's ``periodic`` entry (absent or null: None)."""
+    if entry is None:
+        return None
+    keys = {"axis", "low", "high"}
+    if not isinstance(entry, dict) or set(entry) != keys:
+        found = sorted(entry) if isinstance(entry, dict) else type(entry).__name__
+        raise ValueError(f"data: periodic must be an object with keys axis, low, high; got {found}")
+    for key in ("low", "high"):
+        if isinstance(entry[key], bool) or not isinstance(entry[key], (int, float)):
+            raise ValueError(f"data: periodic {key} is {entry[key]!r}; expected a number")
+    return entry["axis"], entry["low"], entry["high"]
 
 
 # ------------------------------------------------------------------- batches
@@ -316,6 +358,9 @@ def build_batch(scenes: Sequence[Scenario], *, method: Method | None = None) -> 
         if scene.dimensions != first.dimensions:
             raise ValueError(f"scenes[{k}] has {scene.dimensions} dimensions; every scene needs {first.dimensions} "
                              "(as scenes[0])")
+        if scene.periodic != first.periodic:
+            raise ValueError(f"scenes[{k}].periodic is {scene.periodic}; every scene needs {first.periodic} "
+                             "(as scenes[0])")
         if set(scene.agent_params) != set(first.agent_params):
             raise ValueError(f"scenes[{k}] sets agent parameters {sorted(scene.agent_params)}; every scene needs "
                              f"{sorted(first.agent_params)} (as scenes[0])")
@@ -337,6 +382,8 @@ def build_batch(scenes: Sequence[Scenario], *, method: Method | None = None) -> 
                 adders = {"polygon": batch.add_obstacle, "wall": batch.add_wall, "boundary": batch.add_boundary}
                 for kind, vertices in scene.obstacles:
                     adders[kind](vertices, scene=k)
+        if first.periodic is not None:
+            batch.set_periodic(**{first.periodic.axis: (first.periodic.low, first.periodic.high)})
     params = {key: np.stack([np.broadcast_to(np.asarray(s.agent_params[key]), (n,)) for s in scenes])
               for key in first.agent_params}
     extra = {}

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "limits.hpp"
+#include "maths/segment.hpp"
 #include "methods/require.hpp"
 
 namespace vosim {
@@ -13,13 +14,6 @@ namespace {
 struct SocialForceScratch final : MethodScratch {
     LocalProblem problem;
 };
-
-Vec2 closest_on_segment(Vec2 a, Vec2 b, Vec2 p) {
-    const Vec2 ab = b - a;
-    const double len_sq = abs_sq(ab);
-    const double t = len_sq > 0.0 ? std::fmin(1.0, std::fmax(0.0, dot(p - a, ab) / len_sq)) : 0.0;
-    return a + ab * t;
-}
 
 // The force (N) of a contact along unit n (towards the agent) with overlap
 // `reach - distance`: exponential repulsion plus, when touching, the body

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "limits.hpp"
+#include "maths/segment.hpp"
 #include "methods/require.hpp"
 
 namespace vosim {
@@ -13,13 +14,6 @@ namespace {
 struct SpeedModelScratch final : MethodScratch {
     LocalProblem problem;
 };
-
-Vec2 closest_on_segment(Vec2 a, Vec2 b, Vec2 p) {
-    const Vec2 ab = b - a;
-    const double len_sq = abs_sq(ab);
-    const double t = len_sq > 0.0 ? std::fmin(1.0, std::fmax(0.0, dot(p - a, ab) / len_sq)) : 0.0;
-    return a + ab * t;
-}
 
 // The forward distance from p along unit e to the nearest point of segment
 // a-b that lies within `half_width` of the line of motion and ahead of p;
