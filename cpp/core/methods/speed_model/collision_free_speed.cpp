@@ -21,31 +21,6 @@ Vec2 closest_on_segment(Vec2 a, Vec2 b, Vec2 p) {
     return a + ab * t;
 }
 
-// The forward distance from p along unit e to the nearest point of segment
-// a-b that lies within `half_width` of the line of motion and ahead of p;
-// infinity when none does.
-double distance_ahead_in_lane(Vec2 a, Vec2 b, Vec2 p, Vec2 e, double half_width) {
-    const Vec2 side = perp(e);
-    const double fa = dot(a - p, e), qa = dot(a - p, side);
-    const double fb = dot(b - p, e), qb = dot(b - p, side);
-    // Clip the segment's parameter to |q| <= half_width.
-    double lo = 0.0, hi = 1.0;
-    const double dq = qb - qa;
-    if (dq == 0.0) {
-        if (std::fabs(qa) > half_width) return std::numeric_limits<double>::infinity();
-    } else {
-        double t1 = (-half_width - qa) / dq, t2 = (half_width - qa) / dq;
-        if (t1 > t2) std::swap(t1, t2);
-        lo = std::fmax(lo, t1);
-        hi = std::fmin(hi, t2);
-        if (lo > hi) return std::numeric_limits<double>::infinity();
-    }
-    const double f_lo = fa + (fb - fa) * lo, f_hi = fa + (fb - fa) * hi;
-    if (f_lo <= 0.0 && f_hi <= 0.0) return std::numeric_limits<double>::infinity();
-    // The piece reaches ahead: its nearest forward point (0 when it spans p).
-    return std::fmax(0.0, std::fmin(f_lo, f_hi));
-}
-
 }  // namespace
 
 void check_collision_free_speed_params(const CollisionFreeSpeedParams& p) {
@@ -82,16 +57,14 @@ Vec2 collision_free_speed_velocity(const CollisionFreeSpeedParams& p, const Loca
     const double direction_length = length(direction);
     const Vec2 e = direction_length > 0.0 ? direction / direction_length : e0;
 
-    // Speed: from the smallest spacing ahead in the direction of motion.
+    // Speed: from the smallest spacing to a neighbour ahead in the direction
+    // of motion. Walls do not slow (JuPedSim's model): they turn the direction
+    // and hold below.
     double spacing = std::numeric_limits<double>::infinity();
     for (int k = 0; k < neighbor_count; ++k) {
         const Vec2 d = neighbors[k].position - agent.position;
         const double reach = agent.radius + neighbors[k].radius;
         if (dot(e, d) > 0.0 && std::fabs(det(e, d)) <= reach) spacing = std::fmin(spacing, length(d) - reach);
-    }
-    for (int k = 0; k < edge_count; ++k) {
-        spacing = std::fmin(spacing, distance_ahead_in_lane(edges[k].a, edges[k].b, agent.position, e,
-                                                            agent.radius) - agent.radius);
     }
     const double speed = std::fmin(std::fmax(spacing / p.time_gap, 0.0), v0);
     Vec2 v = e * speed;
