@@ -21,6 +21,18 @@ Vec2 closest_on_segment(Vec2 a, Vec2 b, Vec2 p) {
     return a + ab * t;
 }
 
+// The smallest spacing (distance minus the radii) to a neighbour ahead along
+// unit e whose centre lies within the radii's sum of the line of motion.
+double spacing_ahead(const LocalAgent& agent, const LocalNeighbor* neighbors, int neighbor_count, Vec2 e) {
+    double spacing = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < neighbor_count; ++k) {
+        const Vec2 d = neighbors[k].position - agent.position;
+        const double reach = agent.radius + neighbors[k].radius;
+        if (dot(e, d) > 0.0 && std::fabs(det(e, d)) <= reach) spacing = std::fmin(spacing, length(d) - reach);
+    }
+    return spacing;
+}
+
 }  // namespace
 
 void check_collision_free_speed_params(const CollisionFreeSpeedParams& p) {
@@ -60,15 +72,9 @@ Vec2 collision_free_speed_velocity(const CollisionFreeSpeedParams& p, const Loca
     // Speed: from the smallest spacing to a neighbour ahead in the direction
     // of motion. Walls do not slow (JuPedSim's model): they turn the direction
     // and hold below.
-    double spacing = std::numeric_limits<double>::infinity();
-    for (int k = 0; k < neighbor_count; ++k) {
-        const Vec2 d = neighbors[k].position - agent.position;
-        const double reach = agent.radius + neighbors[k].radius;
-        if (dot(e, d) > 0.0 && std::fabs(det(e, d)) <= reach) spacing = std::fmin(spacing, length(d) - reach);
-    }
-    const double speed = std::fmin(std::fmax(spacing / p.time_gap, 0.0), v0);
-    Vec2 v = e * speed;
+    Vec2 v = e * std::fmin(std::fmax(spacing_ahead(agent, neighbors, neighbor_count, e) / p.time_gap, 0.0), v0);
 
+    bool held = false;
     // Walls hold: no motion into an edge the agent touches or would reach
     // within the step.
     for (int k = 0; k < edge_count; ++k) {
@@ -79,7 +85,17 @@ Vec2 collision_free_speed_velocity(const CollisionFreeSpeedParams& p, const Loca
         const double into = -dot(v, normal);
         if (into > 0.0 && distance - agent.radius - into * time_step < 0.0) {
             v += normal * (into - std::fmax(0.0, distance - agent.radius) / time_step);
+            held = true;
         }
+    }
+    // Sliding along a wall turns the motion: the headway law then holds along
+    // the motion actually taken, so a sliding agent does not walk into a
+    // neighbour outside its first lane.
+    const double held_speed = length(v);
+    if (held && held_speed > 0.0) {
+        const Vec2 along = v / held_speed;
+        v = along * std::fmin(held_speed,
+                              std::fmax(spacing_ahead(agent, neighbors, neighbor_count, along) / p.time_gap, 0.0));
     }
     return v;
 }
