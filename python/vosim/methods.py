@@ -405,9 +405,9 @@ class CollisionFreeSpeed(Method):
     exp((r - d) / wall_range)`` away from each wall. The speed ``V(s) =
     min(max(s / time_gap, 0), v0)`` follows the smallest spacing ``s``
     (distance minus the radii) to a neighbour ahead whose centre lies within
-    ``r_i + r_j`` of the line of motion; a wall in the agent's lane ahead
-    counts as a neighbour of radius 0; ``v0`` is the preferred speed capped
-    by max_speed. Motion into a touching wall is removed. Plane only.
+    ``r_i + r_j`` of the line of motion (walls do not slow it, as in
+    JuPedSim); ``v0`` is the preferred speed capped by max_speed. Motion
+    into a touching wall is removed. Plane only.
     Defaults are JuPedSim's CollisionFreeSpeedModel's.
 
     Parameters

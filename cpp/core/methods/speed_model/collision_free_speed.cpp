@@ -15,29 +15,16 @@ struct SpeedModelScratch final : MethodScratch {
     LocalProblem problem;
 };
 
-// The forward distance from p along unit e to the nearest point of segment
-// a-b that lies within `half_width` of the line of motion and ahead of p;
-// infinity when none does.
-double distance_ahead_in_lane(Vec2 a, Vec2 b, Vec2 p, Vec2 e, double half_width) {
-    const Vec2 side = perp(e);
-    const double fa = dot(a - p, e), qa = dot(a - p, side);
-    const double fb = dot(b - p, e), qb = dot(b - p, side);
-    // Clip the segment's parameter to |q| <= half_width.
-    double lo = 0.0, hi = 1.0;
-    const double dq = qb - qa;
-    if (dq == 0.0) {
-        if (std::fabs(qa) > half_width) return std::numeric_limits<double>::infinity();
-    } else {
-        double t1 = (-half_width - qa) / dq, t2 = (half_width - qa) / dq;
-        if (t1 > t2) std::swap(t1, t2);
-        lo = std::fmax(lo, t1);
-        hi = std::fmin(hi, t2);
-        if (lo > hi) return std::numeric_limits<double>::infinity();
+// The smallest spacing (distance minus the radii) to a neighbour ahead along
+// unit e whose centre lies within the radii's sum of the line of motion.
+double spacing_ahead(const LocalAgent& agent, const LocalNeighbor* neighbors, int neighbor_count, Vec2 e) {
+    double spacing = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < neighbor_count; ++k) {
+        const Vec2 d = neighbors[k].position - agent.position;
+        const double reach = agent.radius + neighbors[k].radius;
+        if (dot(e, d) > 0.0 && std::fabs(det(e, d)) <= reach) spacing = std::fmin(spacing, length(d) - reach);
     }
-    const double f_lo = fa + (fb - fa) * lo, f_hi = fa + (fb - fa) * hi;
-    if (f_lo <= 0.0 && f_hi <= 0.0) return std::numeric_limits<double>::infinity();
-    // The piece reaches ahead: its nearest forward point (0 when it spans p).
-    return std::fmax(0.0, std::fmin(f_lo, f_hi));
+    return spacing;
 }
 
 }  // namespace
@@ -76,20 +63,12 @@ Vec2 collision_free_speed_velocity(const CollisionFreeSpeedParams& p, const Loca
     const double direction_length = length(direction);
     const Vec2 e = direction_length > 0.0 ? direction / direction_length : e0;
 
-    // Speed: from the smallest spacing ahead in the direction of motion.
-    double spacing = std::numeric_limits<double>::infinity();
-    for (int k = 0; k < neighbor_count; ++k) {
-        const Vec2 d = neighbors[k].position - agent.position;
-        const double reach = agent.radius + neighbors[k].radius;
-        if (dot(e, d) > 0.0 && std::fabs(det(e, d)) <= reach) spacing = std::fmin(spacing, length(d) - reach);
-    }
-    for (int k = 0; k < edge_count; ++k) {
-        spacing = std::fmin(spacing, distance_ahead_in_lane(edges[k].a, edges[k].b, agent.position, e,
-                                                            agent.radius) - agent.radius);
-    }
-    const double speed = std::fmin(std::fmax(spacing / p.time_gap, 0.0), v0);
-    Vec2 v = e * speed;
+    // Speed: from the smallest spacing to a neighbour ahead in the direction
+    // of motion. Walls do not slow (JuPedSim's model): they turn the direction
+    // and hold below.
+    Vec2 v = e * std::fmin(std::fmax(spacing_ahead(agent, neighbors, neighbor_count, e) / p.time_gap, 0.0), v0);
 
+    bool held = false;
     // Walls hold: no motion into an edge the agent touches or would reach
     // within the step.
     for (int k = 0; k < edge_count; ++k) {
@@ -100,7 +79,17 @@ Vec2 collision_free_speed_velocity(const CollisionFreeSpeedParams& p, const Loca
         const double into = -dot(v, normal);
         if (into > 0.0 && distance - agent.radius - into * time_step < 0.0) {
             v += normal * (into - std::fmax(0.0, distance - agent.radius) / time_step);
+            held = true;
         }
+    }
+    // Sliding along a wall turns the motion: the headway law then holds along
+    // the motion actually taken, so a sliding agent does not walk into a
+    // neighbour outside its first lane.
+    const double held_speed = length(v);
+    if (held && held_speed > 0.0) {
+        const Vec2 along = v / held_speed;
+        v = along * std::fmin(held_speed,
+                              std::fmax(spacing_ahead(agent, neighbors, neighbor_count, along) / p.time_gap, 0.0));
     }
     return v;
 }

@@ -9,9 +9,9 @@
 //              vector from the closest point of wall w to the agent;
 //   speed      V(s) = min(max(s / T, 0), v0), s the smallest spacing
 //              d_ij - l_ij to a neighbour ahead (e . (x_j - x_i) > 0) whose
-//              centre lies within l_ij of the line of motion; a wall piece
-//              in the agent's lane (within r of the line) ahead counts as
-//              a neighbour of radius 0; v0 the preferred speed capped by
+//              centre lies within l_ij of the line of motion (walls do
+//              not slow, as in JuPedSim: an agent pressed against a wall
+//              slides along it); v0 the preferred speed capped by
 //              max_speed.
 // Finally motion into a wall the agent touches (or would reach within the
 // step) is removed, so walls hold.

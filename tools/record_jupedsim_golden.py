@@ -1,0 +1,161 @@
+"""Record golden data from JuPedSim for vosim's pedestrian-model parity tests.
+
+Runs JuPedSim's CollisionFreeSpeedModel and SocialForceModel on three small
+scenes with explicit start positions (no randomness): a corridor (a following
+pair and a lone walker), a head-on pair in a corridor, and a bottleneck (56
+agents leaving a room through a 1 m door). Each run is written to
+``tests/data/jupedsim/<model>_<scene>.npz`` together with the scene itself
+(walkable polygon, exits, starts, parameters), so the tests rebuild the scene
+from the file alone.
+
+It imports jupedsim, so run it with an interpreter that has JuPedSim
+installed (never from the tests)::
+
+    python tools/record_jupedsim_golden.py --out tests/data/jupedsim
+"""
+
+import argparse
+import os
+import tempfile
+
+import jupedsim as jps
+import numpy as np
+import shapely
+
+# Scene definitions: walkable polygon (counter-clockwise), exit polygons,
+# agents' starts and the index of the exit each one walks to.
+SCENES = {
+    "corridor": {
+        "walkable": [(0, 0), (30, 0), (30, 3), (0, 3)],
+        "exits": [[(28, 0), (30, 0), (30, 3), (28, 3)]],
+        # a leader, its follower 0.8 m behind (spacing 0.3 m for radius
+        # 0.25) and a lone walker off the axis, heading diagonally.
+        "starts": [(4.0, 1.5), (3.2, 1.5), (1.0, 0.8)],
+        "exit_of": [0, 0, 0],
+        "duration": 40.0,
+    },
+    "headon": {
+        "walkable": [(0, 0), (20, 0), (20, 3), (0, 3)],
+        "exits": [[(19, 0), (20, 0), (20, 3), (19, 3)], [(0, 0), (1, 0), (1, 3), (0, 3)]],
+        "starts": [(2.0, 1.55), (18.0, 1.45)],
+        "exit_of": [0, 1],
+        "duration": 40.0,
+    },
+    "bottleneck": {
+        # 8 m x 8 m room, a 1 m door at x = 8, a 1 m wide, 4 m long corridor.
+        "walkable": [(0, 0), (8, 0), (8, 3.5), (12, 3.5), (12, 4.5), (8, 4.5), (8, 8), (0, 8)],
+        # the exit is the door's first metre: exit times are door passages.
+        "exits": [[(8, 3.5), (9, 3.5), (9, 4.5), (8, 4.5)]],
+        # 8 columns x 7 rows at 0.6 m; every start sees the exit's centre
+        # through the door (no routing round the door's posts needed).
+        "starts": [(1.0 + 0.6 * i, 2.0 + 0.6 * j) for i in range(8) for j in range(7)],
+        "exit_of": [0] * 56,
+        "duration": 120.0,
+    },
+}
+
+# Models: JuPedSim's defaults except the agents' radius and preferred speed
+# where noted; dt is JuPedSim's default (0.01 s, also its SFM examples').
+MODELS = {
+    "csm": {"dt": 0.01, "radius": 0.25, "desired_speed": 1.34, "time_gap": 1.0,
+            "strength_neighbor_repulsion": 8.0, "range_neighbor_repulsion": 0.1,
+            "strength_geometry_repulsion": 5.0, "range_geometry_repulsion": 0.02},
+    "sfm": {"dt": 0.01, "radius": 0.3, "desired_speed": 0.8, "mass": 80.0, "reaction_time": 0.5,
+            "agent_scale": 2000.0, "obstacle_scale": 2000.0, "force_distance": 0.08,
+            "body_force": 120000.0, "friction": 240000.0},
+}
+
+FRAME_STRIDE = {"corridor": 10, "headon": 10, "bottleneck": 50}  # steps between stored frames
+
+
+def build(model_name, scene):
+    p = MODELS[model_name]
+    if model_name == "csm":
+        model = jps.CollisionFreeSpeedModel(
+            strength_neighbor_repulsion=p["strength_neighbor_repulsion"],
+            range_neighbor_repulsion=p["range_neighbor_repulsion"],
+            strength_geometry_repulsion=p["strength_geometry_repulsion"],
+            range_geometry_repulsion=p["range_geometry_repulsion"])
+    else:
+        model = jps.SocialForceModel(body_force=p["body_force"], friction=p["friction"])
+    sim = jps.Simulation(model=model, geometry=shapely.Polygon(scene["walkable"]), dt=p["dt"])
+    exits = [sim.add_exit_stage(shapely.Polygon(e)) for e in scene["exits"]]
+    journeys = [sim.add_journey(jps.JourneyDescription([e])) for e in exits]
+    ids = []
+    for start, k in zip(scene["starts"], scene["exit_of"]):
+        if model_name == "csm":
+            params = jps.CollisionFreeSpeedModelAgentParameters(
+                position=start, journey_id=journeys[k], stage_id=exits[k], time_gap=p["time_gap"],
+                desired_speed=p["desired_speed"], radius=p["radius"])
+        else:
+            params = jps.SocialForceModelAgentParameters(
+                position=start, journey_id=journeys[k], stage_id=exits[k], mass=p["mass"],
+                desired_speed=p["desired_speed"], reaction_time=p["reaction_time"],
+                agent_scale=p["agent_scale"], obstacle_scale=p["obstacle_scale"],
+                force_distance=p["force_distance"], radius=p["radius"])
+        ids.append(sim.add_agent(params))
+    return sim, ids
+
+
+def record(model_name, scene_name):
+    scene = SCENES[scene_name]
+    p = MODELS[model_name]
+    sim, ids = build(model_name, scene)
+    n = len(ids)
+    index = {agent_id: i for i, agent_id in enumerate(ids)}
+    stride = FRAME_STRIDE[scene_name]
+    steps = int(round(scene["duration"] / p["dt"]))
+    position = np.array(scene["starts"], dtype=float)
+    exit_time = np.full(n, np.nan)
+    path_length = np.zeros(n)
+    frames = [position.copy()]
+    for step in range(1, steps + 1):
+        sim.iterate()
+        new = np.full((n, 2), np.nan)
+        for agent in sim.agents():
+            new[index[agent.id]] = agent.position
+        gone = np.isnan(new[:, 0]) & np.isnan(exit_time)
+        exit_time[gone] = step * p["dt"]
+        moved = ~np.isnan(new[:, 0])
+        path_length[moved] += np.linalg.norm(new[moved] - position[moved], axis=1)
+        position = np.where(np.isnan(new), position, new)
+        if step % stride == 0:
+            frames.append(new)
+        if sim.agent_count() == 0:
+            break
+    return {
+        "positions": np.array(frames, dtype=np.float32),   # (frames, agents, 2); NaN after exit
+        "frame_dt": np.float64(stride * p["dt"]),
+        "exit_time": exit_time,
+        "path_length": path_length,
+        "walkable": np.array(scene["walkable"], dtype=float),
+        "exits": np.array([np.array(e, dtype=float) for e in scene["exits"]]),
+        "starts": np.array(scene["starts"], dtype=float),
+        "exit_of": np.array(scene["exit_of"]),
+        "duration": np.float64(scene["duration"]),
+        "parameter_names": np.array(sorted(p)),
+        "parameter_values": np.array([float(p[k]) for k in sorted(p)]),
+        "jupedsim_version": np.array(jps.__version__),
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", required=True, help="folder for the .npz files")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    for model_name in MODELS:
+        for scene_name in SCENES:
+            data = record(model_name, scene_name)
+            path = os.path.join(args.out, f"{model_name}_{scene_name}.npz")
+            fd, tmp = tempfile.mkstemp(dir=args.out, suffix=".npz")
+            os.close(fd)
+            np.savez_compressed(tmp, **data)
+            os.replace(tmp, path)
+            t = data["exit_time"]
+            print(f"{model_name} {scene_name}: {np.isfinite(t).sum()}/{len(t)} exited, "
+                  f"last {np.nanmax(t) if np.isfinite(t).any() else float('nan'):.2f} s -> {path}")
+
+
+if __name__ == "__main__":
+    main()
