@@ -93,7 +93,7 @@ def test_vosim_validate_prints_the_table_and_writes_figures(tmp_path, capsys):
     out = capsys.readouterr().out
     assert code == 0
     assert "| RiMEA 1 corridor 40 m at 1.33 m/s | pass: 30.1 s |" in out
-    assert "RiMEA 7 speeds by group | pass" in out and "| RiMEA 8 parameter analysis, 3-storey building | stairs and levels |" in out
+    assert "RiMEA 7 speeds by group | pass" in out and "not expressible" not in out  # every RiMEA test is expressible
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rimea_1_orca.png", "rimea_7_orca.png"]
     with pytest.raises(SystemExit):
         main(["validate", "--tests", "99"])

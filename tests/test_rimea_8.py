@@ -21,7 +21,8 @@ def test_rimea_8_reports_each_variation_and_storey():
     # The second floor walks both flights, the ground floor none: its last person is out first.
     assert all(row[0] < row[2] for row in m["per_storey_s"])
     # Two of the default checks apply to these variations (more persons, slower stairs), and both hold.
-    assert m["plausible"] == [True, True] and result.passed
+    assert m["plausible"] == {"more persons longer than base": True, "slower on the stairs longer than base": True}
+    assert result.passed
     assert "base" in result.summary and "per storey" in result.notes
     assert set(result.data["runs"]) == set(m["variations"])
 
@@ -37,8 +38,16 @@ def test_rimea_8_fails_when_a_parameter_moves_the_time_the_wrong_way():
     # "faster on the stairs" named as the slower one: the plausibility check must catch it.
     variations = (("base", {"persons": 6}), ("slower on the stairs", {"persons": 6, "stair_speed": 1.34}))
     result = validation.rimea_8("orca", variations=variations, seeds=(0,))
-    assert not result.passed and result.measured["plausible"] == [False]
+    assert not result.passed
+    assert result.measured["plausible"] == {"slower on the stairs longer than base": False}
     assert "slower on the stairs not longer than base" in result.summary
+
+
+def test_rimea_8_fails_when_not_everybody_is_out():
+    result = validation.rimea_8("orca", variations=SMALL[:2], seeds=(0,), seconds=2.0)
+    assert not result.passed and result.measured["out"] == [0, 0]
+    assert result.summary == "base 0/18 out, more persons 0/36 out"
+    assert result.measured["plausible"] == {}  # no times to compare
 
 
 def test_rimea_8_rejects_bad_arguments():

@@ -134,7 +134,9 @@ def rimea_8(method="orca", *, variations=None, seeds=(0, 1, 2), seconds: float =
     seed in ``seeds`` (the same seeds for every variation: placement,
     lanes, pre-movement times); the evacuation time of a storey is the
     time its last occupant leaves by the exit, of the building the latest,
-    each the mean over the seeds (a single run's last person is noisy).
+    each the mean over the seeds (a single run's last person is noisy). A
+    variation that leaves someone inside after ``seconds`` s in any seed
+    shows the fewest persons out over the seeds instead of a time.
 
     Criterion (vosim's, the guideline asks only for documented results):
     every variation is evacuated within ``seconds`` s, and the evacuation
@@ -178,23 +180,23 @@ def rimea_8(method="orca", *, variations=None, seeds=(0, 1, 2), seconds: float =
                            "exit_times": np.sort(exits[0][np.isfinite(exits[0])]), "trajectory": first[0],
                            "storey": first[1]}
     everybody = all(r["out"] == r["persons"] for r in runs.values())
-    checks = [(a, b, runs[a]["total_s"] < runs[b]["total_s"]) for a, b in EXPECTED_8 if a in runs and b in runs]
+    # Each check compares two variations that were both evacuated (a run with someone left inside has no time).
+    checks = [(a, b, runs[a]["total_s"] < runs[b]["total_s"]) for a, b in EXPECTED_8
+              if a in runs and b in runs and np.isfinite(runs[a]["total_s"]) and np.isfinite(runs[b]["total_s"])]
     wrong = [f"{b} not longer than {a}" for a, b, ok in checks if not ok]
     passed = bool(everybody and not wrong)
 
     def shown(t):
         return f"{t:.0f} s" if np.isfinite(t) else "not out"
 
-    summary = ", ".join(f"{name} {shown(r['total_s'])}" for name, r in runs.items())
-    if not everybody:
-        summary += "; " + ", ".join(f"{name}: {r['out']}/{r['persons']} out" for name, r in runs.items()
-                                    if r["out"] < r["persons"])
+    summary = ", ".join(f"{name} {r['total_s']:.0f} s" if np.isfinite(r["total_s"])
+                        else f"{name} {r['out']}/{r['persons']} out" for name, r in runs.items())
     if wrong:
         summary += "; " + ", ".join(wrong)
     measured = {"variations": list(runs), "total_s": [r["total_s"] for r in runs.values()],
                 "per_storey_s": [r["per_storey_s"] for r in runs.values()],
                 "out": [r["out"] for r in runs.values()], "persons": [r["persons"] for r in runs.values()],
-                "plausible": [ok for _, _, ok in checks], "seeds": seeds}
+                "plausible": {f"{b} longer than {a}": ok for a, b, ok in checks}, "seeds": seeds}
     notes = ("per storey (ground, first, second): " +
              "; ".join(f"{name} " + "/".join(shown(t) for t in r["per_storey_s"]) for name, r in runs.items()))
     return TestResult("RiMEA 8", "parameter analysis, 3-storey building", method.name, measured,
