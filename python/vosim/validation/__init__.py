@@ -6,8 +6,8 @@ suite sets it up: pedestrians of radius 0.25 m at 1.34 m/s, time step
 (:mod:`vosim.measurement`) and returns a :class:`TestResult`: the measured
 values, the criterion, pass or fail, and notes where the method departs
 from measured crowds. Tests that need scenario features vosim does not
-have yet (levels) are listed in
-:data:`NOT_EXPRESSIBLE`, not faked.
+have yet are listed in :data:`NOT_EXPRESSIBLE`,
+not faked.
 
 >>> from vosim import validation
 >>> result = validation.rimea_1("orca")
@@ -31,7 +31,7 @@ from ._exit_availability import iso_9
 from ._stair_flow import STAIR_MAX_SPECIFIC_FLOW, iso_12
 from ._result import NotExpressible, TestResult, table
 from ._rimea import (EXAMPLE_GROUPS, NOT_EXPRESSIBLE, STAIR_SPEED_DOWN, STAIR_SPEED_UP, TESTS, rimea_1, rimea_2,
-                     rimea_3, rimea_4, rimea_5, rimea_6, rimea_7, rimea_9, rimea_10, rimea_11, rimea_12,
+                     rimea_3, rimea_4, rimea_5, rimea_6, rimea_7, rimea_8, rimea_9, rimea_10, rimea_11, rimea_12,
                      rimea_13, rimea_14, rimea_15, rimea_16, no_overlap, run_all)
 from ._single_file import single_file_envelope
 from ._weidmann import weidmann_specific_flow, weidmann_speed
@@ -39,8 +39,8 @@ from ._weidmann import weidmann_specific_flow, weidmann_speed
 __all__ = ["EXAMPLE_GROUPS", "ISO_20414_COMPONENTS", "NOT_EXPRESSIBLE", "NotExpressible", "STAIR_SPEED_DOWN",
            "STAIR_SPEED_UP", "TESTS", "TestResult", "figures", "imo_4", "imo_8", "iso_7", "iso_20414_coverage",
            "iso_20414_table", "juelich_corridor", "juelich_speed", "no_overlap", "rimea_1", "rimea_2", "rimea_3",
-           "rimea_4", "rimea_5", "rimea_6", "rimea_7", "rimea_9", "rimea_10", "rimea_11", "rimea_12", "rimea_13",
-           "rimea_14", "rimea_15", "rimea_16", "run_all", "single_file_envelope", "table", "weidmann_specific_flow",
-           "weidmann_speed"]
+           "rimea_4", "rimea_5", "rimea_6", "rimea_7", "rimea_8", "rimea_9", "rimea_10", "rimea_11", "rimea_12",
+           "rimea_13", "rimea_14", "rimea_15", "rimea_16", "run_all", "single_file_envelope", "table",
+           "weidmann_specific_flow", "weidmann_speed"]
 __all__ += ["bottleneck_flow_measured", "bottleneck_width", "measured_specific_flow_band"]
 __all__ += ["STAIR_MAX_SPECIFIC_FLOW", "iso_9", "iso_12"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._building_figure import building_figure
 from ._crowd_figures import bottleneck_figure, corner_crowd_figure, single_file_figure, stair_congestion_figure
 from ._imo_figures import counterflow_figure, exit_flow_figure
 from ._iso_figures import stair_flow_figure
@@ -12,7 +13,7 @@ from ._weidmann import weidmann_specific_flow, weidmann_speed
 
 # Tests whose figures live in modules of their own.
 _OWN_FIGURES = {"RiMEA 13": stair_congestion_figure, "RiMEA 15": corner_crowd_figure, "RiMEA 16": single_file_figure,
-                "IMO 4": exit_flow_figure, "IMO 8": counterflow_figure,
+                "IMO 4": exit_flow_figure, "IMO 8": counterflow_figure, "RiMEA 8": building_figure,
                 "Bottleneck": bottleneck_figure}
 _OWN_FIGURES["ISO 12"] = stair_flow_figure
 

@@ -27,6 +27,7 @@ from ._rimea_geometry import rimea_6, rimea_12
 from ._rimea_routes import rimea_10, rimea_11, rimea_14
 from ._single_file import rimea_16
 from ._stair_congestion import rimea_13
+from ._three_storeys import rimea_8
 from ._juelich import juelich_speed
 from ._weidmann import weidmann_speed
 
@@ -36,9 +37,7 @@ from ._weidmann import weidmann_speed
 EXAMPLE_GROUPS = {"slow": (0.6, 0.9), "medium": (0.9, 1.2), "fast": (1.2, 1.6)}
 
 #: The guideline's tests that need scenario features vosim does not have yet.
-NOT_EXPRESSIBLE = (
-    NotExpressible("RiMEA 8", "parameter analysis, 3-storey building", "stairs and levels"),
-)
+NOT_EXPRESSIBLE: tuple[NotExpressible, ...] = ()
 
 
 def rimea_1(method="orca") -> TestResult:
@@ -472,8 +471,8 @@ def rimea_9(method="orca", *, persons: int = 1000, seed: int = 0, seconds: float
 
 #: The tests :func:`run_all` runs, by name.
 TESTS = {"1": rimea_1, "2": rimea_2, "3": rimea_3, "4": rimea_4, "5": rimea_5, "6": rimea_6, "7": rimea_7,
-         "9": rimea_9, "10": rimea_10, "11": rimea_11, "12": rimea_12, "13": rimea_13, "14": rimea_14, "15": rimea_15,
-         "16": rimea_16, "overlap": no_overlap, "imo4": imo_4, "imo8": imo_8, "iso7": iso_7,
+         "8": rimea_8, "9": rimea_9, "10": rimea_10, "11": rimea_11, "12": rimea_12, "13": rimea_13, "14": rimea_14,
+         "15": rimea_15, "16": rimea_16, "overlap": no_overlap, "imo4": imo_4, "imo8": imo_8, "iso7": iso_7,
          "iso9": iso_9, "iso12": iso_12, "bottleneck": bottleneck_width}
 
 
