@@ -308,3 +308,20 @@ def test_steerbench_stops_scoring_an_agent_where_it_left_through_a_sink():
     assert scores["time"].tolist() == [3.0, 10.0]
     assert scores["kinetic_energy"][0] == pytest.approx(3 * 0.5)
     assert "arrived            0 of 1 goal-seeking" in traj.summary()
+
+
+def test_steerbench_no_collision_with_an_agent_that_has_left():
+    # Agent 0 leaves through the sink and stays recorded where it left; agent 1
+    # walks over that spot later. SteerSuite has removed agent 0 by then: no collision.
+    sim = vosim.Simulator(time_step=0.5)
+    sim.add_agents([[0.0, 0.0], [-6.0, 0.0]], radius=0.5, max_speed=1.0, pref_speed=1.0)
+    sim.goals = [[10.0, 0.0], [10.0, 0.0]]
+    sim.add_sink([[2.0, -1.0], [2.0, 1.0]])
+    sim.add_sink([[9.0, -1.0], [9.0, 1.0]])
+    traj = sim.run(40)
+    left = traj.metrics["exit_step"]
+    assert (left >= 0).all() and left[0] < left[1]
+    spot = traj.positions[-1, 0]
+    passes = np.linalg.norm(traj.positions[:, 1] - spot, axis=1) < 1.0
+    assert passes.any()  # agent 1 did walk over where agent 0 left
+    assert vosim.metrics.steerbench(traj)["collisions"].tolist() == [0.0, 0.0]

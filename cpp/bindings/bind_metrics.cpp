@@ -181,8 +181,13 @@ void bind_metrics(py::module_& m) {
                 throw std::invalid_argument("positions: expected shape (T, N, 2)");
             }
             const py::ssize_t frames = positions.shape(0), n = positions.shape(1);
-            if (radius.size() != n || active.size() != n) {
-                throw std::invalid_argument("radius, active: expected (N,) matching positions");
+            // active: (N,) for every frame, or (T, N): who is in the scene at each frame
+            // (an agent that left through a sink stays recorded where it left).
+            const bool per_frame = active.ndim() == 2;
+            if (radius.size() != n || (per_frame ? active.shape(0) != frames || active.shape(1) != n
+                                                 : active.ndim() != 1 || active.size() != n)) {
+                throw std::invalid_argument("radius, active: expected radius (N,) and active (N,) or (T, N) "
+                                            "matching positions");
             }
             std::vector<std::int64_t> frame_of;
             std::vector<Overlap> found;
@@ -191,7 +196,8 @@ void bind_metrics(py::module_& m) {
                 NeighborGrid grid;
                 for (py::ssize_t t = 0; t < frames; ++t) {
                     const std::size_t before = found.size();
-                    find_overlaps(positions.data() + t * n * 2, radius.data(), active.data(), static_cast<int>(n),
+                    const std::uint8_t* present = active.data() + (per_frame ? t * n : 0);
+                    find_overlaps(positions.data() + t * n * 2, radius.data(), present, static_cast<int>(n),
                                   min_fraction, grid, found, periodic);
                     frame_of.resize(found.size(), t);
                     (void)before;
@@ -210,7 +216,7 @@ void bind_metrics(py::module_& m) {
         py::arg("positions"), py::arg("radius"), py::arg("active"), py::arg("min_fraction"),
         py::arg("periodic") = py::none(),
         "Overlapping pairs per frame, deeper than min_fraction of their combined radius: "
-        "((k, 3) [frame, a, b] with a < b, (k,) depth). positions (T, N, 2), radius and active (N,); "
+        "((k, 3) [frame, a, b] with a < b, (k,) depth). positions (T, N, 2), radius (N,), active (N,) or (T, N) per frame; "
         "periodic: None or (axis index, low, high), pairs at their nearest image.");
     m.def("min_clearance", &min_clearance_frames, py::arg("positions"), py::arg("radius"),
           py::arg("active") = py::none(), py::arg("periodic") = py::none(),

@@ -106,9 +106,14 @@ def steerbench(traj, *, scene: int | None = None, tolerance: float = CONTACT_TOL
         stays = np.logical_and.accumulate(arrived[::-1], axis=0)[::-1]
         last = np.where(stays[-1], frames - stays.sum(axis=0), frames - 1)
     exit_step = run_step("exit_step")
-    if exit_step is not None:  # an agent that left (a sink, remove_at_goal) is disabled from then on
+    # Who is in the scene at each frame: an agent that left (a sink,
+    # remove_at_goal) stays recorded where it left, but is gone.
+    present = np.ones((frames, n), dtype=np.uint8)
+    if exit_step is not None:  # an agent that left is disabled from then on
         frame = np.minimum(np.searchsorted(steps, np.maximum(exit_step, 0), side="left"), frames - 1)
         last = np.where(exit_step >= 0, np.minimum(last, frame), last)
+        gone_after = np.where(exit_step >= 0, frame, frames - 1)
+        present = (np.arange(frames)[:, None] <= gone_after[None, :]).astype(np.uint8)
     enabled = np.arange(frames)[:, None] <= last[None, :]
     time = times[last] - times[0]
     kinetic_energy = np.where(enabled, 0.5 * np.einsum("tni,tni->tn", velocities, velocities), 0.0).sum(axis=0)
@@ -122,7 +127,7 @@ def steerbench(traj, *, scene: int | None = None, tolerance: float = CONTACT_TOL
     # Agent pairs: one collision per run of consecutive overlapping frames.
     seam = None if traj.periodic is None else (traj.periodic.index, traj.periodic.low, traj.periodic.high)
     table, depth = _core.overlaps(np.ascontiguousarray(positions, dtype=np.float64), np.ascontiguousarray(radius),
-                                  np.ones(n, dtype=np.uint8), 0.0, seam)
+                                  present, 0.0, seam)
     table = table[depth > tolerance]
     if len(table):
         table = table[np.lexsort((table[:, 0], table[:, 2], table[:, 1]))]
