@@ -272,9 +272,10 @@ class ExitChoice:
     def windows(self, sim) -> np.ndarray:
         """``(e, 2)``: when each route's sink opens and closes (seconds; a removed sink never opens)."""
         out = np.empty((len(self.sinks), 2))
-        live = {s.id for s in sim.sinks}
+        live = {s.id: (-np.inf if s.opens_at is None else s.opens_at, np.inf if s.closes_at is None else s.closes_at)
+                for s in sim.sinks}
         for r, sink in enumerate(self.sinks):
-            out[r] = sim._engine.sink_open(int(sink)) if int(sink) in live else (np.inf, np.inf)
+            out[r] = live.get(int(sink), (np.inf, np.inf))
         return out
 
     @staticmethod

@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import measurement
 from .._checks import integer, scalar
-from ._imo import _spread
+from ._imo import spread_persons
 from ._pedestrians import PEDESTRIAN, RADIUS, SPEED, TIME_STEP, method_of, run_quietly, simulator_for
 from ._result import TestResult
 
@@ -146,7 +146,7 @@ def bottleneck_width(method="orca", *, widths=WIDTHS, persons: int = 150, length
     min_r2 = scalar(min_r2, "min_r2", minimum=0.0, maximum=1.0)
     rng = np.random.default_rng(integer(seed, "seed", minimum=0))
     depth, side = ROOM
-    starts = _spread(persons, 0.0, depth - 0.5, -side / 2, side / 2, rng)
+    starts = spread_persons(persons, 0.0, depth - 0.5, -side / 2, side / 2, rng)
     rows, crossings = [], {}
     for b in widths:
         times, out = _run(method, b, persons, length, seconds, starts)

@@ -21,7 +21,7 @@ CORRIDOR_8 = (10.0, 2.0)
 COUNTERFLOWS_8 = (0, 10, 50, 100)
 
 
-def _spread(persons: int, x0: float, x1: float, y0: float, y1: float, rng) -> np.ndarray:
+def spread_persons(persons: int, x0: float, x1: float, y0: float, y1: float, rng) -> np.ndarray:
     """``persons`` start positions evenly over the rectangle, one per cell of a jittered grid, clear of its edges."""
     margin = RADIUS + 0.05
     length, width = x1 - x0 - 2 * margin, y1 - y0 - 2 * margin
@@ -66,7 +66,7 @@ def imo_4(method="orca", *, persons: int = 100, seconds: float = 300.0, seed: in
     low, high = (width - EXIT_4) / 2, (width + EXIT_4) / 2
     sim = simulator_for(method)
     sim.add_wall([[depth, low], [depth, 0.0], [0.0, 0.0], [0.0, width], [depth, width], [depth, high]])
-    starts = _spread(persons, 0.0, depth, 0.0, width, rng)
+    starts = spread_persons(persons, 0.0, depth, 0.0, width, rng)
     door = [depth, width / 2]
     waypoints = [[door, [depth + 5.0, width / 2]] for _ in range(persons)]
     sim.add_agents(starts, waypoints=waypoints, waypoint_radius=0.5, pref_speed=SPEED, max_speed=SPEED, **PEDESTRIAN)
@@ -105,7 +105,7 @@ def _counterflow_run(method, forward_starts: np.ndarray, backward: int, seconds:
         sim.add_wall([[0.0, side / 2], [0.0, edge], [side, edge], [side, lane], [side + length, lane],
                       [side + length, edge], [far, edge], [far, side / 2]])
     forward = len(forward_starts)
-    backward_starts = _spread(backward, side + length, far, 0.0, side, rng) if backward else np.zeros((0, 2))
+    backward_starts = spread_persons(backward, side + length, far, 0.0, side, rng) if backward else np.zeros((0, 2))
     mouths = ([side, side / 2], [side + length, side / 2])
     # Forward: through the corridor to its own spot in room 2 (its start shifted by the rooms' spacing);
     # backward alike into room 1. Lanes keep to the right on the way: +y for forward is the left, so -0.4.
@@ -154,7 +154,7 @@ def imo_8(method="orca", *, persons: int = 100, counterflows=COUNTERFLOWS_8, sec
         raise ValueError(f"counterflows: {list(counterflows)} must be at least two increasing counts")
     rng = np.random.default_rng(integer(seed, "seed", minimum=0))
     # The same persons start in room 1 in every run; only the counter-flow changes.
-    forward_starts = _spread(persons, 0.0, ROOM_8, 0.0, ROOM_8, rng)
+    forward_starts = spread_persons(persons, 0.0, ROOM_8, 0.0, ROOM_8, rng)
     times, curves = [], {}
     for count in flows:
         last, entries = _counterflow_run(method, forward_starts, count, seconds,

@@ -17,7 +17,7 @@ CORRIDOR_13 = (12.0, 2.0)
 LANDING_13 = 2.0
 
 
-def _persons_in_room(persons: int, rng) -> np.ndarray:
+def persons_in_room_13(persons: int, rng) -> np.ndarray:
     """Start positions evenly over the room (x from -10 to 0, y from -3 to 5), jittered, clear of the walls."""
     length, width = ROOM_13
     margin = RADIUS + 0.05
@@ -32,7 +32,7 @@ def _persons_in_room(persons: int, rng) -> np.ndarray:
     return starts + rng.uniform(-1.0, 1.0, starts.shape) * (np.array([dx, dy]) / 2 - RADIUS - 0.01)
 
 
-def _through(times: np.ndarray) -> float:
+def flow_between_deciles(times: np.ndarray) -> float:
     """Persons per second through a line between its 10th and its 90th percentile crossing."""
     t10, t90 = np.percentile(times, [10, 90])
     return float(0.8 * len(times) / (t90 - t10)) if t90 > t10 else float("inf")
@@ -85,7 +85,7 @@ def rimea_13(method="orca", *, persons: int = 150, stair_length: float = STAIR_P
     sim.add_wall([[0.0, width], [end, width]])
     sim.add_speed_zone([[foot, 0.0], [head, 0.0], [head, width], [foot, width]], stair_speed / SPEED)
     sim.add_sink([[end, 0.0], [end, width]])
-    starts = _persons_in_room(persons, rng)
+    starts = persons_in_room_13(persons, rng)
     lanes = rng.uniform(RADIUS + 0.05, width - RADIUS - 0.05, persons)
     # Through the door first (moving on within 1 m of its middle, where the way on is clear of its posts).
     waypoints = [[[0.5, width / 2], [end + 10.0, y]] for y in lanes]
@@ -97,8 +97,8 @@ def rimea_13(method="orca", *, persons: int = 150, stair_length: float = STAIR_P
         frames = measurement.crossing_frames(traj, measurement.MeasurementLine([x, 0.0], [x, width]))
         crossed[name] = np.sort(times[frames[frames >= 0]])
     everybody = all(len(c) == persons for c in crossed.values()) and bool(np.isfinite(sim.exit_time).all())
-    door_flow = _through(crossed["door"]) if len(crossed["door"]) >= 10 else 0.0
-    stair_flow = _through(crossed["stairs"]) if len(crossed["stairs"]) >= 10 else 0.0
+    door_flow = flow_between_deciles(crossed["door"]) if len(crossed["door"]) >= 10 else 0.0
+    stair_flow = flow_between_deciles(crossed["stairs"]) if len(crossed["stairs"]) >= 10 else 0.0
     # Densities while the corridor carries people: from the 10th percentile crossing of the door to the
     # 90th of the stairs.
     areas = {name: measurement.MeasurementArea([[x0, 0.0], [x0 + 2.0, 0.0], [x0 + 2.0, width], [x0, width]])

@@ -9,7 +9,7 @@ from .._checks import integer, scalar
 from ._pedestrians import (PEDESTRIAN, SPEED, STAIR_PLAN_LENGTH, STAIR_SPEED_DOWN, STAIR_SPEED_UP, TIME_STEP,
                            method_of, run_quietly, simulator_for)
 from ._result import TestResult
-from ._stair_congestion import CORRIDOR_13, ROOM_13, _persons_in_room, _through
+from ._stair_congestion import CORRIDOR_13, ROOM_13, persons_in_room_13, flow_between_deciles
 
 #: The maximum specific flow on stairs in the SFPE Handbook's hydraulic model (Nelson and Mowrer; Gwynne
 #: and Rosenbaum, "Employing the hydraulic model in assessing emergency movement"), persons per second and
@@ -37,7 +37,7 @@ def _flight(method, persons: int, stair_speed: float, seconds: float, seed: int)
     sim.add_wall([[0.0, width], [end, width]])
     sim.add_speed_zone([[foot, 0.0], [head, 0.0], [head, width], [foot, width]], stair_speed / SPEED)
     sim.add_sink([[end, 0.0], [end, width]])
-    starts = _persons_in_room(persons, rng)
+    starts = persons_in_room_13(persons, rng)
     lanes = rng.uniform(0.3, width - 0.3, persons)
     waypoints = [[[0.5, width / 2], [end + 10.0, y]] for y in lanes]
     sim.add_agents(starts, waypoints=waypoints, waypoint_radius=1.0, pref_speed=SPEED, max_speed=SPEED, **PEDESTRIAN)
@@ -46,7 +46,7 @@ def _flight(method, persons: int, stair_speed: float, seconds: float, seed: int)
     middle = (foot + head) / 2
     frames = measurement.crossing_frames(traj, measurement.MeasurementLine([middle, 0.0], [middle, width]))
     crossed = np.sort(times[frames[frames >= 0]])
-    flow = _through(crossed) if len(crossed) >= 10 else 0.0
+    flow = flow_between_deciles(crossed) if len(crossed) >= 10 else 0.0
     # Density and speed on the 2 m of stairs round the line, while the steady flow lasts.
     area = measurement.MeasurementArea([[middle - 1.0, 0.0], [middle + 1.0, 0.0], [middle + 1.0, width],
                                         [middle - 1.0, width]])
