@@ -122,8 +122,8 @@ def test_a_registered_method_without_a_class_statement_gets_one(monkeypatch):
     monkeypatch.setitem(methods._SPECS, "Sketch", spec)
     cls = methods._generated_class(spec)
     assert cls.__name__ == "Sketch" and cls.__module__ == "vosim.methods"
-    assert [f.name for f in dataclasses.fields(cls)][-4:] == ["bisector_weight", "acceleration", "nonholonomic",
-                                                            "gain"]
+    assert [f.name for f in dataclasses.fields(cls)][-5:] == ["bisector_weight", "acceleration", "nonholonomic",
+                                                            "time_gap", "gain"]
     assert "A sketch of a method." in cls.__doc__ and "\ngain\n    A gain." in cls.__doc__
     method = cls(gain=2.0)
     assert method.to_dict()["gain"] == 2.0 and repr(method).startswith("Sketch(perturbation=0.0")

@@ -51,13 +51,30 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _method(text: str):
-    """A method from its name, case-insensitive (orca, vo, rvo, hrvo, adaptive, grid, force, ...)."""
+    """A method from its name, case-insensitive (orca, vo, rvo, hrvo, adaptive, grid, force, ...),
+    optionally with settings: ``orca:time_gap=0.5:bisector_weight=2``."""
+    import dataclasses
+
     from .methods import method_from_name
 
+    name, *settings = text.strip().split(":")
     try:
-        return method_from_name(text)
+        method = method_from_name(name)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+    try:
+        changes = {}
+        for setting in settings:
+            key, sep, value = setting.partition("=")
+            if not sep or not key.strip():
+                raise ValueError(f"method setting {setting!r}: expected name=value")
+            try:
+                changes[key.strip()] = float(value)
+            except ValueError:
+                changes[key.strip()] = value.strip()
+        return dataclasses.replace(method, **changes) if changes else method
+    except (ValueError, TypeError) as error:
+        raise argparse.ArgumentTypeError(f"{text!r}: {error}") from None
 
 
 def _methods(text: str) -> list:
@@ -358,7 +375,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "no-overlap test runs as 'overlap'), and "
                     "optionally writes figures. Exit code 0 when every test passed, 1 otherwise.")
     validate.add_argument("--method", type=_methods, default=[_method("orca")], metavar="LIST",
-                          help=f"comma-separated methods: {', '.join(short_names())} (default: orca)")
+                          help=f"comma-separated methods: {', '.join(short_names())}, each optionally with "
+                               "settings, e.g. orca:time_gap=0.5 (default: orca)")
     validate.add_argument("--tests", type=_tests, default=None, metavar="LIST",
                           help="comma-separated test ids: RiMEA numbers, 'overlap' for the no-overlap test, "
                                "imo4, imo8 (IMO MSC.1/Circ.1238), iso7, iso9, iso12 (ISO 20414), bottleneck (flow against width) "

@@ -189,6 +189,17 @@ class ORCA(Method):
         error (turning to its direction in ``tracking_time``, within its
         wheel and turn-rate limits), and the robot follows it with that
         controller. Holonomic agents are the same either way.
+    time_gap
+        Seconds; 0 (the default, RVO2's ORCA): off. Above 0, an opt-in for
+        pedestrian crowds: before the half-planes, each agent's preferred
+        speed is capped at its spacing to the nearest neighbour ahead (whose
+        centre lies within both radii of its line of motion; the distance
+        less both radii) over ``time_gap``, the headway rule of the
+        collision-free speed model (Tordeux et al. 2016), but never below a
+        tenth of it (two agents each ahead of the other would otherwise both
+        stand for good; this way they edge round). Plain ORCA keeps
+        its free speed in dense crowds; this slows it as people slow (see
+        the README's validation section for its fundamental diagram).
     perturbation, seed
         See :class:`Method`.
     """

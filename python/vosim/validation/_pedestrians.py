@@ -32,6 +32,18 @@ def method_of(method) -> Method:
     return method
 
 
+def method_label(method) -> str:
+    """The method's name, with its settings that differ from the defaults
+    (``"ORCA, time_gap=0.5"``): what a table's column is headed with."""
+    import dataclasses
+
+    method = method_of(method)
+    defaults = type(method)()
+    changed = [f"{f.name}={getattr(method, f.name)!r}" for f in dataclasses.fields(method)
+               if getattr(method, f.name) != getattr(defaults, f.name)]
+    return ", ".join([method.name] + changed)
+
+
 def simulator_for(method: Method):
     from ..simulator import Simulator
 

@@ -20,7 +20,7 @@ from ._imo import imo_4, imo_8
 from ._overtaking import iso_7
 from ._exit_availability import iso_9
 from ._stair_flow import iso_12
-from ._pedestrians import (PEDESTRIAN, RADIUS, SPEED, STAIR_PLAN_LENGTH, STAIR_SPEED_DOWN, STAIR_SPEED_UP,
+from ._pedestrians import (PEDESTRIAN, method_label, RADIUS, SPEED, STAIR_PLAN_LENGTH, STAIR_SPEED_DOWN, STAIR_SPEED_UP,
                            TIME_STEP, method_of, run_quietly, simulator_for)
 from ._result import NotExpressible, TestResult
 from ._rimea_geometry import rimea_6, rimea_12
@@ -482,4 +482,8 @@ def run_all(method="orca", *, tests=None) -> list[TestResult]:
     unknown = [t for t in chosen if t not in TESTS]
     if unknown:
         raise ValueError(f"tests: unknown test {unknown[0]!r}; choose from {', '.join(TESTS)}")
-    return [TESTS[t](method) for t in chosen]
+    label = method_label(method)  # a method with settings of its own gets its own column
+    results = [TESTS[t](method) for t in chosen]
+    for result in results:
+        result.method = label
+    return results

@@ -41,7 +41,16 @@ struct OrcaConfig {
     bool acceleration_in_program = true;
     // How non-holonomic agents are seen (above).
     NonholonomicModel nonholonomic = NonholonomicModel::kEffectiveCenter;
+    // Seconds; > 0: the preferred speed is capped at the spacing to the
+    // nearest neighbour ahead over this gap (a headway rule for pedestrian
+    // crowds, after Tordeux et al. 2016). 0 (RVO2's ORCA): off.
+    double time_gap = 0.0;
 };
+
+// The agent's preferred velocity, capped by config.time_gap's headway rule:
+// speed at most (spacing to the nearest neighbour ahead in its lane) / gap.
+template <class V>
+V headway_preferred_velocity(const SceneView& scene, int slot, const Workspace& ws, double time_gap);
 
 // What ORCA decided for one agent, for inspection.
 struct OrcaDecision {

@@ -149,9 +149,10 @@ Vec3 Orca::decide_3d(const SceneView& scene, int slot, Workspace& ws, bool& used
                                                          : std::numeric_limits<double>::infinity();
     const bool limited = reach < std::numeric_limits<double>::infinity();
     const Vec3 velocity = s.velocity<Vec3>(self);
+    const Vec3 preferred = headway_preferred_velocity<Vec3>(scene, slot, ws, config_.time_gap);
     // The reachable polyhedron, then obstacle planes: linear program 4 keeps
     // them as hard constraints.
-    if (limited && !append_reachable_polyhedron(velocity, reach, s.pref_velocity<Vec3>(self), own.planes)) {
+    if (limited && !append_reachable_polyhedron(velocity, reach, preferred, own.planes)) {
         return velocity;  // no change is reachable
     }
     const std::size_t polyhedron_end = own.planes.size();
@@ -162,10 +163,10 @@ Vec3 Orca::decide_3d(const SceneView& scene, int slot, Workspace& ws, bool& used
     Vec3 result;
     if (limited) {
         used_least_violation = solve_within_reach_3d(own.planes, polyhedron_end, hard_planes, velocity, reach,
-                                                     max_speed, s.pref_velocity<Vec3>(self), own.projected_planes,
+                                                     max_speed, preferred, own.projected_planes,
                                                      result);
     } else {
-        const std::size_t failed = solve_nearest_3d(own.planes, max_speed, s.pref_velocity<Vec3>(self), false, result);
+        const std::size_t failed = solve_nearest_3d(own.planes, max_speed, preferred, false, result);
         used_least_violation = failed < own.planes.size();
         if (used_least_violation) {
             solve_least_violation_3d(own.planes, hard_planes, failed, max_speed, own.projected_planes, result);

@@ -22,10 +22,15 @@ MethodSpec orca_method() {
                      defaults.nonholonomic == NonholonomicModel::kTrackingError ? "nh_orca" : "effective_center",
                      {"effective_center", "nh_orca"},
                      "non-holonomic agents: effective_center (ORCA-DD) or nh_orca (tracking-error constraints)"),
+        real_param("time_gap", defaults.time_gap, 0.0, kMaxMagnitude,
+                   "seconds; > 0: the preferred speed is capped at the spacing to the nearest neighbour ahead "
+                   "over this gap (a headway rule for pedestrian crowds, after Tordeux et al. 2016); 0: off, "
+                   "as RVO2"),
     };
     spec.make = [](const ParamMap& p, std::uint64_t) -> std::shared_ptr<Method> {
         OrcaConfig config;
         config.bisector_weight = p.real("bisector_weight");
+        config.time_gap = p.real("time_gap");
         config.acceleration_in_program = p.choice("acceleration") == "constraint";
         config.nonholonomic = p.choice("nonholonomic") == "nh_orca" ? NonholonomicModel::kTrackingError
                                                                      : NonholonomicModel::kEffectiveCenter;
