@@ -325,3 +325,24 @@ def test_steerbench_no_collision_with_an_agent_that_has_left():
     passes = np.linalg.norm(traj.positions[:, 1] - spot, axis=1) < 1.0
     assert passes.any()  # agent 1 did walk over where agent 0 left
     assert vosim.metrics.steerbench(traj)["collisions"].tolist() == [0.0, 0.0]
+
+
+def test_the_collision_marks_leave_out_agents_that_have_left():
+    from vosim.plot._trajectories import collisions
+
+    sim = vosim.Simulator(time_step=0.5)
+    sim.add_agents([[0.0, 0.0], [-6.0, 0.0]], radius=0.5, max_speed=1.0, pref_speed=1.0)
+    sim.goals = [[10.0, 0.0], [10.0, 0.0]]
+    sim.add_sink([[2.0, -1.0], [2.0, 1.0]])
+    sim.add_sink([[9.0, -1.0], [9.0, 1.0]])
+    traj = sim.run(40)
+    everyone = collisions(traj.positions, traj.radius)
+    assert len(everyone) == 1  # agent 1 over the spot where agent 0 left
+    import matplotlib
+
+    matplotlib.use("Agg")
+    figure = vosim.plot.trajectories(traj)
+    overlap = np.array(matplotlib.colors.to_rgb(vosim.plot._style.OVERLAP_COLOR))
+    marks = [c for ax in figure.axes for c in ax.collections
+             if len(c.get_offsets()) and len(c.get_facecolor()) and np.allclose(c.get_facecolor()[0][:3], overlap)]
+    assert marks == []

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..trajectory import Trajectory
 from . import _style as style
-from ._common import pyplot_module, frame_stride, obstacles, scene_of
+from ._common import in_scene, pyplot_module, frame_stride, obstacles, scene_of
 from ._headings import HEADING_COLOR, draw_heading_arrows, heading_frames, use_headings
 from ._style import legend_below
 
@@ -26,7 +26,8 @@ def collisions(positions: np.ndarray, radius: np.ndarray, active=None, *, min_fr
     With ``with_depth``, also returns each episode's deepest overlap ``(k,)``.
     With ``periodic`` (a trajectory's ``periodic``: axis, low, high), pairs
     are taken at their nearest image, so overlaps across the seam count; the
-    mark is at the first agent's side.
+    mark is at the first agent's side. ``active``: who counts, ``(N,)`` for
+    every frame or ``(T, N)`` frame by frame (None: everyone).
     """
     from .. import _core
     from .._periodic import periodic_from
@@ -203,7 +204,11 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
         every = traj.times[arrows[1]] - traj.times[arrows[0]] if len(arrows) > 1 else None
         labels.append("heading" + (f" (about every {every:.3g} s, and at the end)" if every else " at the end"))
     if show_collisions:
-        marks, depth = collisions(data["positions"], data["radius"], live, with_depth=True, periodic=traj.periodic)
+        # Agents that left stay recorded where they left: nobody overlaps them after that.
+        present = in_scene(traj, data)
+        present = present & live[None, :] if present.shape[0] == data["positions"].shape[0] else live
+        marks, depth = collisions(data["positions"], data["radius"], present, with_depth=True,
+                                  periodic=traj.periodic)
         if len(marks):
             shown = np.argsort(-depth, kind="stable")[:style.MAX_OVERLAP_MARKS]
             ax.scatter(marks[shown, 0], marks[shown, 1], s=10, marker="x", color=style.OVERLAP_COLOR,
