@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from ._building_figure import building_figure
@@ -25,7 +27,8 @@ def figures(results) -> dict:
     plt = pyplot_module()
     out = {}
     for result in results:
-        stem = f"{result.test.lower().replace(' ', '_')}_{result.method.lower()}"
+        # File-name safe: a method with settings ("ORCA, time_gap=0.5") becomes orca_time_gap_0_5.
+        stem = re.sub(r"[^a-z0-9]+", "_", f"{result.test}_{result.method}".lower()).strip("_")
         if result.test == "RiMEA 4":
             out[stem] = _fundamental_diagram(plt, result)
         elif result.test == "RiMEA 5":
