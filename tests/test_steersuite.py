@@ -310,15 +310,20 @@ def test_steerbench_stops_scoring_an_agent_where_it_left_through_a_sink():
     assert "arrived            0 of 1 goal-seeking" in traj.summary()
 
 
-def test_steerbench_no_collision_with_an_agent_that_has_left():
-    # Agent 0 leaves through the sink and stays recorded where it left; agent 1
-    # walks over that spot later. SteerSuite has removed agent 0 by then: no collision.
+def walk_over_where_one_left():
+    """Agent 0 leaves through a sink and stays recorded where it left; agent 1 walks over that spot later."""
     sim = vosim.Simulator(time_step=0.5)
     sim.add_agents([[0.0, 0.0], [-6.0, 0.0]], radius=0.5, max_speed=1.0, pref_speed=1.0)
     sim.goals = [[10.0, 0.0], [10.0, 0.0]]
     sim.add_sink([[2.0, -1.0], [2.0, 1.0]])
     sim.add_sink([[9.0, -1.0], [9.0, 1.0]])
-    traj = sim.run(40)
+    return sim.run(40)
+
+
+def test_steerbench_no_collision_with_an_agent_that_has_left():
+    # Agent 0 leaves through the sink and stays recorded where it left; agent 1
+    # walks over that spot later. SteerSuite has removed agent 0 by then: no collision.
+    traj = walk_over_where_one_left()
     left = traj.metrics["exit_step"]
     assert (left >= 0).all() and left[0] < left[1]
     spot = traj.positions[-1, 0]
@@ -330,12 +335,7 @@ def test_steerbench_no_collision_with_an_agent_that_has_left():
 def test_the_collision_marks_leave_out_agents_that_have_left():
     from vosim.plot._trajectories import collisions
 
-    sim = vosim.Simulator(time_step=0.5)
-    sim.add_agents([[0.0, 0.0], [-6.0, 0.0]], radius=0.5, max_speed=1.0, pref_speed=1.0)
-    sim.goals = [[10.0, 0.0], [10.0, 0.0]]
-    sim.add_sink([[2.0, -1.0], [2.0, 1.0]])
-    sim.add_sink([[9.0, -1.0], [9.0, 1.0]])
-    traj = sim.run(40)
+    traj = walk_over_where_one_left()
     everyone = collisions(traj.positions, traj.radius)
     assert len(everyone) == 1  # agent 1 over the spot where agent 0 left
     import matplotlib

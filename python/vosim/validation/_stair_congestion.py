@@ -17,6 +17,20 @@ CORRIDOR_13 = (12.0, 2.0)
 LANDING_13 = 2.0
 
 
+def room_with_stairs(method, foot: float, head: float, end: float, stair_speed: float):
+    """RiMEA 13's room and corridor in a simulator: stairs (a speed zone) from ``foot`` to
+    ``head`` along the corridor, a sink across its end at ``end``."""
+    (room, room_width), width = ROOM_13, CORRIDOR_13[1]
+    low, high = width / 2 - room_width / 2, width / 2 + room_width / 2
+    sim = simulator_for(method)
+    sim.add_wall([[0.0, width], [0.0, high], [-room, high], [-room, low], [0.0, low], [0.0, 0.0]])
+    sim.add_wall([[0.0, 0.0], [end, 0.0]])
+    sim.add_wall([[0.0, width], [end, width]])
+    sim.add_speed_zone([[foot, 0.0], [head, 0.0], [head, width], [foot, width]], stair_speed / SPEED)
+    sim.add_sink([[end, 0.0], [end, width]])
+    return sim
+
+
 def persons_in_room_13(persons: int, rng) -> np.ndarray:
     """Start positions evenly over the room (x from -10 to 0, y from -3 to 5), jittered, clear of the walls."""
     length, width = ROOM_13
@@ -75,16 +89,10 @@ def rimea_13(method="orca", *, persons: int = 150, stair_length: float = STAIR_P
     margin = scalar(margin, "margin", minimum=0.0, maximum=0.9)
     seconds = scalar(seconds, "seconds", minimum=1.0, maximum=3600.0)
     rng = np.random.default_rng(integer(seed, "seed", minimum=0))
-    (room, room_width), (corridor, width) = ROOM_13, CORRIDOR_13
+    corridor, width = CORRIDOR_13
     foot, head = corridor, corridor + stair_length
     end = head + LANDING_13
-    low, high = width / 2 - room_width / 2, width / 2 + room_width / 2
-    sim = simulator_for(method)
-    sim.add_wall([[0.0, width], [0.0, high], [-room, high], [-room, low], [0.0, low], [0.0, 0.0]])
-    sim.add_wall([[0.0, 0.0], [end, 0.0]])
-    sim.add_wall([[0.0, width], [end, width]])
-    sim.add_speed_zone([[foot, 0.0], [head, 0.0], [head, width], [foot, width]], stair_speed / SPEED)
-    sim.add_sink([[end, 0.0], [end, width]])
+    sim = room_with_stairs(method, foot, head, end, stair_speed)
     starts = persons_in_room_13(persons, rng)
     lanes = rng.uniform(RADIUS + 0.05, width - RADIUS - 0.05, persons)
     # Through the door first (moving on within 1 m of its middle, where the way on is clear of its posts).

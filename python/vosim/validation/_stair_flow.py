@@ -7,9 +7,9 @@ import numpy as np
 from .. import measurement
 from .._checks import integer, scalar
 from ._pedestrians import (PEDESTRIAN, SPEED, STAIR_PLAN_LENGTH, STAIR_SPEED_DOWN, STAIR_SPEED_UP, TIME_STEP,
-                           method_of, run_quietly, simulator_for)
+                           method_of, run_quietly)
 from ._result import TestResult
-from ._stair_congestion import CORRIDOR_13, ROOM_13, persons_in_room_13, flow_between_deciles
+from ._stair_congestion import CORRIDOR_13, flow_between_deciles, persons_in_room_13, room_with_stairs
 
 #: The maximum specific flow on stairs in the SFPE Handbook's hydraulic model (Nelson and Mowrer; Gwynne
 #: and Rosenbaum, "Employing the hydraulic model in assessing emergency movement"), persons per second and
@@ -27,16 +27,10 @@ LANDING_12 = 2.0
 def _flight(method, persons: int, stair_speed: float, seconds: float, seed: int) -> dict:
     """One crowd through a room's door and along the stairs; the steady flow and density on them."""
     rng = np.random.default_rng(seed)
-    (room, room_width), width = ROOM_13, CORRIDOR_13[1]
+    width = CORRIDOR_13[1]
     foot, head = APPROACH_12, APPROACH_12 + STAIR_PLAN_LENGTH
     end = head + LANDING_12
-    low, high = width / 2 - room_width / 2, width / 2 + room_width / 2
-    sim = simulator_for(method)
-    sim.add_wall([[0.0, width], [0.0, high], [-room, high], [-room, low], [0.0, low], [0.0, 0.0]])
-    sim.add_wall([[0.0, 0.0], [end, 0.0]])
-    sim.add_wall([[0.0, width], [end, width]])
-    sim.add_speed_zone([[foot, 0.0], [head, 0.0], [head, width], [foot, width]], stair_speed / SPEED)
-    sim.add_sink([[end, 0.0], [end, width]])
+    sim = room_with_stairs(method, foot, head, end, stair_speed)
     starts = persons_in_room_13(persons, rng)
     lanes = rng.uniform(0.3, width - 0.3, persons)
     waypoints = [[[0.5, width / 2], [end + 10.0, y]] for y in lanes]
