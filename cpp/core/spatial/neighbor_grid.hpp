@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "maths/floor_int.hpp"
 #include "maths/vec2.hpp"
 
 namespace vosim {
@@ -151,11 +152,13 @@ inline double min_of(double a, double b) { return a < b ? a : b; }
 constexpr double kMaxCellCoord = 1e15;
 
 inline std::int64_t NeighborGrid::cell_coord(double v) const {
-    const double c = std::floor(v * inv_cell_size_);
-    // Plain comparisons rather than fmin/fmax (library calls without
-    // -ffast-math), ordered so that NaN gives -kMaxCellCoord as fmax did.
-    return static_cast<std::int64_t>(c >= -kMaxCellCoord ? (c <= kMaxCellCoord ? c : kMaxCellCoord)
-                                                         : -kMaxCellCoord);
+    // floor(v / cell) clamped to +-kMaxCellCoord. Clamping before the floor
+    // gives the same integer (the bounds are integers) and lets floor_to_int
+    // skip the library's floor. Plain comparisons rather than fmin/fmax
+    // (library calls without -ffast-math), ordered so that NaN gives
+    // -kMaxCellCoord as fmax did.
+    const double x = v * inv_cell_size_;
+    return floor_to_int(x >= -kMaxCellCoord ? (x <= kMaxCellCoord ? x : kMaxCellCoord) : -kMaxCellCoord);
 }
 
 inline std::size_t NeighborGrid::bucket_of(std::int64_t cx, std::int64_t cy) const {

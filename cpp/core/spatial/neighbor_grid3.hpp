@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "spatial/neighbor_grid.hpp"  // Neighbor, closer
+#include "maths/floor_int.hpp"
 #include "maths/vec3.hpp"
 
 namespace vosim {
@@ -63,10 +64,12 @@ private:
     // Cell coordinate along `axis`, clamped one cell outside the grid (and
     // to kMaxCellsPerAxis, where coordinates are still exact integers).
     std::int64_t cell_coord(double x, int axis) const {
-        double c = std::floor((x - origin_[axis]) * inv_cell_size_);
+        // Clamped before the floor, which gives the same integer (the
+        // bounds are integers) and lets floor_to_int skip the library call.
+        double c = (x - origin_[axis]) * inv_cell_size_;
         if (c < -1.0) c = -1.0;  // comparisons, not fmin/fmax: those are library calls here
         if (c > kMaxCellsPerAxis + 1.0) c = kMaxCellsPerAxis + 1.0;
-        return static_cast<std::int64_t>(c);
+        return floor_to_int(c);
     }
     std::size_t bucket_of(std::int64_t x, std::int64_t y, std::int64_t z) const;
     // Dense: calls run(begin, end) for the runs of points_ in the cells a

@@ -1,0 +1,52 @@
+// Ranking a query's candidates (neighbor_select.hpp) in closer's order, and
+// the floor that assigns points to cells (floor_int.hpp).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "spatial/neighbor_select.hpp"
+#include "maths/floor_int.hpp"
+
+using namespace vosim;
+
+TEST_CASE("select_nearest keeps the max_k nearest in closer's order") {
+    std::mt19937 rng(11);
+    for (int n : {0, 1, 2, 7, 10, 31, kRankMax, kRankMax + 1, 90}) {
+        for (int max_k : {1, 3, 10, 100}) {
+            std::vector<double> dist(n);
+            std::vector<std::int32_t> slot(n);
+            std::vector<Neighbor> expected;
+            for (int i = 0; i < n; ++i) {
+                dist[i] = static_cast<double>(rng() % 7) * 0.5;
+                slot[i] = i * 3 + 1;  // distinct slots, as in a query
+                expected.push_back(Neighbor{dist[i], slot[i], 0});
+            }
+            std::sort(expected.begin(), expected.end(), closer);
+            expected.resize(std::min(n, max_k));
+            std::vector<Neighbor> out(std::max(1, max_k));
+            const int kept = select_nearest(dist.data(), slot.data(), n, max_k, out.data());
+            REQUIRE(kept == static_cast<int>(expected.size()));
+            for (int i = 0; i < kept; ++i) {
+                CHECK(out[i].dist_sq == expected[i].dist_sq);
+                CHECK(out[i].slot == expected[i].slot);
+            }
+        }
+    }
+}
+
+TEST_CASE("floor_to_int is std::floor") {
+    for (double x : {0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 2.999999999, -2.999999999, 1e15, -1e15, 4503599627370495.5,
+                     -4503599627370495.5, 1e18, -1e18, 5e-324, -5e-324}) {
+        CHECK(floor_to_int(x) == static_cast<std::int64_t>(std::floor(x)));
+    }
+    std::mt19937_64 rng(3);
+    std::uniform_real_distribution<double> any(-1e6, 1e6);
+    for (int i = 0; i < 100000; ++i) {
+        const double x = any(rng);
+        REQUIRE(floor_to_int(x) == static_cast<std::int64_t>(std::floor(x)));
+    }
+}
