@@ -140,3 +140,16 @@ def test_a_batch_sink_closes_in_every_scene():
     batch.add_sink([[0.55, -1.0], [0.55, 1.0]], closes_at=0.5)
     batch.run(20)
     assert not np.any(np.asarray(batch.exit_sink) >= 0)
+
+
+def test_stepping_re_chooses_when_an_exit_closes_as_run_does():
+    stepped, left, right = room()
+    stepped.set_exits([left, right], choice="nearest")
+    for _ in range(150):
+        stepped.step()
+    ran, left, right = room()
+    ran.set_exits([left, right], choice="nearest")
+    ran.run(150)
+    assert np.all(stepped.chosen_exit[np.asarray(stepped.active)] == left)  # re-chosen when the right one closed
+    assert np.array_equal(stepped.positions, ran.positions)
+    assert np.array_equal(stepped.chosen_exit, ran.chosen_exit)

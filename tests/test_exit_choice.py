@@ -230,3 +230,29 @@ def test_agents_added_after_set_exits_are_chosen_for_at_the_next_reevaluation(ch
     else:
         assert sim.chosen_exit[-1] == sinks[0] and traj.metrics["exits"] == 5
     assert int(late[0]) == int(np.asarray(sim.ids)[-1])
+
+
+def test_stepping_re_evaluates_as_run_does():
+    """set_exits' schedule is the same for step() as for run(): n steps give run(n)'s bits."""
+    starts = crowd(40)
+    runs = []
+    for drive in ("run", "step", "both"):
+        sim, sinks, _ = room(starts)
+        sim.set_exits(sinks, choice="quickest", reevaluate=1.0)
+        if drive == "run":
+            sim.run(55)
+        elif drive == "step":
+            for _ in range(55):
+                sim.step()
+        else:  # runs and steps mixed: the period carries across both
+            sim.run(7)
+            for _ in range(13):
+                sim.step()
+            sim.run(35)
+        runs.append((sim.positions.copy(), sim.chosen_exit.copy()))
+    once, sinks, _ = room(starts)
+    once.set_exits(sinks, choice="quickest", reevaluate=1.0)
+    first_choice = once.chosen_exit.copy()
+    assert not np.array_equal(runs[0][1], first_choice)  # the choices changed on the way
+    for positions, chosen in runs[1:]:
+        assert np.array_equal(positions, runs[0][0]) and np.array_equal(chosen, runs[0][1])

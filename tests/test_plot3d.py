@@ -154,3 +154,33 @@ def test_pictures_take_the_shapes_of_the_simulator_a_run_came_from():
     assert len(top.patches) == 4 and len(side.patches) == 5   # the ground only edge-on
     axs = vosim.plot.velocity_space3d(sim, agent_id=0).axes
     assert len(axs) == 3
+
+
+def test_animate3d_shows_agents_that_left_only_while_they_are_in_the_scene():
+    sim = vosim.Simulator(time_step=0.1, dimensions=3)
+    sim.add_agents([[0.0, 0.0, 1.0], [0.0, 1.0, 1.0]], goals=[[2.0, 0.0, 1.0], [8.0, 1.0, 1.0]], radius=0.25,
+                   max_speed=1.0, remove_at_goal=True)
+    traj = sim.run(100)
+    from matplotlib.collections import Collection
+
+    gone = traj.metrics["exit_step"].tolist()
+    assert not traj.active.any() and 0 < gone[0] < gone[1] <= 100  # agent 0 leaves first, then agent 1
+    animation = vosim.plot.animate3d(traj, max_frames=None, trail=5)
+    ax = animation._fig.axes[0]
+    dots, trails = ax.collections[-2], ax.collections[-1]
+
+    def frame(k):
+        animation._func(k)
+        # The colours as set, in agent order (a 3D scatter's own getters sort them by depth once drawn).
+        faces, edges = Collection.get_facecolor(dots), Collection.get_edgecolor(dots)
+        return (faces[:, 3] > 0).tolist(), (edges[:, 3] > 0).tolist(), \
+            [segment[-1].tolist() for segment in trails._segments3d]  # as set (get_segments: once drawn, in 2D)
+
+    for k, shown in [(0, [True, True]), (gone[0] - 1, [True, True]), (gone[0], [False, True]),
+                     (gone[1] - 1, [False, True]), (gone[1], [False, False]), (100, [False, False])]:
+        faces, edges, trail_ends = frame(k)
+        assert faces == shown and edges == shown, k
+        # Only the agents still there trail, each ending where it is in this frame.
+        expected = [traj.positions[k, a].tolist() for a in range(2) if shown[a]]
+        assert len(trail_ends) == len(expected), k
+        np.testing.assert_allclose(np.reshape(trail_ends, (-1, 3)), np.reshape(expected, (-1, 3)), atol=1e-9)

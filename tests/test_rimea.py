@@ -216,3 +216,17 @@ def test_rimea_14_orca_route_choice_follows_the_stairs_speed():
         validation.rimea_14("orca", stair_up=0.0)
     with pytest.raises(ValueError, match="choice is 'fastest'"):
         validation.rimea_14("orca", choice="fastest")
+
+
+def test_figure_titles_start_with_the_test_the_method_and_the_verdict():
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    results = [validation.rimea_1("orca"), validation.rimea_7("orca")]
+    failed = validation.rimea_9("orca", persons=40, seconds=5.0)
+    assert [r.passed for r in results] == [True, True] and not failed.passed
+    figures = validation.figures(results + [failed])
+    assert figures["rimea_1_orca"].axes[0].get_title().startswith("RiMEA 1: ORCA (pass), ")
+    assert figures["rimea_7_orca"].axes[0].get_title().startswith("RiMEA 7: ORCA (pass), ")
+    assert figures["rimea_9_orca"].axes[0].get_title().startswith("RiMEA 9: ORCA (fail), 40 persons\n")
+    plt.close("all")

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vosim import scenarios
-from vosim.scenarios import Scenario
+from vosim.scenarios import Scenario, _scenario
 
 
 def _ring(**changes) -> Scenario:
@@ -90,8 +90,8 @@ def test_the_axis_is_checked_against_obstacles_and_dimensions():
 
 def test_a_newer_format_and_a_bad_version_are_refused():
     data = _ring().to_dict()
-    data["format_version"] = 3
-    with pytest.raises(ValueError, match="scenario format 3 is newer"):
+    data["format_version"] = _scenario.FORMAT_VERSION + 1
+    with pytest.raises(ValueError, match=f"scenario format {_scenario.FORMAT_VERSION + 1} is newer"):
         Scenario.from_dict(data)
     data["format_version"] = "2"
     with pytest.raises(ValueError, match="format_version is '2'; expected an integer"):

@@ -87,3 +87,15 @@ def test_figure_of_iso_12_draws(tmp_path):
     assert list(figures) == ["iso_12_orca"]
     figures["iso_12_orca"].savefig(tmp_path / "iso_12.png")
     assert (tmp_path / "iso_12.png").stat().st_size > 0
+
+
+def test_figure_of_iso_9_carries_the_verdict_in_its_title():
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    passed = validation.iso_9("orca", persons=20)
+    failed = validation.iso_9("orca", persons=20, seconds=12.0, closes_at=5.0)
+    for result, verdict in ((passed, "pass"), (failed, "fail")):
+        figure = validation.figures([result])["iso_9_orca"]
+        assert figure.axes[0].get_title() == f"ISO 9: ORCA ({verdict})\n{result.summary}"
+        plt.close(figure)

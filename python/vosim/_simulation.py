@@ -474,6 +474,11 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
     def step(self) -> None:
         """Advance one time step (the GIL is released while it runs).
 
+        After ``set_exits``, a step chooses exits again when :meth:`run`
+        would at that step (every ``reevaluate`` seconds, and where an exit
+        opens or closes), so that ``n`` steps give the same bits as
+        ``run(n)``.
+
         Raises
         ------
         ValueError
@@ -489,7 +494,12 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
             first, may already be refreshed).
         """
         take_worker_share()
+        # One step is a run of one step to the exits' schedule: it re-chooses before the step where one is due.
+        exits = getattr(self, "_exits", None)
+        exit_pauser = None if exits is None else exits.pauser(self)
         self._engine.step(_TICK_SECONDS)
+        if exit_pauser is not None:
+            exit_pauser[2](1)  # the period runs on by the step taken (a refused step takes none)
 
     def run(
         self,

@@ -20,6 +20,8 @@ Exits open only for a time (``add_sink(opens_at=, closes_at=)``) are left
 out of the choice while closed: ``run()`` chooses again, for everyone, at
 the step where one of them opens or closes (an agent assigned a closed exit
 takes the nearest open one). While none is open, choices stay.
+``step()`` follows the same schedule (``pauser`` before the step, its
+``finish`` after), so that n steps give the same bits as ``run(n)``.
 Ties go to the exit listed first; the order of choosing is fixed by path
 length and id, so that choices are deterministic.
 """

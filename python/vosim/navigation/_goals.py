@@ -153,12 +153,12 @@ class GoalMethods:
             With ``choice="assigned"``: one sink id per agent (every agent,
             in slot order, as ``ids``); inactive agents' entries are unused.
         reevaluate
-            Every this many seconds of simulated time, ``run()`` chooses
-            again for the agents still inside, from where they are (an
-            assigned exit stays), and plans each of them again to its exit:
-            agents pushed off their path (through a side door, into a
-            corner) find their way back. None: the first choice and paths
-            stay. The period carries across consecutive runs.
+            Every this many seconds of simulated time, ``run()`` and
+            ``step()`` choose again for the agents still inside, from where
+            they are (an assigned exit stays), and plan each of them again to
+            its exit: agents pushed off their path (through a side door, into
+            a corner) find their way back. None: the first choice and paths
+            stay. The period carries across consecutive runs and steps.
         via
             Routes: None (each sink reached by the shortest path), or a list
             with one entry per sink, None or ``(k, 2)`` points the path to

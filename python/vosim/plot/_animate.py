@@ -9,7 +9,7 @@ import numpy as np
 from .._checks import integer, scalar
 from ..trajectory import Trajectory
 from . import _style as style
-from ._common import in_scene, pyplot_module, frame_stride, obstacles, scene_of
+from ._common import in_scene, pyplot_module, frame_stride, obstacles, scene_of, show_present
 from ._headings import HEADING_COLOR, heading_ticks, use_headings
 from ._save_animation import save_frames
 
@@ -143,20 +143,10 @@ def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, m
     label = ax.set_title("")
     heading = f"{title}\n" if title else ""
 
-    faces, edges = colors[:n].copy(), np.tile([0.0, 0.0, 0.0, 1.0], (n, 1))
-
     def draw(k: int):
         t = frames[k]
-        here = present[t]
-        # Every agent keeps its disc; one not in the scene now is drawn fully transparent.
         discs.set_offsets(positions[t])
-        discs.set_facecolor(np.where(here[:, None], faces, 0.0))
-        discs.set_edgecolor(np.where(here[:, None], edges, 0.0))
-        first = frames[max(0, k - trail)]
-        # A trail is drawn while its agent is here, over the frames it was here.
-        trails.set_segments([positions[first:t + 1][present[first:t + 1, a], a] for a in range(n) if here[a]]
-                            if trail else [])
-        trails.set_color(colors[:n][here] if here.any() else colors[:1])
+        here = show_present(discs, trails, positions, present, colors, frames[max(0, k - trail)], t, trail)
         if ticks is not None:
             ticks.set_segments(heading_ticks(positions[t][here], angles[t][here], radius[here]))
         label.set_text(f"{heading}t = {traj.times[t]:.1f} s")

@@ -8,7 +8,7 @@ from .._checks import integer, scalar
 from ..trajectory import Trajectory
 from . import _style as style
 from ._animate import animation_writer
-from ._common import pyplot_module
+from ._common import in_scene, pyplot_module, show_present
 from ._save_animation import save_frames
 from ._shapes3d import draw_shapes_3d
 from ._trajectories3d import frame_indices, frame_box, scene3d
@@ -18,6 +18,10 @@ def animate3d(traj: Trajectory, *, obstacles=None, scene: int = 0, path=None, fp
               max_frames: int | None = 200, trail: int = 10, dpi: int = 90, figsize=(6.5, 6.5),
               title: str | None = None, elev: float = 25.0, azim: float = -60.0, rotate: float = 0.0):
     """Animate a 3D run: agents as dots with short trails, over the obstacles, in 3D axes.
+
+    As in :func:`animate`, every agent that took part in the run is shown
+    while it is in the scene: one that left at its goal (``remove_at_goal``)
+    disappears in the frame of the step it left in.
 
     Parameters
     ----------
@@ -64,6 +68,7 @@ def animate3d(traj: Trajectory, *, obstacles=None, scene: int = 0, path=None, fp
 
     frames = frame_indices(traj, max_frames)
     live = data["live"]
+    present = in_scene(traj, data)[:, live]
     positions = data["positions"][:, live]
     n = positions.shape[1]
     lo, hi = data["bounds"]
@@ -98,8 +103,7 @@ def animate3d(traj: Trajectory, *, obstacles=None, scene: int = 0, path=None, fp
     def draw(k: int):
         t = frames[k]
         dots._offsets3d = tuple(positions[t].T)  # matplotlib's way to move 3D scatter points
-        first = frames[max(0, k - trail)]
-        trails.set_segments([positions[first:t + 1, a] for a in range(n)] if trail else [])
+        show_present(dots, trails, positions, present, colors, frames[max(0, k - trail)], t, trail)
         if rotate:
             ax.view_init(elev=elev, azim=azim + rotate * k / max(len(frames) - 1, 1))
         label.set_text(f"{heading}t = {traj.times[t]:.1f} s")

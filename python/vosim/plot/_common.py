@@ -115,6 +115,31 @@ def in_scene(traj: Trajectory, data: dict) -> np.ndarray:
     return present
 
 
+def show_present(markers, trails, positions: np.ndarray, present: np.ndarray, colors: np.ndarray,
+                 first: int, t: int, trail: int) -> np.ndarray:
+    """Draw frame ``t`` of an animation's agents: only those in the scene now, their trails since ``first``.
+
+    Every agent keeps its marker in ``markers`` (at whatever position the
+    caller set); one not in the scene at ``t`` is drawn fully transparent,
+    its face and edge alike. A trail is drawn while its agent is here, over
+    the frames it was here. ``colors`` are the agents' RGBA colours,
+    ``present`` comes from :func:`in_scene` (the animation's agents only).
+
+    Returns
+    -------
+    numpy.ndarray
+        Which agents are in the scene at ``t``, bool ``(N,)``.
+    """
+    here = present[t]
+    black = np.tile([0.0, 0.0, 0.0, 1.0], (len(here), 1))
+    markers.set_facecolor(np.where(here[:, None], colors[:len(here)], 0.0))
+    markers.set_edgecolor(np.where(here[:, None], black, 0.0))
+    trails.set_segments([positions[first:t + 1][present[first:t + 1, a], a] for a in range(len(here)) if here[a]]
+                        if trail else [])
+    trails.set_color(colors[:len(here)][here] if here.any() else colors[:1])
+    return here
+
+
 def frame_stride(frames: int, max_frames: int | None) -> int:
     """Every how many recorded frames to draw so that at most ``max_frames`` are drawn."""
     if max_frames is None:

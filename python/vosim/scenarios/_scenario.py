@@ -14,15 +14,20 @@ from .._checks import MAX_MAGNITUDE, MIN_TIME, check_values, flags, integer, rea
 from ..batch import Batch
 from ..methods import ORCA, Method, method_from_dict
 from .._periodic import Periodic, check_obstacle, periodic_from
+from .._waypoint_advance import WAYPOINT_ADVANCE, advance_codes
 from ..shapes3d import Shape3D, shape_from_dict
 from ..simulator import Simulator
 
 FORMAT = "vosim-scenario"
-#: The newest scenario format this vosim reads. A scenario is written as
-#: version 1 unless it needs 2 (a periodic axis), so that a vosim that would
-#: ignore the axis refuses the file instead.
-FORMAT_VERSION = 2
+#: The newest scenario format this vosim reads. A scenario is written as the
+#: oldest version that holds it: 1, or 2 with a periodic axis, or 3 with a
+#: waypoint rule other than "distance", so that a vosim that would ignore the
+#: entry refuses the file instead.
+FORMAT_VERSION = 3
 PERIODIC_FORMAT_VERSION = 2
+WAYPOINT_ADVANCE_FORMAT_VERSION = 3
+#: The waypoint rule of a scenario that names none (every file before format 3).
+DEFAULT_WAYPOINT_ADVANCE = WAYPOINT_ADVANCE[0]
 
 #: Keyword arguments of ``add_agents`` a scenario may set per agent.
 AGENT_PARAMETERS = (*PER_AGENT_NUMBERS, "waypoint_radius")
@@ -61,7 +66,12 @@ class Scenario:
     waypoints
         None, or one ``(k_i, 2)`` (``(k_i, 3)``) array per agent: the points it heads for in
         turn, the last being its goal (agents move on to the next within
-        their ``waypoint_radius``).
+        their ``waypoint_radius``, or as :attr:`waypoint_advance` says).
+    waypoint_advance
+        The rule by which agents move on along their waypoints, as for
+        ``add_agents``: ``"distance"`` (the default), ``"passed"`` or
+        ``"visible"`` (plane only), one for all or a list of one per agent
+        (kept as one name when every agent has the same rule).
     agent_params
         Keyword arguments for ``add_agents`` (scalars or ``(n,)`` arrays);
         names from :data:`AGENT_PARAMETERS`.
@@ -102,6 +112,7 @@ class Scenario:
     waypoints: list | None = None
     seed: int | None = None
     periodic: Periodic | None = None
+    waypoint_advance: str | list = DEFAULT_WAYPOINT_ADVANCE
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
@@ -160,6 +171,13 @@ class Scenario:
                                      f"got {w[-1].tolist() if len(w) else 'none'}")
         if self.seed is not None:
             self.seed = integer(self.seed, "seed", minimum=0)
+        # A bad rule (a file is untrusted) is refused naming the agent's index and the value.
+        rules = [WAYPOINT_ADVANCE[c] for c in advance_codes(self.waypoint_advance, n).tolist()]
+        if width == 3 and "visible" in rules:
+            where = "" if isinstance(self.waypoint_advance, str) else f"[{rules.index('visible')}]"
+            raise ValueError(f"waypoint_advance{where} is 'visible', which looks past obstacle polygons: "
+                             "2D scenarios only")
+        self.waypoint_advance = rules if len(set(rules)) > 1 else rules[0] if rules else DEFAULT_WAYPOINT_ADVANCE
         self.periodic = periodic_from(self.periodic)
         if self.periodic is not None:
             if width != 2:
@@ -219,7 +237,8 @@ class Scenario:
             if self.periodic is not None:
                 sim.set_periodic(**{self.periodic.axis: (self.periodic.low, self.periodic.high)})
         # With waypoints, the last one is the goal.
-        route = {"goals": self.goals} if self.waypoints is None else {"waypoints": self.waypoints}
+        route = ({"goals": self.goals} if self.waypoints is None else
+                 {"waypoints": self.waypoints, "waypoint_advance": self.waypoint_advance})
         sim.add_agents(self.positions, **route, **self.agent_params)
         return sim
 
@@ -230,9 +249,11 @@ class Scenario:
             return value.tolist() if isinstance(value, np.ndarray) else (
                 value.item() if isinstance(value, np.generic) else value)
 
+        advance = self.waypoint_advance != DEFAULT_WAYPOINT_ADVANCE
         data = {
             "format": FORMAT,
-            "format_version": 1 if self.periodic is None else PERIODIC_FORMAT_VERSION,
+            "format_version": max(PERIODIC_FORMAT_VERSION if self.periodic is not None else 1,
+                                  WAYPOINT_ADVANCE_FORMAT_VERSION if advance else 1),
             "name": self.name,
             "dimensions": self.dimensions,
             "positions": self.positions.tolist(),
@@ -248,6 +269,8 @@ class Scenario:
         }
         if self.periodic is not None:
             data["periodic"] = {"axis": self.periodic.axis, "low": self.periodic.low, "high": self.periodic.high}
+        if advance:
+            data["waypoint_advance"] = self.waypoint_advance
         return data
 
     @classmethod
@@ -279,6 +302,7 @@ class Scenario:
                 method=method_from_dict(data["method"]),
                 seed=data["seed"],
                 periodic=_periodic_entry(data.get("periodic")),
+                waypoint_advance=_waypoint_advance_entry(data.get("waypoint_advance", DEFAULT_WAYPOINT_ADVANCE)),
             )
         except KeyError as error:
             raise ValueError(f"data: the scenario lacks {error.args[0]!r}") from None
@@ -314,6 +338,18 @@ def _periodic_entry(entry) -> tuple | None:
     return entry["axis"], entry["low"], entry["high"]
 
 
+def _waypoint_advance_entry(entry) -> str | list:
+    """A scenario file's ``waypoint_advance``: a rule's name or a list of them, one per agent.
+
+    Anything else (an object, a number, null) is refused here; the names
+    themselves are checked by :class:`Scenario`, naming the agent's index.
+    """
+    if isinstance(entry, (str, list)):
+        return entry
+    raise ValueError(f"data: waypoint_advance is {entry!r}; expected one of {', '.join(map(repr, WAYPOINT_ADVANCE))}"
+                     " or a list of them, one per agent")
+
+
 # ------------------------------------------------------------------- batches
 def _same_obstacles(scenes: Sequence[Scenario]) -> bool:
     first = scenes[0].obstacles
@@ -327,9 +363,9 @@ def _same_obstacles(scenes: Sequence[Scenario]) -> bool:
 def build_batch(scenes: Sequence[Scenario], *, method: Method | None = None) -> Batch:
     """A Batch with one scene per scenario.
 
-    The scenarios must have the same number of agents, the same time step
-    and the same agent parameter names (values may differ: they become
-    ``(B, n)`` arrays). Obstacles that every scenario shares are added once
+    The scenarios must have the same number of agents, the same time step,
+    periodic axis and waypoint rule, and the same agent parameter names
+    (values may differ: they become ``(B, n)`` arrays). Obstacles that every scenario shares are added once
     for all scenes; otherwise each scene gets its own.
 
     Parameters
@@ -361,6 +397,9 @@ def build_batch(scenes: Sequence[Scenario], *, method: Method | None = None) -> 
         if scene.periodic != first.periodic:
             raise ValueError(f"scenes[{k}].periodic is {scene.periodic}; every scene needs {first.periodic} "
                              "(as scenes[0])")
+        if scene.waypoint_advance != first.waypoint_advance:
+            raise ValueError(f"scenes[{k}].waypoint_advance is {scene.waypoint_advance!r}; every scene needs "
+                             f"{first.waypoint_advance!r} (as scenes[0])")
         if set(scene.agent_params) != set(first.agent_params):
             raise ValueError(f"scenes[{k}] sets agent parameters {sorted(scene.agent_params)}; every scene needs "
                              f"{sorted(first.agent_params)} (as scenes[0])")
@@ -390,6 +429,7 @@ def build_batch(scenes: Sequence[Scenario], *, method: Method | None = None) -> 
     if any(s.waypoints is not None for s in scenes):
         extra["waypoints"] = [s.waypoints if s.waypoints is not None else [g[None] for g in s.goals]
                               for s in scenes]
+        extra["waypoint_advance"] = first.waypoint_advance  # a batch's agents have one rule in every scene
     if not extra:
         extra["goals"] = np.stack([s.goals for s in scenes])  # with waypoints, the last one is the goal
     batch.add_agents(np.stack([s.positions for s in scenes]), **extra, **params)

@@ -34,6 +34,6 @@ def building_figure(plt, result):
                       label=f"{name} ({run['total_s']:.0f} s)" if np.isfinite(run["total_s"]) else f"{name} (not out)")
     curve_ax.set(xlabel="time (s)", ylabel="persons out (one run)")
     curve_ax.legend(fontsize=7, loc="lower right", title="mean evacuation time", title_fontsize=7)
-    fig.suptitle(f"RiMEA 8: {result.method} ({'pass' if result.passed else 'fail'})", fontsize=10)
+    fig.suptitle(result.heading, fontsize=10)
     fig.tight_layout()
     return fig

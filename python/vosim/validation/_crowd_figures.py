@@ -20,7 +20,7 @@ def stair_congestion_figure(plt, result):
         density_ax.plot(times, data["density"][name], color=color, lw=0.8, label=label)
     density_ax.set(xlabel="time (s)", ylabel="density (persons/m²)")
     density_ax.legend(fontsize=8, loc="upper right")
-    fig.suptitle(f"RiMEA 13: {result.method} ({'pass' if result.passed else 'fail'})\n{result.summary}", fontsize=10)
+    fig.suptitle(f"{result.heading}\n{result.summary}", fontsize=10)
     fig.tight_layout()
     return fig
 
@@ -37,7 +37,7 @@ def corner_crowd_figure(plt, result):
                 label=label)
     ax.axhline(data["persons"], color="0.6", lw=0.8, ls=":")
     ax.set(xlabel="time (s)", ylabel="persons across the target", ylim=(0, data["persons"] * 1.05))
-    ax.set_title(f"RiMEA 15: {result.method} ({'pass' if result.passed else 'fail'})\n{result.summary}", fontsize=10)
+    ax.set_title(f"{result.heading}\n{result.summary}", fontsize=10)
     ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     return fig
@@ -57,7 +57,7 @@ def single_file_figure(plt, result):
     runs = data["runs"]
     ax.plot(runs[:, 1], runs[:, 2], "o", color="C3", label="mean per run (persons / 26 m)")
     ax.set(xlabel="1D density (persons/m)", ylabel="speed (m/s)", xlim=(0, 3.5), ylim=(0, 1.6))
-    ax.set_title(f"RiMEA 16: {result.method} ({'pass' if result.passed else 'fail'})\n{result.summary}", fontsize=9)
+    ax.set_title(f"{result.heading}\n{result.summary}", fontsize=9)
     ax.legend(fontsize=7, loc="center right")
     fig.tight_layout()
     return fig
@@ -92,7 +92,7 @@ def bottleneck_figure(plt, result):
                 label=f"{result.method} fit: J = {slope:.2f} b {intercept:+.2f}")
     ax.set(xlabel="bottleneck width b (m)", ylabel="flow J (persons/s)", xlim=(0.0, 2.8),
            ylim=(0.0, max(7.5, float(np.nanmax(flow, initial=0.0)) * 1.1)))
-    ax.set_title(f"Bottleneck flow against width: {result.method} ({'pass' if result.passed else 'fail'})\n"
+    ax.set_title(f"Bottleneck flow against width: {result.method} ({result.verdict})\n"
                  f"{result.summary}", fontsize=9)
     ax.legend(fontsize=7, loc="upper left")
     fig.tight_layout()

@@ -46,8 +46,7 @@ def figures(results) -> dict:
         elif "trajectory" in result.data:
             from .. import plot
 
-            ax = plot.trajectories(result.data["trajectory"], title=f"{result.test}: {result.method}, "
-                                                                    f"{result.summary}")
+            ax = plot.trajectories(result.data["trajectory"], title=f"{result.heading}, {result.summary}")
             out[stem] = ax.figure
     return out
 
@@ -70,7 +69,7 @@ def _fundamental_diagram(plt, result):
     # Head room above the curves for the legend.
     flow_ax.set(xlabel="density (persons/m²)", ylabel="specific flow (1/(m s))", xlim=(0, 5.5), ylim=(0, 1.45 * top))
     flow_ax.legend(loc="upper left", fontsize=8)
-    fig.suptitle(f"RiMEA 4: fundamental diagram, {result.method} ({'pass' if result.passed else 'fail'})")
+    fig.suptitle(f"RiMEA 4: fundamental diagram, {result.method} ({result.verdict})")
     fig.tight_layout()
     return fig
 
@@ -86,7 +85,7 @@ def _speeds(plt, result):
     span = [np.nanmin(data["low"]), np.nanmax(data["high"])]
     ax.plot(span, span, color="0.5", lw=0.8)
     ax.set(xlabel="assigned speed (m/s)", ylabel="measured speed (m/s)",
-           title=f"RiMEA 7: {result.method}, {result.summary}")
+           title=f"{result.heading}, {result.summary}")
     ax.legend(fontsize=8)
     fig.tight_layout()
     return fig
@@ -104,7 +103,7 @@ def _set_off(plt, result):
     if early.any():
         ax.plot(start[early], set_off[early], "x", color="C3", markersize=8, label="moved before its time")
     ax.set(xlabel="pre-movement time (s)", ylabel="set off at (s)", xlim=tuple(span), ylim=(0.0, span[1] + lag))
-    ax.set_title(f"RiMEA 5: {result.method}\n{result.summary}", fontsize=10)
+    ax.set_title(f"{result.heading}\n{result.summary}", fontsize=10)
     ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
     return fig
@@ -117,7 +116,7 @@ def _evacuated(plt, result):
         ax.step(np.concatenate([[0.0], times]), np.arange(len(times) + 1), where="post", color=f"C{k}", label=label)
     ax.axhline(data["persons"], color="0.6", lw=0.8, ls="--")
     ax.set(xlabel="time (s)", ylabel="persons evacuated", ylim=(0, data["persons"] * 1.05))
-    ax.set_title(f"RiMEA 9: {result.method}, {data['persons']} persons\n{result.summary}", fontsize=10)
+    ax.set_title(f"{result.heading}, {data['persons']} persons\n{result.summary}", fontsize=10)
     ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     return fig
@@ -140,7 +139,7 @@ def _paths(plt, result):
         ax.plot(positions[:, i, 0], positions[:, i, 1], lw=0.5, color=f"C{i % 10}", alpha=0.7)
     ax.plot(positions[0, :, 0], positions[0, :, 1], "o", ms=2.5, color="0.3", label="start")
     ax.set(xlabel="x (m)", ylabel="y (m)", aspect="equal")
-    ax.set_title(f"{result.test}: {result.method}\n" + "\n".join(textwrap.wrap(result.summary, 70)), fontsize=9)
+    ax.set_title(f"{result.heading}\n" + "\n".join(textwrap.wrap(result.summary, 70)), fontsize=9)
     ax.legend(fontsize=8, loc="best")
     fig.tight_layout()
     return fig
@@ -160,7 +159,7 @@ def _routes(plt, result):
                     label=f"{name} ({len(mine)})" if n == 0 else None)
         ax.plot(traj.positions[0, mine, 0], traj.positions[0, mine, 1], "o", color=f"C{k}", ms=3)
     ax.set(xlabel="x (m)", ylabel="y (m)", aspect="equal")
-    ax.set_title(f"{result.test}: {result.method}\n{result.summary}", fontsize=10)
+    ax.set_title(f"{result.heading}\n{result.summary}", fontsize=10)
     ax.legend(fontsize=8, loc="best")
     fig.tight_layout()
     return fig

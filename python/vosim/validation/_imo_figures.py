@@ -17,7 +17,7 @@ def exit_flow_figure(plt, result):
         ax.plot(span, 1 + (span - times[0]) * limit, color="C3", ls="--", label=f"{limit:g} persons/s (limit)")
     ax.axhline(data["persons"], color="0.6", lw=0.8, ls=":")
     ax.set(xlabel="time (s)", ylabel="persons out through the 1 m exit", ylim=(0, data["persons"] * 1.05))
-    ax.set_title(f"IMO 4: {result.method} ({'pass' if result.passed else 'fail'})\n{result.summary}", fontsize=9)
+    ax.set_title(f"{result.heading}\n{result.summary}", fontsize=9)
     ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     return fig
@@ -41,6 +41,6 @@ def counterflow_figure(plt, result):
                      label=f"not all arrived in {data['seconds']:g} s")
     time_ax.set(xlabel="persons walking the other way", ylabel="time (s)", ylim=(0, data["seconds"] * 1.1))
     time_ax.legend(fontsize=8, loc="lower right")
-    fig.suptitle(f"IMO 8: {result.method} ({'pass' if result.passed else 'fail'})\n{result.summary}", fontsize=9)
+    fig.suptitle(f"{result.heading}\n{result.summary}", fontsize=9)
     fig.tight_layout()
     return fig

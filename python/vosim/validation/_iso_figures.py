@@ -20,7 +20,7 @@ def stair_flow_figure(plt, result):
         ax.plot(span, (span - first) * value * width, color="0.4", ls=style,
                 label=f"SFPE {value:g} /(m·s) × {width:g} m")
     ax.set(xlabel="time (s)", ylabel="persons past the middle of the stairs", ylim=(0, measured["persons"] * 1.05))
-    ax.set_title(f"ISO 12: {result.method} ({'pass' if result.passed else 'fail'})\n{result.summary}", fontsize=9)
+    ax.set_title(f"{result.heading}\n{result.summary}", fontsize=9)
     ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     return fig

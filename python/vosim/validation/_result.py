@@ -44,6 +44,16 @@ class TestResult:
 
     __test__ = False  # not a pytest test class
 
+    @property
+    def verdict(self) -> str:
+        """``"pass"`` or ``"fail"``, as every figure's title shows it."""
+        return "pass" if self.passed else "fail"
+
+    @property
+    def heading(self) -> str:
+        """The test, the method and the verdict: ``"RiMEA 1: ORCA (pass)"``, the start of a figure's title."""
+        return f"{self.test}: {self.method} ({self.verdict})"
+
 
 @dataclass(frozen=True)
 class NotExpressible:
