@@ -235,6 +235,52 @@ def test_the_funnel_bends_only_at_the_corners_it_must():
     assert points.tolist() == [[4.0, 0.0]]
 
 
+def _two_way_floor_mesh() -> NavMesh:
+    """RiMEA 14's floor: two rooms joined by a 2 m passage (y 4-6) and a 5 m corridor (y 15-20); exit at the bottom."""
+    sim = vosim.Simulator()
+    for wall in ([[5.0, 4.0], [5.0, 0.0], [0.0, 0.0], [0.0, 20.0], [5.0, 20.0]], [[5.0, 6.0], [5.0, 15.0]],
+                 [[5.0, 15.0], [25.0, 15.0]], [[5.0, 20.0], [30.0, 20.0], [30.0, 0.0], [29.0, 0.0]],
+                 [[27.0, 0.0], [25.0, 0.0], [25.0, 4.0]], [[25.0, 6.0], [25.0, 15.0]],
+                 [[5.0, 4.0], [25.0, 4.0]], [[5.0, 6.0], [25.0, 6.0]]):
+        sim.add_wall(wall)
+    return NavMesh.from_simulator(sim, radius=0.25, points=[[28.0, -0.9]])
+
+
+def _length(start, path) -> float:
+    return float(np.linalg.norm(np.diff(np.vstack([start, path]), axis=0), axis=1).sum())
+
+
+def test_a_start_or_goal_on_a_shared_edge_or_corner_takes_the_shortest_way():
+    mesh = _two_way_floor_mesh()
+    vertices, triangles = mesh.vertices, mesh.triangles
+    # Every shared edge's middle and every corner of the passage's triangles (y 4.25-5.75), each
+    # lying in two or more triangles.
+    in_passage = np.flatnonzero(np.all(np.abs(vertices[triangles][..., 1] - 5.0) <= 0.75, axis=1))
+    assert len(in_passage) >= 2
+    points = [tuple(v) for v in vertices[np.unique(triangles[in_passage])]]
+    points += [tuple((vertices[triangles[t, k]] + vertices[triangles[t, (k + 1) % 3]]) / 2)
+               for t in in_passage for k in range(3) if mesh.neighbors[t, k] >= 0]
+    others = [(28.0, -0.9), (2.5, 10.0), (15.0, 17.5), (27.5, 10.0)]
+    hair = [(1e-7, 0.0), (-1e-7, 0.0), (0.0, 1e-7), (0.0, -1e-7)]
+    for point in points:
+        for other in others:
+            for start, goal, moved in ((point, other, 0), (other, point, 1)):
+                [path] = mesh.plan([start], [goal])
+                nearby = []
+                for step in hair:  # the same plan from a hair off the edge or corner, in each direction
+                    ends = [np.add(start, step), goal] if moved == 0 else [start, np.add(goal, step)]
+                    if mesh.distance_off([ends[moved]])[0] == 0.0:
+                        [near] = mesh.plan([ends[0]], [ends[1]])
+                        nearby.append(_length(ends[0], near))
+                assert _length(start, path) <= min(nearby) + 1e-5, (start, goal, path.tolist(), nearby)
+    # The middle of the passage (on an edge across it) to the exit and back: no step back west.
+    for start, goal in (((15.0, 5.0), (28.0, -0.9)), ((28.0, -0.9), (15.0, 5.0))):
+        [path] = mesh.plan([start], [goal])
+        xs = np.concatenate([[start[0]], path[:, 0]])
+        assert np.all(np.diff(xs) * np.sign(goal[0] - start[0]) >= 0.0), path.tolist()
+        assert _length(start, path) < 16.2
+
+
 def test_plot_draws_planners_and_paths(tmp_path):
     matplotlib = pytest.importorskip("matplotlib")
     matplotlib.use("Agg")

@@ -210,6 +210,32 @@ TEST_CASE("funnel: a straight corridor is one leg, a bend turns at the inner cor
     CHECK(same(bent[1], Vec2(3, 5)));
 }
 
+TEST_CASE("funnel: a start or goal on a portal is already through it") {
+    // Two triangles of a strip, split by the diagonal from (-1, 1) to (1, -1), then the strip's
+    // edge x = 1 (walking east): the way to (3, -4) bends at the right corner (1, -1).
+    const Vec2 left[2] = {Vec2(-1, 1), Vec2(1, 1)};
+    const Vec2 right[2] = {Vec2(1, -1), Vec2(1, -1)};
+    const Vec2 goal(3, -4);
+    // From the diagonal's middle, from its left end (a corner) and from a hair before the diagonal.
+    for (const Vec2 start : {Vec2(0, 0), Vec2(-1, 1), Vec2(-1e-9, -1e-9)}) {
+        const std::vector<Vec2> path = pull_string(start, goal, left, right, 2);
+        REQUIRE(path.size() == 2);
+        CHECK(same(path[0], Vec2(1, -1)));
+        CHECK(same(path[1], goal));
+    }
+    // The way back, ending on the diagonal's middle: the same corner.
+    const Vec2 back_left[2] = {Vec2(1, -1), Vec2(1, -1)};
+    const Vec2 back_right[2] = {Vec2(1, 1), Vec2(-1, 1)};
+    const std::vector<Vec2> back = pull_string(goal, Vec2(0, 0), back_left, back_right, 2);
+    REQUIRE(back.size() == 2);
+    CHECK(same(back[0], Vec2(1, -1)));
+    CHECK(same(back[1], Vec2(0, 0)));
+    // A start on the only portal goes straight to the goal.
+    const std::vector<Vec2> one = pull_string(Vec2(0, 0), Vec2(2, 1), left, right, 1);
+    REQUIRE(one.size() == 1);
+    CHECK(same(one[0], Vec2(2, 1)));
+}
+
 TEST_CASE("edge grid against brute force: every point of every segment lies in a cell that lists it") {
     std::vector<Segment> segments;
     std::uint64_t state = 12345;

@@ -2,7 +2,10 @@
 
 namespace vosim {
 
-std::vector<Vec2> pull_string(Vec2 start, Vec2 goal, const Vec2* left, const Vec2* right, std::size_t portals) {
+namespace {
+
+// The funnel proper: every portal lies strictly between `start` and `goal`.
+std::vector<Vec2> pull_through(Vec2 start, Vec2 goal, const Vec2* left, const Vec2* right, std::size_t portals) {
     // The goal is the last portal, of zero width.
     auto left_of = [&](std::size_t k) { return k < portals ? left[k] : goal; };
     auto right_of = [&](std::size_t k) { return k < portals ? right[k] : goal; };
@@ -55,6 +58,21 @@ std::vector<Vec2> pull_string(Vec2 start, Vec2 goal, const Vec2* left, const Vec
     }
     if (path.empty() || !same(path.back(), goal)) path.push_back(goal);
     return path;
+}
+
+}  // namespace
+
+std::vector<Vec2> pull_string(Vec2 start, Vec2 goal, const Vec2* left, const Vec2* right, std::size_t portals) {
+    // A start on a portal (on a shared edge or corner of the mesh, in either
+    // triangle) is already through it: a funnel opened there would be a
+    // straight angle, whose sides the tests below cannot tell apart. The
+    // portals the start lies on (or, by rounding, just past) lead the
+    // corridor; those the goal lies on end it.
+    std::size_t first = 0;
+    while (first < portals && det(left[first] - start, right[first] - start) >= 0.0) ++first;
+    std::size_t last = portals;
+    while (last > first && det(left[last - 1] - goal, right[last - 1] - goal) <= 0.0) --last;
+    return pull_through(start, goal, left + first, right + first, last - first);
 }
 
 }  // namespace vosim

@@ -13,6 +13,8 @@ namespace vosim {
 // walking from `start` towards `goal`. Returns the corners of the shortest
 // path through the portals, in order, ending with `goal` (the start is not
 // included).
+// The start or goal may lie on portals (a shared edge or corner of a mesh):
+// the path passes those at the start or goal itself.
 std::vector<Vec2> pull_string(Vec2 start, Vec2 goal, const Vec2* left, const Vec2* right, std::size_t portals);
 
 }  // namespace vosim

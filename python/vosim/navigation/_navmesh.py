@@ -24,7 +24,8 @@ class NavMesh:
     Built by shapely's constrained Delaunay triangulation (``pip install
     "vosim[navigation]"``). A path runs through the chain of triangles that
     A* finds between the start's and the goal's (steps between neighbouring
-    triangles cost the distance between their centroids), pulled tight along
+    triangles cost the distance between their centroids; a point on an edge
+    or corner may begin or end it in any triangle it touches), pulled tight along
     the shared edges by the funnel algorithm. The area is shrunk by ``radius
     + clearance`` first, so a disc of that radius can follow every path.
 
@@ -199,8 +200,13 @@ class NavMesh:
         points = points_array(points, "points")
         return self._locate(points)[0]
 
-    def _locate(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(triangle or -1, nearest triangle, distance to it) for each point."""
+    def _locate(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(triangle or -1, nearest triangle, distance to it, touching) for each point.
+
+        ``touching`` is ``(2, m)``: (point, triangle) for every triangle a
+        point lies in or on (all of them on a shared edge or corner, else
+        its nearest one), sorted by point, then triangle.
+        """
         shapely = require_shapely()
         geometry = shapely.points(points)
         inside = np.full(len(points), len(self.triangles), dtype=np.int64)
@@ -210,9 +216,13 @@ class NavMesh:
         nearest, distance = inside.copy(), np.zeros(len(points))
         outside = np.flatnonzero(inside < 0)
         if len(outside):
-            (which, tri), gap = self._tree.query_nearest(geometry[outside], return_distance=True, all_matches=False)
-            nearest[outside[which]], distance[outside[which]] = tri, gap
-        return inside, nearest, distance
+            (which_out, tri_out), gap = self._tree.query_nearest(geometry[outside], return_distance=True,
+                                                                 all_matches=False)
+            nearest[outside[which_out]], distance[outside[which_out]] = tri_out, gap
+        which = np.concatenate([which, outside]).astype(np.int64)
+        tri = np.concatenate([tri, nearest[outside]]).astype(np.int64)
+        order = np.lexsort((tri, which))
+        return inside, nearest, distance, np.stack([which[order], tri[order]])
 
     def plan(self, starts, goals) -> list[np.ndarray]:
         """Each start's waypoints to its goal: the corners of the shortest path, then the goal.
@@ -261,7 +271,7 @@ class NavMesh:
         shapely = require_shapely()
         n = len(starts)
         ends = np.vstack([starts, goals])
-        _, tri, gap = self._locate(ends)
+        _, tri, gap, touching = self._locate(ends)
         tolerance = self.tolerance
         too_far = gap > tolerance
         if snap_starts:
@@ -277,11 +287,16 @@ class NavMesh:
         if len(off):
             lines = shapely.shortest_line(shapely.points(ends[off]), shapely.polygons(self.vertices[self.triangles[tri[off]]]))
             snapped[off] = shapely.get_coordinates(lines).reshape(-1, 2, 2)[:, 1]
-        one = np.arange(n + 1, dtype=np.int64)
+        # A start or goal on a shared edge or corner may begin or end the corridor
+        # in any triangle it touches: the search weighs each from its centroid.
+        end_offsets = np.searchsorted(touching[0], np.arange(2 * n + 1)).astype(np.int64)
+        split = end_offsets[n]
+        touched = touching[1].astype(np.int32)
+        reach = np.linalg.norm(self._centroids[touching[1]] - ends[touching[0]], axis=1)
         found, corridor_offsets, corridor = _core.graph_paths(
             self._row_start, self._target, self._cost, self._centroids,
-            one, tri[:n].astype(np.int32), np.zeros(n),
-            one, tri[n:].astype(np.int32), np.linalg.norm(self._centroids[tri[n:]] - goals, axis=1),
+            end_offsets[:n + 1], touched[:split], reach[:split],
+            end_offsets[n:] - split, touched[split:], reach[split:],
             np.ascontiguousarray(goals))
         if not found.all():
             i = int(np.argmin(found))

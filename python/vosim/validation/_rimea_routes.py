@@ -192,9 +192,8 @@ def rimea_11(method="orca", *, persons: int = 300, seed: int = 0, seconds: float
 #: y 4-6, down 5 m of stairs (x 5-10), along the lower floor (x 10-20) and up 5 m of stairs (x 20-25);
 #: and a long level corridor, 5 m wide at y 15-20.
 STAIRS_14 = ((5.0, 10.0), (20.0, 25.0))
-#: The via points that tell the routes apart: about the middle of the lower floor and of the corridor (a
-#: little off the exact middle, where the navigation mesh's funnel returns a detour from a start on a
-#: triangle's edge).
+#: The via points that tell the routes apart: about the middle of the lower floor and of the corridor (the
+#: exact middles, (15, 5) and (15, 17.5), give the same routes and evacuation time).
 SHORT_VIA_14 = (14.5, 5.1)
 LONG_VIA_14 = (14.5, 17.3)
 
