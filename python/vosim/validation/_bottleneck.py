@@ -90,9 +90,13 @@ def _run(method, width: float, persons: int, length: float, seconds: float, star
         sim.add_wall([[0.0, 0.0], [0.0, s * side / 2], [depth, s * side / 2], [depth, s * half], [end, s * half]])
     # Each heads for its own lane in the corridor (its place across the room scaled to the corridor's
     # usable width), so wide corridors are used across their width, then on beyond the end.
+    # The lane's entry point counts as reached once passed: one pushed by the crowd into the corridor
+    # more than waypoint_radius from it would otherwise walk out of the far end and round the outside
+    # of the corridor back towards it, and never reach the sink.
     lane = starts[:, 1] / (side / 2) * max(0.0, half - RADIUS - 0.1)
     waypoints = [[[depth + 0.5, y], [end + 4.0, y]] for y in lane]
-    sim.add_agents(starts, waypoints=waypoints, waypoint_radius=0.5, pref_speed=SPEED, max_speed=SPEED, **PEDESTRIAN)
+    sim.add_agents(starts, waypoints=waypoints, waypoint_radius=0.5, waypoint_advance="passed", pref_speed=SPEED,
+                   max_speed=SPEED, **PEDESTRIAN)
     sim.add_sink([[end + 1.0, -side], [end + 5.0, -side], [end + 5.0, side], [end + 1.0, side]])
     traj = run_quietly(sim, int(np.ceil(seconds / TIME_STEP)), until_arrived=True, record_every=1)
     middle = depth + length / 2.0
@@ -113,7 +117,8 @@ def bottleneck_width(method="orca", *, widths=WIDTHS, persons: int = 150, length
     its end takes them out. The same start positions (``seed``) are run once
     per width in ``widths`` (0.8 to 2.5 m). Everyone heads for a lane of
     their own in the corridor (their place across the room, scaled to the
-    corridor's width) and on out. The flow J (persons/s) is measured on a
+    corridor's width, its entry point counting as reached once passed:
+    ``waypoint_advance="passed"``) and on out. The flow J (persons/s) is measured on a
     line across the corridor's middle (:func:`vosim.measurement.crossing_frames`,
     every step recorded): with the crossings sorted, the first 10 % (the
     crowd's front arriving before a jam has formed) and the last 20 % (the
