@@ -208,6 +208,39 @@ def test_inactive_agents_are_not_checked(sim):
     assert sim.step_count == 3 and np.isfinite(sim.positions[0]).all()
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "name"),
+    [("positions", np.nan, "position"), ("goals", -np.inf, "goal"), ("pref_speed", -1.0, "pref_speed"),
+     ("start_time", np.nan, "start_time"), ("max_neighbors", -1, "max_neighbors"), ("neighbor_dist", -1.0, "neighbor_dist"),
+     ("priority", np.inf, "priority")],
+)
+def test_the_first_bad_agent_of_a_large_batch_is_named(field, value, name):
+    # The check reads columns a block of agents at a time (4,096 values),
+    # scene by scene, and skips the unused slots beyond the agents in use:
+    # two scenes of 5,000 agents, added in two calls so that slots are to
+    # spare, with the bad value in the second block of the second scene,
+    # then also in an earlier agent (which is the one named).
+    batch = vosim.Batch(scenes=2, time_step=0.1)
+    xs = np.arange(5000.0)
+    batch.add_agents(np.broadcast_to(np.column_stack([xs[:3000], np.zeros(3000)]), (2, 3000, 2)).copy(),
+                     goals=np.full((2, 3000, 2), 1e4))
+    batch.add_agents(np.broadcast_to(np.column_stack([xs[3000:], np.zeros(2000)]), (2, 2000, 2)).copy(),
+                     goals=np.full((2, 2000, 2), 1e4))
+    column = getattr(batch, field)
+    column[1, 4500] = value
+    with pytest.raises(ValueError, match=rf"agent id \d+ \(scene 1, slot 4500\): {name} is"):
+        batch.step()
+    column[0, 4200] = value
+    with pytest.raises(ValueError, match=rf"\(scene 0, slot 4200\): {name} is"):
+        batch.step()
+    batch.active[0, 4200] = False
+    with pytest.raises(ValueError, match=rf"\(scene 1, slot 4500\): {name} is"):
+        batch.step()
+    batch.active[1, 4500] = False
+    batch.step()
+    assert batch.step_count == 1
+
+
 # ------------------------------------------------------------ setting a field
 def test_assigning_a_field_checks_and_writes_every_agent(sim):
     sim.add_agents([[0.0, 0.0], [5.0, 0.0], [9.0, 0.0]])

@@ -1,0 +1,88 @@
+// Whether any of many values lies outside a closed range [lo, hi] (NaN
+// does), for the per-step state check. GCC does not vectorise comparisons
+// of doubles whose results are counted as integers, so the SSE2 path (part
+// of every x86-64) compares two values an instruction; other targets take
+// the plain loop. Both give the same answer: no arithmetic, only tests.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace vosim {
+
+inline bool outside_range(double v, double lo, double hi) { return !(v >= lo) || !(v <= hi); }
+
+// Whether any of values[0, count) is outside [lo, hi].
+inline bool any_outside_range(const double* values, std::int64_t count, double lo, double hi) {
+    std::int64_t m = 0;
+    bool outside = false;
+#if defined(__SSE2__)
+    const __m128d low = _mm_set1_pd(lo);
+    const __m128d high = _mm_set1_pd(hi);
+    __m128d lanes = _mm_setzero_pd();
+    __m128d more_lanes = _mm_setzero_pd();
+    for (; m + 4 <= count; m += 4) {
+        const __m128d v = _mm_loadu_pd(values + m);
+        const __m128d w = _mm_loadu_pd(values + m + 2);
+        lanes = _mm_or_pd(lanes, _mm_or_pd(_mm_cmpnge_pd(v, low), _mm_cmpnle_pd(v, high)));
+        more_lanes = _mm_or_pd(more_lanes, _mm_or_pd(_mm_cmpnge_pd(w, low), _mm_cmpnle_pd(w, high)));
+    }
+    for (; m + 2 <= count; m += 2) {
+        const __m128d v = _mm_loadu_pd(values + m);
+        lanes = _mm_or_pd(lanes, _mm_or_pd(_mm_cmpnge_pd(v, low), _mm_cmpnle_pd(v, high)));
+    }
+    outside = _mm_movemask_pd(_mm_or_pd(lanes, more_lanes)) != 0;
+#endif
+    for (; m < count; ++m) outside |= outside_range(values[m], lo, hi);
+    return outside;
+}
+
+// Whether, among the n agents whose selected[k] is `wanted`, any of their
+// `width` values (values[width * k + d]) is outside [lo, hi].
+template <int width>
+inline bool any_outside_range_where(const double* values, const std::uint8_t* selected, bool wanted,
+                                    std::int64_t n, double lo, double hi) {
+    int outside = 0;
+#if defined(__SSE2__)
+    if constexpr (width == 1) {
+        // Two agents at a time: bit k of the mask is agent k's verdict.
+        const __m128d low = _mm_set1_pd(lo);
+        const __m128d high = _mm_set1_pd(hi);
+        std::int64_t k = 0;
+        for (; k + 2 <= n; k += 2) {
+            const __m128d v = _mm_loadu_pd(values + k);
+            const int bad = _mm_movemask_pd(_mm_or_pd(_mm_cmpnge_pd(v, low), _mm_cmpnle_pd(v, high)));
+            const int chosen = static_cast<int>((selected[k] != 0) == wanted) |
+                               (static_cast<int>((selected[k + 1] != 0) == wanted) << 1);
+            outside |= bad & chosen;
+        }
+        if (k < n) outside |= static_cast<int>(outside_range(values[k], lo, hi)) & static_cast<int>((selected[k] != 0) == wanted);
+        return outside != 0;
+    }
+    if constexpr (width == 2 || width == 3) {
+        const __m128d low = _mm_set1_pd(lo);
+        const __m128d high = _mm_set1_pd(hi);
+        for (std::int64_t k = 0; k < n; ++k) {
+            __m128d v = _mm_loadu_pd(values + width * k);
+            __m128d bad = _mm_or_pd(_mm_cmpnge_pd(v, low), _mm_cmpnle_pd(v, high));
+            if constexpr (width == 3) {
+                v = _mm_set1_pd(values[width * k + 2]);
+                bad = _mm_or_pd(bad, _mm_or_pd(_mm_cmpnge_pd(v, low), _mm_cmpnle_pd(v, high)));
+            }
+            outside |= static_cast<int>(_mm_movemask_pd(bad) != 0) & static_cast<int>((selected[k] != 0) == wanted);
+        }
+        return outside != 0;
+    }
+#endif
+    for (std::int64_t k = 0; k < n; ++k) {
+        int bad = 0;
+        for (int d = 0; d < width; ++d) bad |= static_cast<int>(outside_range(values[width * k + d], lo, hi));
+        outside |= bad & static_cast<int>((selected[k] != 0) == wanted);
+    }
+    return outside != 0;
+}
+
+}  // namespace vosim
