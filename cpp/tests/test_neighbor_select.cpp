@@ -38,6 +38,41 @@ TEST_CASE("select_nearest keeps the max_k nearest in closer's order") {
     }
 }
 
+TEST_CASE("select_nearest with distinct distances, every count and every odd tail") {
+    // The usual case (no ties): places counted by distance alone.
+    std::mt19937 rng(17);
+    std::uniform_real_distribution<double> any(0.0, 12.25);
+    for (int n = 0; n <= kRankMax; ++n) {
+        std::vector<double> dist(n);
+        std::vector<std::int32_t> slot(n);
+        std::vector<Neighbor> expected;
+        for (int i = 0; i < n; ++i) {
+            dist[i] = any(rng);
+            slot[i] = static_cast<std::int32_t>(rng() % 100000);
+            expected.push_back(Neighbor{dist[i], slot[i], 0});
+        }
+        std::sort(expected.begin(), expected.end(), closer);
+        for (int max_k : {1, 10, kRankMax}) {
+            std::vector<Neighbor> out(max_k);
+            const int kept = select_nearest(dist.data(), slot.data(), n, max_k, out.data());
+            REQUIRE(kept == std::min(n, max_k));
+            for (int i = 0; i < kept; ++i) {
+                CHECK(out[i].dist_sq == expected[i].dist_sq);
+                CHECK(out[i].slot == expected[i].slot);
+            }
+        }
+    }
+}
+
+TEST_CASE("count_below counts exactly, NaN never below") {
+    const std::vector<double> dist{3.0, 1.0, 2.0, 1.0, 5.0};
+    CHECK(count_below(dist.data(), 5, 2.0) == 2);
+    CHECK(count_below(dist.data(), 4, 3.5) == 4);
+    CHECK(count_below(dist.data(), 5, 1.0) == 0);
+    CHECK(count_below(dist.data(), 0, 9.0) == 0);
+    CHECK(count_below(dist.data(), 5, std::nan("")) == 0);
+}
+
 TEST_CASE("floor_to_int is std::floor") {
     for (double x : {0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 2.999999999, -2.999999999, 1e15, -1e15, 4503599627370495.5,
                      -4503599627370495.5, 1e18, -1e18, 5e-324, -5e-324}) {
