@@ -370,7 +370,7 @@ int NeighborGrid::nearest(Vec2 p, double range, int max_k, std::int32_t self_slo
     if (single_cell_) {
         // A handful of agents (a small scene of a batch): every one is a
         // candidate, gathered and ranked as in nearest_in_rows.
-        double dist[kPlainScanMax];
+        double dist[kPlainScanMax + 1];  // (select_nearest pads it)
         std::int32_t slot[kPlainScanMax];
         const auto all = static_cast<std::uint32_t>(points_.size());
         const int n = gather_in_range(points_.data(), slots_.data(), 0, all, p, range_sq, self_slot, dist, slot, 0);

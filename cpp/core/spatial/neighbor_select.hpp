@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -46,7 +48,33 @@ inline bool insert_nearest(const Neighbor& candidate, Neighbor* out, int& count,
 template <class V>
 inline int gather_in_range(const V* points, const std::int32_t* slots, std::uint32_t begin, std::uint32_t end,
                            V p, double range_sq, std::int32_t self_slot, double* dist, std::int32_t* slot, int n) {
-    for (std::uint32_t j = begin; j < end; ++j) {
+    std::uint32_t j = begin;
+#if defined(__SSE2__)
+    if constexpr (std::is_same_v<V, Vec2>) {
+        // Two points at a time: their squared distances (each x*x + y*y, as
+        // abs_sq computes it) in one register.
+        static_assert(sizeof(Vec2) == 2 * sizeof(double), "Vec2 is x then y");
+        const __m128d centre = _mm_set_pd(p.y, p.x);
+        const __m128d limit = _mm_set1_pd(range_sq);
+        for (; j + 2 <= end; j += 2) {
+            const __m128d a = _mm_sub_pd(_mm_loadu_pd(&points[j].x), centre);
+            const __m128d b = _mm_sub_pd(_mm_loadu_pd(&points[j + 1].x), centre);
+            const __m128d a_sq = _mm_mul_pd(a, a);
+            const __m128d b_sq = _mm_mul_pd(b, b);
+            const __m128d d = _mm_add_pd(_mm_unpacklo_pd(a_sq, b_sq), _mm_unpackhi_pd(a_sq, b_sq));
+            const int inside = _mm_movemask_pd(_mm_cmplt_pd(d, limit));
+            const std::int32_t first = slots[j];
+            const std::int32_t second = slots[j + 1];
+            _mm_store_sd(dist + n, d);
+            slot[n] = first;
+            n += (inside & 1) & static_cast<int>(first != self_slot);
+            _mm_storeh_pd(dist + n, d);
+            slot[n] = second;
+            n += (inside >> 1) & static_cast<int>(second != self_slot);
+        }
+    }
+#endif
+    for (; j < end; ++j) {
         const double d = abs_sq(points[j] - p);
         dist[n] = d;
         slot[n] = slots[j];
@@ -55,23 +83,33 @@ inline int gather_in_range(const V* points, const std::int32_t* slots, std::uint
     return n;
 }
 
-// How many of dist[0, n) are below d: an exact count, so the SSE2 path
-// (two comparisons an instruction, part of every x86-64) and the plain one
-// give the same result.
-inline std::int64_t count_below(const double* dist, int n, double d) {
-    std::int64_t below = 0;
-    int j = 0;
+// How many of dist[0, n) are below d0, and how many below d1, for an even
+// n: exact counts, so the SSE2 path (two comparisons an instruction, part
+// of every x86-64) and the plain one give the same result. Two bounds at a
+// time share each load.
+inline void count_below(const double* dist, int n, double d0, double d1, std::int64_t& below0,
+                        std::int64_t& below1) {
 #if defined(__SSE2__)
-    const __m128d bound = _mm_set1_pd(d);
-    __m128i lanes = _mm_setzero_si128();
-    for (; j + 2 <= n; j += 2) {
+    const __m128d bound0 = _mm_set1_pd(d0);
+    const __m128d bound1 = _mm_set1_pd(d1);
+    __m128i lanes0 = _mm_setzero_si128();
+    __m128i lanes1 = _mm_setzero_si128();
+    for (int j = 0; j < n; j += 2) {
         // A true comparison is all ones, -1 as an integer: subtracting it counts it.
-        lanes = _mm_sub_epi64(lanes, _mm_castpd_si128(_mm_cmplt_pd(_mm_loadu_pd(dist + j), bound)));
+        const __m128d pair = _mm_loadu_pd(dist + j);
+        lanes0 = _mm_sub_epi64(lanes0, _mm_castpd_si128(_mm_cmplt_pd(pair, bound0)));
+        lanes1 = _mm_sub_epi64(lanes1, _mm_castpd_si128(_mm_cmplt_pd(pair, bound1)));
     }
-    below = _mm_cvtsi128_si64(lanes) + _mm_cvtsi128_si64(_mm_unpackhi_epi64(lanes, lanes));
+    below0 = _mm_cvtsi128_si64(lanes0) + _mm_cvtsi128_si64(_mm_unpackhi_epi64(lanes0, lanes0));
+    below1 = _mm_cvtsi128_si64(lanes1) + _mm_cvtsi128_si64(_mm_unpackhi_epi64(lanes1, lanes1));
+#else
+    below0 = 0;
+    below1 = 0;
+    for (int j = 0; j < n; ++j) {
+        below0 += static_cast<std::int64_t>(dist[j] < d0);
+        below1 += static_cast<std::int64_t>(dist[j] < d1);
+    }
 #endif
-    for (; j < n; ++j) below += static_cast<std::int64_t>(dist[j] < d);
-    return below;
 }
 
 // The min(n, max_k) nearest of n candidates into out, sorted by `closer`.
@@ -81,8 +119,9 @@ inline std::int64_t count_below(const double* dist, int n, double d) {
 // Equal distances are rare, so places are first counted by distance alone
 // (one comparison a pair, which vectorises well); only when two candidates
 // tie, which shows as places summing to less than n(n-1)/2, are they
-// counted again with ties broken by slot.
-inline int select_nearest(const double* dist, const std::int32_t* slot, int n, int max_k, Neighbor* out) {
+// counted again with ties broken by slot. dist must have room for n + 1
+// entries: dist[n] is overwritten.
+inline int select_nearest(double* dist, const std::int32_t* slot, int n, int max_k, Neighbor* out) {
     if (n > kRankMax) {
         Neighbor all[kGatherMax];
         for (int i = 0; i < n; ++i) all[i] = Neighbor{dist[i], slot[i], 0};
@@ -91,13 +130,14 @@ inline int select_nearest(const double* dist, const std::int32_t* slot, int n, i
         std::copy(all, all + kept, out);
         return kept;
     }
-    std::int64_t place[kRankMax];
+    // Padded to an even count with an entry no distance is above (dist has
+    // room for it), so that the counts run over whole pairs.
+    const int padded = n + (n & 1);
+    dist[n] = std::numeric_limits<double>::infinity();
+    std::int64_t place[kRankMax + 1];
+    for (int i = 0; i < n; i += 2) count_below(dist, padded, dist[i], dist[i + 1], place[i], place[i + 1]);
     std::int64_t place_sum = 0;
-    for (int i = 0; i < n; ++i) {
-        const std::int64_t nearer = count_below(dist, n, dist[i]);
-        place[i] = nearer;
-        place_sum += nearer;
-    }
+    for (int i = 0; i < n; ++i) place_sum += place[i];
     if (place_sum != static_cast<std::int64_t>(n) * (n - 1) / 2) {
         for (int i = 0; i < n; ++i) {
             const double d = dist[i];
