@@ -17,7 +17,7 @@ TEST_CASE("select_nearest keeps the max_k nearest in closer's order") {
     std::mt19937 rng(11);
     for (int n : {0, 1, 2, 7, 10, 31, kRankMax, kRankMax + 1, 90}) {
         for (int max_k : {1, 3, 10, 100}) {
-            std::vector<double> dist(n);
+            std::vector<double> dist(n + 1);  // select_nearest's room to pad
             std::vector<std::int32_t> slot(n);
             std::vector<Neighbor> expected;
             for (int i = 0; i < n; ++i) {
@@ -43,7 +43,7 @@ TEST_CASE("select_nearest with distinct distances, every count and every odd tai
     std::mt19937 rng(17);
     std::uniform_real_distribution<double> any(0.0, 12.25);
     for (int n = 0; n <= kRankMax; ++n) {
-        std::vector<double> dist(n);
+        std::vector<double> dist(n + 1);  // select_nearest's room to pad
         std::vector<std::int32_t> slot(n);
         std::vector<Neighbor> expected;
         for (int i = 0; i < n; ++i) {
@@ -64,13 +64,21 @@ TEST_CASE("select_nearest with distinct distances, every count and every odd tai
     }
 }
 
-TEST_CASE("count_below counts exactly, NaN never below") {
-    const std::vector<double> dist{3.0, 1.0, 2.0, 1.0, 5.0};
-    CHECK(count_below(dist.data(), 5, 2.0) == 2);
-    CHECK(count_below(dist.data(), 4, 3.5) == 4);
-    CHECK(count_below(dist.data(), 5, 1.0) == 0);
-    CHECK(count_below(dist.data(), 0, 9.0) == 0);
-    CHECK(count_below(dist.data(), 5, std::nan("")) == 0);
+TEST_CASE("count_below counts exactly for two bounds, NaN never below") {
+    const std::vector<double> dist{3.0, 1.0, 2.0, 1.0, 5.0, 0.5};
+    std::int64_t a = -1, b = -1;
+    count_below(dist.data(), 6, 2.0, 3.5, a, b);
+    CHECK(a == 3);
+    CHECK(b == 5);
+    count_below(dist.data(), 4, 1.0, 9.0, a, b);
+    CHECK(a == 0);
+    CHECK(b == 4);
+    count_below(dist.data(), 0, 9.0, 9.0, a, b);
+    CHECK(a == 0);
+    CHECK(b == 0);
+    count_below(dist.data(), 6, std::nan(""), 0.5, a, b);
+    CHECK(a == 0);
+    CHECK(b == 0);
 }
 
 TEST_CASE("floor_to_int is std::floor") {
