@@ -11,8 +11,9 @@
 // chord of the query circle: no per-cell work, and with cells half the
 // query range few points outside the circle. When those rows hold few
 // points, every point in range is gathered without branching on its
-// distance and the candidates are ranked pairwise (a loop the compiler
-// vectorises); crowded rows fall back to insertion with a shrinking bound.
+// distance and the candidates are ranked pairwise (two comparisons an
+// SSE2 instruction, neighbor_select.hpp); crowded rows fall back to
+// insertion with a shrinking bound.
 //
 // The k-nearest query has RVO2's semantics: neighbours strictly closer than
 // the range, the `max_k` nearest of them, ties broken by the lower slot.

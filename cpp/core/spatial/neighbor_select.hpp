@@ -117,7 +117,8 @@ inline void count_below(const double* dist, int n, double d0, double d1, std::in
 // counted without branches: for the few candidates of a typical query this
 // beats sorting, whose comparisons the branch predictor cannot guess.
 // Equal distances are rare, so places are first counted by distance alone
-// (one comparison a pair, which vectorises well); only when two candidates
+// (one comparison a pair, two pairs an SSE2 instruction: GCC does not
+// vectorise comparisons counted as integers); only when two candidates
 // tie, which shows as places summing to less than n(n-1)/2, are they
 // counted again with ties broken by slot. dist must have room for n + 1
 // entries: dist[n] is overwritten.
