@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "spatial/neighbor_select.hpp"
@@ -13,7 +14,8 @@
 
 using namespace vosim;
 
-TEST_CASE("select_nearest keeps the max_k nearest in closer's order") {
+TEST_CASE_TEMPLATE("select_nearest keeps the max_k nearest in closer's order", Path, std::true_type, std::false_type) {
+    constexpr bool sse2 = Path::value;
     std::mt19937 rng(11);
     for (int n : {0, 1, 2, 7, 10, 31, kRankMax, kRankMax + 1, 90}) {
         for (int max_k : {1, 3, 10, 100}) {
@@ -28,7 +30,7 @@ TEST_CASE("select_nearest keeps the max_k nearest in closer's order") {
             std::sort(expected.begin(), expected.end(), closer);
             expected.resize(std::min(n, max_k));
             std::vector<Neighbor> out(std::max(1, max_k));
-            const int kept = select_nearest(dist.data(), slot.data(), n, max_k, out.data());
+            const int kept = select_nearest<sse2>(dist.data(), slot.data(), n, max_k, out.data());
             REQUIRE(kept == static_cast<int>(expected.size()));
             for (int i = 0; i < kept; ++i) {
                 CHECK(out[i].dist_sq == expected[i].dist_sq);
@@ -38,7 +40,8 @@ TEST_CASE("select_nearest keeps the max_k nearest in closer's order") {
     }
 }
 
-TEST_CASE("select_nearest with distinct distances, every count and every odd tail") {
+TEST_CASE_TEMPLATE("select_nearest with distinct distances, every count and every odd tail", Path, std::true_type, std::false_type) {
+    constexpr bool sse2 = Path::value;
     // The usual case (no ties): places counted by distance alone.
     std::mt19937 rng(17);
     std::uniform_real_distribution<double> any(0.0, 12.25);
@@ -54,7 +57,7 @@ TEST_CASE("select_nearest with distinct distances, every count and every odd tai
         std::sort(expected.begin(), expected.end(), closer);
         for (int max_k : {1, 10, kRankMax}) {
             std::vector<Neighbor> out(max_k);
-            const int kept = select_nearest(dist.data(), slot.data(), n, max_k, out.data());
+            const int kept = select_nearest<sse2>(dist.data(), slot.data(), n, max_k, out.data());
             REQUIRE(kept == std::min(n, max_k));
             for (int i = 0; i < kept; ++i) {
                 CHECK(out[i].dist_sq == expected[i].dist_sq);
@@ -64,21 +67,52 @@ TEST_CASE("select_nearest with distinct distances, every count and every odd tai
     }
 }
 
-TEST_CASE("count_below counts exactly for two bounds, NaN never below") {
+TEST_CASE_TEMPLATE("count_below counts exactly for two bounds, NaN never below", Path, std::true_type, std::false_type) {
+    constexpr bool sse2 = Path::value;
     const std::vector<double> dist{3.0, 1.0, 2.0, 1.0, 5.0, 0.5};
     std::int64_t a = -1, b = -1;
-    count_below(dist.data(), 6, 2.0, 3.5, a, b);
+    count_below<sse2>(dist.data(), 6, 2.0, 3.5, a, b);
     CHECK(a == 3);
     CHECK(b == 5);
-    count_below(dist.data(), 4, 1.0, 9.0, a, b);
+    count_below<sse2>(dist.data(), 4, 1.0, 9.0, a, b);
     CHECK(a == 0);
     CHECK(b == 4);
-    count_below(dist.data(), 0, 9.0, 9.0, a, b);
+    count_below<sse2>(dist.data(), 0, 9.0, 9.0, a, b);
     CHECK(a == 0);
     CHECK(b == 0);
-    count_below(dist.data(), 6, std::nan(""), 0.5, a, b);
+    count_below<sse2>(dist.data(), 6, std::nan(""), 0.5, a, b);
     CHECK(a == 0);
     CHECK(b == 0);
+}
+
+TEST_CASE("gather_in_range: the SSE2 and plain paths gather the same candidates") {
+    // Points near the range's edge and on the query point, the query's own
+    // slot among them, every run length and start.
+    std::mt19937 rng(23);
+    std::uniform_real_distribution<double> any(-4.0, 4.0);
+    std::vector<Vec2> points(64);
+    std::vector<std::int32_t> slots(64);
+    for (int j = 0; j < 64; ++j) {
+        points[j] = j % 9 == 0 ? Vec2(0.25, -0.5) : Vec2(any(rng), any(rng));
+        slots[j] = j * 5 + 2;
+    }
+    points[10] = Vec2(0.25 + 3.5, -0.5);  // exactly at the range: not within
+    const Vec2 p(0.25, -0.5);
+    for (std::uint32_t begin = 0; begin < 8; ++begin) {
+        for (std::uint32_t end = begin; end <= 64; end += 3) {
+            double dist_a[kGatherMax], dist_b[kGatherMax];
+            std::int32_t slot_a[kGatherMax], slot_b[kGatherMax];
+            const int n_a = gather_in_range<true>(points.data(), slots.data(), begin, end, p, 12.25, 47, dist_a, slot_a, 0);
+            const int n_b = gather_in_range<false>(points.data(), slots.data(), begin, end, p, 12.25, 47, dist_b, slot_b, 0);
+            REQUIRE(n_a == n_b);
+            for (int i = 0; i < n_a; ++i) {
+                CHECK(dist_a[i] == dist_b[i]);
+                CHECK(slot_a[i] == slot_b[i]);
+                CHECK(dist_a[i] < 12.25);
+                CHECK(slot_a[i] != 47);
+            }
+        }
+    }
 }
 
 TEST_CASE("floor_to_int is std::floor") {

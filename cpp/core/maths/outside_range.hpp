@@ -1,40 +1,39 @@
 // Whether any of many values lies outside a closed range [lo, hi] (NaN
-// does), for the per-step state check. GCC does not vectorise comparisons
-// of doubles whose results are counted as integers, so the SSE2 path (part
-// of every x86-64) compares two values an instruction; other targets take
-// the plain loop. Both give the same answer: no arithmetic, only tests.
+// does), for the per-step state check: with SSE2 (sse2.hpp) two values an
+// instruction, else one by one; both give the same answer, being only tests.
 #pragma once
 
 #include <cstdint>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "maths/sse2.hpp"
 
 namespace vosim {
 
 inline bool outside_range(double v, double lo, double hi) { return !(v >= lo) || !(v <= hi); }
 
 // Whether any of values[0, count) is outside [lo, hi].
+template <bool sse2 = kSse2>
 inline bool any_outside_range(const double* values, std::int64_t count, double lo, double hi) {
     std::int64_t m = 0;
     bool outside = false;
-#if defined(__SSE2__)
-    const __m128d low = _mm_set1_pd(lo);
-    const __m128d high = _mm_set1_pd(hi);
-    __m128d lanes = _mm_setzero_pd();
-    __m128d more_lanes = _mm_setzero_pd();
-    for (; m + 4 <= count; m += 4) {
-        const __m128d v = _mm_loadu_pd(values + m);
-        const __m128d w = _mm_loadu_pd(values + m + 2);
-        lanes = _mm_or_pd(lanes, _mm_or_pd(_mm_cmpnge_pd(v, low), _mm_cmpnle_pd(v, high)));
-        more_lanes = _mm_or_pd(more_lanes, _mm_or_pd(_mm_cmpnge_pd(w, low), _mm_cmpnle_pd(w, high)));
+#if VOSIM_HAS_SSE2
+    if constexpr (sse2) {
+        const __m128d low = _mm_set1_pd(lo);
+        const __m128d high = _mm_set1_pd(hi);
+        __m128d lanes = _mm_setzero_pd();
+        __m128d more_lanes = _mm_setzero_pd();
+        for (; m + 4 <= count; m += 4) {
+            const __m128d v = _mm_loadu_pd(values + m);
+            const __m128d w = _mm_loadu_pd(values + m + 2);
+            lanes = _mm_or_pd(lanes, _mm_or_pd(_mm_cmpnge_pd(v, low), _mm_cmpnle_pd(v, high)));
+            more_lanes = _mm_or_pd(more_lanes, _mm_or_pd(_mm_cmpnge_pd(w, low), _mm_cmpnle_pd(w, high)));
+        }
+        for (; m + 2 <= count; m += 2) {
+            const __m128d v = _mm_loadu_pd(values + m);
+            lanes = _mm_or_pd(lanes, _mm_or_pd(_mm_cmpnge_pd(v, low), _mm_cmpnle_pd(v, high)));
+        }
+        outside = _mm_movemask_pd(_mm_or_pd(lanes, more_lanes)) != 0;
     }
-    for (; m + 2 <= count; m += 2) {
-        const __m128d v = _mm_loadu_pd(values + m);
-        lanes = _mm_or_pd(lanes, _mm_or_pd(_mm_cmpnge_pd(v, low), _mm_cmpnle_pd(v, high)));
-    }
-    outside = _mm_movemask_pd(_mm_or_pd(lanes, more_lanes)) != 0;
 #endif
     for (; m < count; ++m) outside |= outside_range(values[m], lo, hi);
     return outside;
@@ -42,12 +41,12 @@ inline bool any_outside_range(const double* values, std::int64_t count, double l
 
 // Whether, among the n agents whose selected[k] is `wanted`, any of their
 // `width` values (values[width * k + d]) is outside [lo, hi].
-template <int width>
+template <int width, bool sse2 = kSse2>
 inline bool any_outside_range_where(const double* values, const std::uint8_t* selected, bool wanted,
                                     std::int64_t n, double lo, double hi) {
     int outside = 0;
-#if defined(__SSE2__)
-    if constexpr (width == 1) {
+#if VOSIM_HAS_SSE2
+    if constexpr (sse2 && width == 1) {
         // Two agents at a time: bit k of the mask is agent k's verdict.
         const __m128d low = _mm_set1_pd(lo);
         const __m128d high = _mm_set1_pd(hi);
@@ -62,7 +61,7 @@ inline bool any_outside_range_where(const double* values, const std::uint8_t* se
         if (k < n) outside |= static_cast<int>(outside_range(values[k], lo, hi)) & static_cast<int>((selected[k] != 0) == wanted);
         return outside != 0;
     }
-    if constexpr (width == 2 || width == 3) {
+    if constexpr (sse2 && (width == 2 || width == 3)) {
         const __m128d low = _mm_set1_pd(lo);
         const __m128d high = _mm_set1_pd(hi);
         for (std::int64_t k = 0; k < n; ++k) {

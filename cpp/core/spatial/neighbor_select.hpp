@@ -8,9 +8,7 @@
 #include <limits>
 #include <type_traits>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "maths/sse2.hpp"
 
 #include "spatial/neighbor_grid.hpp"  // Neighbor, closer
 
@@ -45,12 +43,12 @@ inline bool insert_nearest(const Neighbor& candidate, Neighbor* out, int& count,
 // self_slot) to dist and slot from index n on, and returns the new count.
 // Every point is written and the count advances by the test's outcome: no
 // branch on the distance, which would be a coin toss for the predictor.
-template <class V>
+template <bool sse2 = kSse2, class V>
 inline int gather_in_range(const V* points, const std::int32_t* slots, std::uint32_t begin, std::uint32_t end,
                            V p, double range_sq, std::int32_t self_slot, double* dist, std::int32_t* slot, int n) {
     std::uint32_t j = begin;
-#if defined(__SSE2__)
-    if constexpr (std::is_same_v<V, Vec2>) {
+#if VOSIM_HAS_SSE2
+    if constexpr (sse2 && std::is_same_v<V, Vec2>) {
         // Two points at a time: their squared distances (each x*x + y*y, as
         // abs_sq computes it) in one register.
         static_assert(sizeof(Vec2) == 2 * sizeof(double), "Vec2 is x then y");
@@ -87,29 +85,32 @@ inline int gather_in_range(const V* points, const std::int32_t* slots, std::uint
 // n: exact counts, so the SSE2 path (two comparisons an instruction, part
 // of every x86-64) and the plain one give the same result. Two bounds at a
 // time share each load.
+template <bool sse2 = kSse2>
 inline void count_below(const double* dist, int n, double d0, double d1, std::int64_t& below0,
                         std::int64_t& below1) {
-#if defined(__SSE2__)
-    const __m128d bound0 = _mm_set1_pd(d0);
-    const __m128d bound1 = _mm_set1_pd(d1);
-    __m128i lanes0 = _mm_setzero_si128();
-    __m128i lanes1 = _mm_setzero_si128();
-    for (int j = 0; j < n; j += 2) {
-        // A true comparison is all ones, -1 as an integer: subtracting it counts it.
-        const __m128d pair = _mm_loadu_pd(dist + j);
-        lanes0 = _mm_sub_epi64(lanes0, _mm_castpd_si128(_mm_cmplt_pd(pair, bound0)));
-        lanes1 = _mm_sub_epi64(lanes1, _mm_castpd_si128(_mm_cmplt_pd(pair, bound1)));
+#if VOSIM_HAS_SSE2
+    if constexpr (sse2) {
+        const __m128d bound0 = _mm_set1_pd(d0);
+        const __m128d bound1 = _mm_set1_pd(d1);
+        __m128i lanes0 = _mm_setzero_si128();
+        __m128i lanes1 = _mm_setzero_si128();
+        for (int j = 0; j < n; j += 2) {
+            // A true comparison is all ones, -1 as an integer: subtracting it counts it.
+            const __m128d pair = _mm_loadu_pd(dist + j);
+            lanes0 = _mm_sub_epi64(lanes0, _mm_castpd_si128(_mm_cmplt_pd(pair, bound0)));
+            lanes1 = _mm_sub_epi64(lanes1, _mm_castpd_si128(_mm_cmplt_pd(pair, bound1)));
+        }
+        below0 = _mm_cvtsi128_si64(lanes0) + _mm_cvtsi128_si64(_mm_unpackhi_epi64(lanes0, lanes0));
+        below1 = _mm_cvtsi128_si64(lanes1) + _mm_cvtsi128_si64(_mm_unpackhi_epi64(lanes1, lanes1));
+        return;
     }
-    below0 = _mm_cvtsi128_si64(lanes0) + _mm_cvtsi128_si64(_mm_unpackhi_epi64(lanes0, lanes0));
-    below1 = _mm_cvtsi128_si64(lanes1) + _mm_cvtsi128_si64(_mm_unpackhi_epi64(lanes1, lanes1));
-#else
+#endif
     below0 = 0;
     below1 = 0;
     for (int j = 0; j < n; ++j) {
         below0 += static_cast<std::int64_t>(dist[j] < d0);
         below1 += static_cast<std::int64_t>(dist[j] < d1);
     }
-#endif
 }
 
 // The min(n, max_k) nearest of n candidates into out, sorted by `closer`.
@@ -122,6 +123,7 @@ inline void count_below(const double* dist, int n, double d0, double d1, std::in
 // tie, which shows as places summing to less than n(n-1)/2, are they
 // counted again with ties broken by slot. dist must have room for n + 1
 // entries: dist[n] is overwritten.
+template <bool sse2 = kSse2>
 inline int select_nearest(double* dist, const std::int32_t* slot, int n, int max_k, Neighbor* out) {
     if (n > kRankMax) {
         Neighbor all[kGatherMax];
@@ -136,7 +138,7 @@ inline int select_nearest(double* dist, const std::int32_t* slot, int n, int max
     const int padded = n + (n & 1);
     dist[n] = std::numeric_limits<double>::infinity();
     std::int64_t place[kRankMax + 1];
-    for (int i = 0; i < n; i += 2) count_below(dist, padded, dist[i], dist[i + 1], place[i], place[i + 1]);
+    for (int i = 0; i < n; i += 2) count_below<sse2>(dist, padded, dist[i], dist[i + 1], place[i], place[i + 1]);
     std::int64_t place_sum = 0;
     for (int i = 0; i < n; ++i) place_sum += place[i];
     if (place_sum != static_cast<std::int64_t>(n) * (n - 1) / 2) {
