@@ -115,6 +115,44 @@ TEST_CASE("gather_in_range: the SSE2 and plain paths gather the same candidates"
     }
 }
 
+TEST_CASE("gather_in_range in 3D: the SSE2 and plain paths gather the same candidates") {
+    // As in 2D: points near the sphere's surface and on the query point,
+    // the query's own slot among them, every run length and start (the SSE2
+    // path reads two points as three registers, so odd starts matter).
+    std::mt19937 rng(29);
+    std::uniform_real_distribution<double> any(-4.0, 4.0);
+    std::vector<Vec3> points(64);
+    std::vector<std::int32_t> slots(64);
+    const Vec3 p(0.25, -0.5, 1.75);
+    for (int j = 0; j < 64; ++j) {
+        points[j] = j % 9 == 0 ? p : p + Vec3(any(rng), any(rng), any(rng));
+        slots[j] = j * 5 + 2;
+    }
+    points[10] = p + Vec3(0.0, 0.0, 3.5);  // exactly at the range: not within
+    points[20] = p + Vec3(2.0, 2.0, 2.0);  // 3.46..., within
+    points[21] = Vec3(std::nan(""), 0.0, 0.0);  // never within
+    int gathered = 0;
+    for (std::uint32_t begin = 0; begin < 8; ++begin) {
+        for (std::uint32_t end = begin; end <= 64; end += 3) {
+            double dist_a[kGatherMax], dist_b[kGatherMax];
+            std::int32_t slot_a[kGatherMax], slot_b[kGatherMax];
+            const int n_a = gather_in_range<true>(points.data(), slots.data(), begin, end, p, 12.25, 47, dist_a, slot_a, 0);
+            const int n_b = gather_in_range<false>(points.data(), slots.data(), begin, end, p, 12.25, 47, dist_b, slot_b, 0);
+            REQUIRE(n_a == n_b);
+            gathered += n_a;
+            for (int i = 0; i < n_a; ++i) {
+                CHECK(dist_a[i] == dist_b[i]);
+                CHECK(dist_a[i] == abs_sq(points[(slot_a[i] - 2) / 5] - p));
+                CHECK(slot_a[i] == slot_b[i]);
+                CHECK(dist_a[i] < 12.25);
+                CHECK(slot_a[i] != 47);
+                CHECK(slot_a[i] != 10 * 5 + 2);
+            }
+        }
+    }
+    CHECK(gathered > 1000);  // the ranges did hold points in range
+}
+
 TEST_CASE("floor_to_int is std::floor") {
     for (double x : {0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 2.999999999, -2.999999999, 1e15, -1e15, 4503599627370495.5,
                      -4503599627370495.5, 1e18, -1e18, 5e-324, -5e-324}) {

@@ -139,11 +139,19 @@ void NeighborGrid3::visit_row_cells(Vec3 p, double range, F&& row_cells) const {
         const double high = low + cell_size_ + 2.0 * slack_;
         return at[d] < low ? low - at[d] : at[d] > high ? at[d] - high : 0.0;
     };
+    // The rows' gaps along y are the same in every z slab: computed once
+    // (a query spans at most 6 cells per axis in the engine's grids).
+    constexpr std::int64_t kKeptGaps = 8;
+    double gap_y_sq[kKeptGaps];
+    const bool kept = hi[1] - lo[1] < kKeptGaps;
+    if (kept) {
+        for (std::int64_t y = lo[1]; y <= hi[1]; ++y) gap_y_sq[y - lo[1]] = sqr(gap(y, 1));
+    }
     for (std::int64_t z = lo[2]; z <= hi[2]; ++z) {
         const double dz_sq = sqr(gap(z, 2));
         if (!(dz_sq < range_sq)) continue;
         for (std::int64_t y = lo[1]; y <= hi[1]; ++y) {
-            const double rest = range_sq - dz_sq - sqr(gap(y, 1));
+            const double rest = range_sq - dz_sq - (kept ? gap_y_sq[y - lo[1]] : sqr(gap(y, 1)));
             if (!(rest > 0.0)) continue;
             const double half = std::sqrt(rest);
             const std::int64_t x_lo = std::max(lo[0], cell_coord(p.x - half, 0));

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "maths/sse2.hpp"
+#include "maths/vec3.hpp"
 
 #include "spatial/neighbor_grid.hpp"  // Neighbor, closer
 
@@ -43,6 +44,7 @@ inline bool insert_nearest(const Neighbor& candidate, Neighbor* out, int& count,
 // self_slot) to dist and slot from index n on, and returns the new count.
 // Every point is written and the count advances by the test's outcome: no
 // branch on the distance, which would be a coin toss for the predictor.
+// On SSE2 two points' distances take one register (2D and 3D).
 template <bool sse2 = kSse2, class V>
 inline int gather_in_range(const V* points, const std::int32_t* slots, std::uint32_t begin, std::uint32_t end,
                            V p, double range_sq, std::int32_t self_slot, double* dist, std::int32_t* slot, int n) {
@@ -60,6 +62,38 @@ inline int gather_in_range(const V* points, const std::int32_t* slots, std::uint
             const __m128d a_sq = _mm_mul_pd(a, a);
             const __m128d b_sq = _mm_mul_pd(b, b);
             const __m128d d = _mm_add_pd(_mm_unpacklo_pd(a_sq, b_sq), _mm_unpackhi_pd(a_sq, b_sq));
+            const int inside = _mm_movemask_pd(_mm_cmplt_pd(d, limit));
+            const std::int32_t first = slots[j];
+            const std::int32_t second = slots[j + 1];
+            _mm_store_sd(dist + n, d);
+            slot[n] = first;
+            n += (inside & 1) & static_cast<int>(first != self_slot);
+            _mm_storeh_pd(dist + n, d);
+            slot[n] = second;
+            n += (inside >> 1) & static_cast<int>(second != self_slot);
+        }
+    }
+    if constexpr (sse2 && std::is_same_v<V, Vec3>) {
+        // Two points are three registers: (x0, y0), (z0, x1), (y1, z1).
+        // Shuffled into (x0², x1²), (y0², y1²), (z0², z1²), their sums are
+        // both squared distances in abs_sq's order, (x² + y²) + z².
+        static_assert(sizeof(Vec3) == 3 * sizeof(double), "Vec3 is x, y then z");
+        const __m128d xy = _mm_set_pd(p.y, p.x);
+        const __m128d zx = _mm_set_pd(p.x, p.z);
+        const __m128d yz = _mm_set_pd(p.z, p.y);
+        const __m128d limit = _mm_set1_pd(range_sq);
+        for (; j + 2 <= end; j += 2) {
+            const double* pair = &points[j].x;
+            const __m128d a = _mm_sub_pd(_mm_loadu_pd(pair), xy);
+            const __m128d b = _mm_sub_pd(_mm_loadu_pd(pair + 2), zx);
+            const __m128d c = _mm_sub_pd(_mm_loadu_pd(pair + 4), yz);
+            const __m128d a_sq = _mm_mul_pd(a, a);
+            const __m128d b_sq = _mm_mul_pd(b, b);
+            const __m128d c_sq = _mm_mul_pd(c, c);
+            const __m128d x_sq = _mm_shuffle_pd(a_sq, b_sq, 0b10);  // (a_sq[0], b_sq[1])
+            const __m128d y_sq = _mm_shuffle_pd(a_sq, c_sq, 0b01);  // (a_sq[1], c_sq[0])
+            const __m128d z_sq = _mm_shuffle_pd(b_sq, c_sq, 0b10);  // (b_sq[0], c_sq[1])
+            const __m128d d = _mm_add_pd(_mm_add_pd(x_sq, y_sq), z_sq);
             const int inside = _mm_movemask_pd(_mm_cmplt_pd(d, limit));
             const std::int32_t first = slots[j];
             const std::int32_t second = slots[j + 1];
