@@ -138,3 +138,37 @@ TEST_CASE("crowded 3D cells (k-d trees) agree with brute force: agents on one sp
         }
     }
 }
+
+TEST_CASE("cells_across: the SSE2 and plain paths give the clamped floor of both ends") {
+    // Ends on cell borders, just beside them and far outside [lo, hi], with
+    // origins and cell widths that round.
+    std::mt19937_64 rng(41);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    for (int trial = 0; trial < 20000; ++trial) {
+        const double origin = (unit(rng) - 0.5) * 1e3;
+        const double cell = 0.1 + unit(rng) * 3.0;
+        const double inv = 1.0 / cell;
+        const double lo = std::floor(unit(rng) * 8.0);
+        const double hi = lo + std::floor(unit(rng) * 8.0);
+        double from = origin + (unit(rng) * 20.0 - 6.0) * cell;
+        if (trial % 4 == 0) from = origin + std::floor(from - origin) * cell;  // a border
+        if (trial % 4 == 1) from = std::nextafter(origin + std::floor(from - origin) * cell, -1e300);
+        const double to = from + unit(rng) * 5.0 * cell;
+        auto reference = [&](double x) {
+            const double c = std::floor((x - origin) * inv);
+            return static_cast<std::int64_t>(std::min(std::max(c, lo), hi));
+        };
+        std::int64_t first_a, last_a, first_b, last_b;
+        cells_across<true>(from, to, origin, inv, lo, hi, first_a, last_a);
+        cells_across<false>(from, to, origin, inv, lo, hi, first_b, last_b);
+        REQUIRE(first_a == reference(from));
+        REQUIRE(last_a == reference(to));
+        REQUIRE(first_b == first_a);
+        REQUIRE(last_b == last_a);
+        REQUIRE(first_a <= last_a);
+    }
+    std::int64_t first, last;
+    cells_across<true>(-1e300, 1e300, 0.0, 1.0, 0.0, 2147483647.0, first, last);
+    CHECK(first == 0);
+    CHECK(last == 2147483647);
+}

@@ -30,9 +30,32 @@
 
 #include "spatial/neighbor_grid.hpp"  // Neighbor, closer
 #include "maths/floor_int.hpp"
+#include "maths/sse2.hpp"
 #include "maths/vec3.hpp"
 
 namespace vosim {
+
+// The cells first..last, counted from `origin` in cells 1 / inv_cell wide,
+// that the segment [from, to] (from <= to, neither NaN) overlaps, clamped
+// to [lo, hi]: whole numbers with 0 <= lo <= hi <= 2^31 - 1. Clamping
+// before the floor gives the same integers, and from there the floor is a
+// truncation, two an SSE2 instruction. Both paths give the same cells.
+template <bool sse2 = kSse2>
+inline void cells_across(double from, double to, double origin, double inv_cell, double lo, double hi,
+                         std::int64_t& first, std::int64_t& last) {
+#if VOSIM_HAS_SSE2
+    if constexpr (sse2) {
+        __m128d c = _mm_mul_pd(_mm_sub_pd(_mm_set_pd(to, from), _mm_set1_pd(origin)), _mm_set1_pd(inv_cell));
+        c = _mm_min_pd(_mm_max_pd(c, _mm_set1_pd(lo)), _mm_set1_pd(hi));
+        const __m128i cells = _mm_cvttpd_epi32(c);
+        first = _mm_cvtsi128_si32(cells);
+        last = _mm_cvtsi128_si32(_mm_shuffle_epi32(cells, 1));
+        return;
+    }
+#endif
+    first = floor_to_int(min_of(max_of((from - origin) * inv_cell, lo), hi));
+    last = floor_to_int(min_of(max_of((to - origin) * inv_cell, lo), hi));
+}
 
 class NeighborGrid3 {
 public:
@@ -139,6 +162,8 @@ void NeighborGrid3::visit_row_cells(Vec3 p, double range, F&& row_cells) const {
         const double high = low + cell_size_ + 2.0 * slack_;
         return at[d] < low ? low - at[d] : at[d] > high ? at[d] - high : 0.0;
     };
+    const double lo_x = static_cast<double>(lo[0]);
+    const double hi_x = static_cast<double>(hi[0]);
     // The rows' gaps along y are the same in every z slab: computed once
     // (a query spans at most 6 cells per axis in the engine's grids).
     constexpr std::int64_t kKeptGaps = 8;
@@ -154,9 +179,8 @@ void NeighborGrid3::visit_row_cells(Vec3 p, double range, F&& row_cells) const {
             const double rest = range_sq - dz_sq - (kept ? gap_y_sq[y - lo[1]] : sqr(gap(y, 1)));
             if (!(rest > 0.0)) continue;
             const double half = std::sqrt(rest);
-            const std::int64_t x_lo = std::max(lo[0], cell_coord(p.x - half, 0));
-            const std::int64_t x_hi = std::min(hi[0], cell_coord(p.x + half, 0));
-            if (x_lo > x_hi) continue;
+            std::int64_t x_lo, x_hi;  // (never empty: the chord is clamped to the cells in reach)
+            cells_across(p.x - half, p.x + half, origin_[0], inv_cell_size_, lo_x, hi_x, x_lo, x_hi);
             const std::size_t row = static_cast<std::size_t>((z * cells_[1] + y) * cells_[0]);
             row_cells(row + static_cast<std::size_t>(x_lo), row + static_cast<std::size_t>(x_hi));
         }
