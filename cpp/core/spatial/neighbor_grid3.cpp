@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "maths/min_max_number.hpp"
 #include "spatial/neighbor_select.hpp"
 
 namespace vosim {
@@ -44,9 +45,10 @@ void NeighborGrid3::build(const double* positions, const std::uint8_t* active, i
         if (active && !active[k]) continue;
         const Vec3 p(positions[3 * k], positions[3 * k + 1], positions[3 * k + 2]);
         if (points.empty()) lo = hi = p;
-        lo = Vec3(std::fmin(lo.x, p.x), std::fmin(lo.y, p.y), std::fmin(lo.z, p.z));
-        hi = Vec3(std::fmax(hi.x, p.x), std::fmax(hi.y, p.y), std::fmax(hi.z, p.z));
-        extent = std::fmax(extent, std::fmax(std::fabs(p.x), std::fmax(std::fabs(p.y), std::fabs(p.z))));
+        // (fmin and fmax inlined: the library calls cost more than the rest of the loop)
+        lo = Vec3(min_number(lo.x, p.x), min_number(lo.y, p.y), min_number(lo.z, p.z));
+        hi = Vec3(max_number(hi.x, p.x), max_number(hi.y, p.y), max_number(hi.z, p.z));
+        extent = max_number(extent, max_number(std::fabs(p.x), max_number(std::fabs(p.y), std::fabs(p.z))));
         points.push_back(p);
         slots.push_back(k);
     }
