@@ -2,11 +2,14 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "spatial/neighbor_grid.hpp"
+#include "spatial/row_runs.hpp"
 
 using namespace vosim;
 
@@ -58,4 +61,58 @@ TEST_CASE("a range of zero finds nobody, not even agents on the same spot") {
     Neighbor found[2];
     CHECK(grid.nearest(Vec2(0.0, 0.0), 0.0, 2, 0, found) == 0);
     CHECK(grid.nearest(Vec2(0.0, 0.0), 1e-9, 2, 0, found) == 1);
+}
+
+TEST_CASE_TEMPLATE("row_runs: the SSE2 and plain paths give the same runs, each holding its row's points in range",
+                   Path, std::true_type, std::false_type) {
+    // A dense grid of 9 x 7 cells, bucket_start counting k points in cell
+    // k; query points inside, on cell borders and outside, ranges that
+    // reach past the grid, odd and even row counts.
+    constexpr bool sse2 = Path::value;
+    std::mt19937_64 rng(43);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    for (int trial = 0; trial < 5000; ++trial) {
+        const double cell = 0.25 + unit(rng) * 2.0;
+        const std::int64_t min_cx = static_cast<std::int64_t>(unit(rng) * 40.0) - 20;
+        const std::int64_t min_cy = static_cast<std::int64_t>(unit(rng) * 40.0) - 20;
+        const std::int64_t width = 9, height = 7;
+        std::vector<std::uint32_t> bucket_start(width * height + 1, 0);
+        for (std::size_t b = 1; b < bucket_start.size(); ++b) bucket_start[b] = bucket_start[b - 1] + (b * 7) % 5;
+        const RowGrid g{cell, 1.0 / cell, min_cx, min_cx + width - 1, min_cy, width, bucket_start.data()};
+        Vec2 p((static_cast<double>(min_cx) + unit(rng) * 11.0 - 1.0) * cell,
+               (static_cast<double>(min_cy) + unit(rng) * 9.0 - 1.0) * cell);
+        if (trial % 3 == 0) p.y = static_cast<double>(min_cy + 3) * cell;  // on a border
+        const double range = unit(rng) * 3.0 * cell;
+        const double pad = trial % 2 == 0 ? 0.0 : 1e-9;
+        const std::int64_t y_lo = std::max(min_cy, floor_to_int((p.y - range) / cell));
+        const std::int64_t y_hi = std::min(min_cy + height - 1, floor_to_int((p.y + range) / cell));
+        if (y_lo > y_hi) continue;
+        std::uint32_t begin[16], end[16], plain_begin[16], plain_end[16];
+        const int runs = row_runs<sse2>(g, p, y_lo, y_hi, range * range, pad, begin, end);
+        int plain_runs = 0;
+        for (std::int64_t y = y_lo; y <= y_hi; ++y) {
+            plain_runs += static_cast<int>(row_run(g, p, y, range * range, pad, plain_begin[plain_runs], plain_end[plain_runs]));
+        }
+        REQUIRE(runs == plain_runs);
+        for (int r = 0; r < runs; ++r) {
+            CHECK(begin[r] == plain_begin[r]);
+            CHECK(end[r] == plain_end[r]);
+            CHECK(begin[r] <= end[r]);
+        }
+        // Every cell whose square the circle reaches (with a margin for
+        // rounding) lies in its row's run.
+        for (std::int64_t y = y_lo; y <= y_hi; ++y) {
+            std::uint32_t row_begin = 0, row_end = 0;
+            const bool reached = row_run(g, p, y, range * range, pad, row_begin, row_end);
+            const double gy = std::max(0.0, std::max(y * cell - p.y, p.y - (y + 1) * cell));
+            for (std::int64_t x = min_cx; x < min_cx + width; ++x) {
+                const double gx = std::max(0.0, std::max(x * cell - p.x, p.x - (x + 1) * cell));
+                if (!(gx * gx + gy * gy < range * range * (1.0 - 1e-9))) continue;
+                REQUIRE(reached);
+                const std::size_t b = static_cast<std::size_t>((y - min_cy) * width + (x - min_cx));
+                CHECK(bucket_start[b] >= row_begin);
+                CHECK(bucket_start[b + 1] <= row_end);
+            }
+        }
+    }
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "spatial/neighbor_select.hpp"
+#include "spatial/row_runs.hpp"
 #include "parallel/parallel.hpp"
 #include "parallel/threads.hpp"
 
@@ -281,24 +282,6 @@ void NeighborGrid::build_tree(Entry* entries, std::uint32_t offset, std::uint32_
     }
 }
 
-inline bool NeighborGrid::row_run(Vec2 p, std::int64_t y, double limit_sq, double pad, std::uint32_t& begin,
-                                  std::uint32_t& end) const {
-    const double band_lo = static_cast<double>(y) * cell_size_;
-    const double band_hi = band_lo + cell_size_;
-    const double gap = max_of(0.0, max_of(band_lo - p.y, p.y - band_hi) - pad);
-    const double gap_sq = gap * gap;
-    if (gap_sq > limit_sq) return false;
-    // The chord of the circle of radius sqrt(limit_sq) across this row.
-    const double half = std::sqrt(limit_sq - gap_sq) + pad;
-    const std::int64_t x_lo = std::max(min_cx_, cell_coord(p.x - half));
-    const std::int64_t x_hi = std::min(min_cx_ + width_ - 1, cell_coord(p.x + half));
-    if (x_lo > x_hi) return false;
-    const std::size_t row = static_cast<std::size_t>((y - min_cy_) * width_ - min_cx_);
-    begin = bucket_start_[row + x_lo];
-    end = bucket_start_[row + x_hi + 1];
-    return true;
-}
-
 int NeighborGrid::nearest_in_rows(Vec2 p, double range, int max_k, std::int32_t self_slot,
                                   Neighbor* out) const {
     const double range_sq = range * range;
@@ -318,12 +301,10 @@ int NeighborGrid::nearest_in_rows(Vec2 p, double range, int max_k, std::int32_t 
     int runs = 0;
     std::uint32_t points_in_runs = 0;
     const bool few_rows = y_hi - y_lo < kMaxRows;
+    const RowGrid rows{cell_size_, inv_cell_size_, min_cx_, min_cx_ + width_ - 1, min_cy_, width_, bucket_start_.data()};
     if (few_rows) {
-        for (std::int64_t y = y_lo; y <= y_hi; ++y) {
-            if (!row_run(p, y, range_sq, pad, run_begin[runs], run_end[runs])) continue;
-            points_in_runs += run_end[runs] - run_begin[runs];
-            ++runs;
-        }
+        runs = row_runs(rows, p, y_lo, y_hi, range_sq, pad, run_begin, run_end);
+        for (int r = 0; r < runs; ++r) points_in_runs += run_end[r] - run_begin[r];
     }
     if (few_rows && points_in_runs <= kGatherMax) {
         // Few points: gather those in range, then rank them.
@@ -337,7 +318,7 @@ int NeighborGrid::nearest_in_rows(Vec2 p, double range, int max_k, std::int32_t 
     double limit = range_sq;
     auto visit_row = [&](std::int64_t y) {
         std::uint32_t begin, end;
-        if (!row_run(p, y, limit, pad, begin, end)) return;
+        if (!row_run(rows, p, y, limit, pad, begin, end)) return;
         for (std::uint32_t j = begin; j < end; ++j) {
             const double d = abs_sq(points_[j] - p);
             if (d > limit) continue;

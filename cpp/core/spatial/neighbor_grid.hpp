@@ -93,10 +93,6 @@ private:
     };
 
     std::int64_t cell_coord(double v) const;
-    // The points of row y of a dense grid within the circle of squared
-    // radius limit_sq around p (widened by pad): [begin, end) of points_.
-    bool row_run(Vec2 p, std::int64_t y, double limit_sq, double pad, std::uint32_t& begin,
-                 std::uint32_t& end) const;
     // nearest() in a dense grid without trees: rows of cells, nearest row first.
     int nearest_in_rows(Vec2 p, double range, int max_k, std::int32_t self_slot, Neighbor* out) const;
     // The counting sort of build(), on up to `threads` threads.
