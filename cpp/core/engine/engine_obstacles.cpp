@@ -89,6 +89,7 @@ void Engine::build_obstacles() {
 
 void Engine::append_obstacle_neighbors(int scene, std::size_t i, std::vector<ObstacleNeighbor>& out) const {
     if (dimensions() != 2) return;  // obstacle edges are plane geometry
+    if (shared_obstacles_.empty() && scene_obstacles_.empty()) return;  // (the usual open space, first)
     const ObstacleSet& own = obstacles(scene);
     if (shared_obstacles_.empty() && own.empty()) return;
     // RVO2's range: anything the agent could reach within the obstacle time

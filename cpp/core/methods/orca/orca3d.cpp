@@ -22,6 +22,7 @@ constexpr double kLeaveShare = 0.9;
 }  // namespace
 
 void append_obstacle_planes(const SceneView& scene, int slot, const Workspace& ws, std::vector<Plane>& planes) {
+    if (ws.obstacle_contacts.empty()) return;
     const AgentState& s = scene.state;
     const std::size_t self = scene.index(slot);
     const double radius = s.radius[self];

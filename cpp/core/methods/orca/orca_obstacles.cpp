@@ -41,6 +41,7 @@ Vec2 unit_or(Vec2 w, Vec2 fallback) {
 
 void append_obstacle_lines(const SceneView& scene, int slot, const Workspace& ws,
                            std::vector<Line>& lines) {
+    if (ws.obstacle_neighbors.empty()) return;
     const AgentState& s = scene.state;
     const std::size_t self = scene.index(slot);
     const Vec2 position = s.position(self);
