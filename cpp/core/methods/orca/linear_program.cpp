@@ -32,11 +32,14 @@ bool solve_on_line(const std::vector<Line>& lines, std::size_t k, double max_spe
             continue;
         }
         const double t = numerator / denominator;
-        if (denominator >= 0.0) {
-            t_high = min_number(t_high, t);  // line i bounds line k on the right
-        } else {
-            t_low = max_number(t_low, t);  // ... or on the left
-        }
+        // Line i bounds line k on the right or on the left, by the sign of
+        // the denominator: a coin toss for the branch predictor, so both
+        // bounds are computed and selected.
+        const bool right = denominator >= 0.0;
+        const double high = min_number(t_high, t);
+        const double low = max_number(t_low, t);
+        t_high = right ? high : t_high;
+        t_low = right ? t_low : low;
         if (t_low > t_high) return false;
     }
 
