@@ -36,6 +36,10 @@ public:
         return static_cast<double>(next_u64() >> 11) * 0x1.0p-53;
     }
 
+    // Moves past the next value without working it out: the stream goes on
+    // as if it had been drawn.
+    constexpr void skip() { ++counter_; }
+
     // Uniform in [-1, 1).
     constexpr double next_signed_unit() { return 2.0 * next_unit() - 1.0; }
 

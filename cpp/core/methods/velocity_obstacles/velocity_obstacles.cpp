@@ -587,28 +587,62 @@ Vec2 select_sampling(const VoConfig& config, const LocalAgent& agent, double tim
     const double max_speed = agent.max_speed;
     const double time_floor = kCollisionTimeFloor * time_step;
 
+    // The collision term of the penalty for a collision in time t, bounded
+    // so that extreme parameters cannot overflow.
+    const double worst = std::min(config.safety_factor / time_floor, kLargestPenalty);
+    auto collision_cost = [&](double t) { return std::min(config.safety_factor / std::max(t, time_floor), worst); };
+
     if (diagnostics) diagnostics->candidates.clear();
     CounterRng rng(sample_seed);
     Vec2 best;
     double best_penalty = kInf;
     int best_index = -1;
+    const double pref_length = length(pref);
     for (int k = 0; k <= config.samples; ++k) {
+        // A sample wins only with a penalty below the best so far, and the
+        // terms added to its distance from pref are >= 0, the collision
+        // term growing as the collision nears (rounding keeps both true).
+        // So a sample as far as that, or whose earliest collision found so
+        // far already costs that much, cannot win: it is dropped, and the
+        // rest of its work left undone. The choice is the same; diagnostics,
+        // which list every sample in full, drop none.
+        const bool can_drop = diagnostics == nullptr && best_index >= 0;
         Vec2 v;
         if (k == 0) {
             v = clamp_speed(pref, max_speed);
         } else {
             // Uniform in the disc: the radius goes as the square root.
             const double r = max_speed * std::sqrt(rng.next_unit());
+            // Every velocity of length r lies at least | |pref| - r | from
+            // pref; less a margin far above rounding, that bound can drop the
+            // sample before its angle (drawn all the same) and its sine and cosine.
+            const double nearest = std::fabs(pref_length - r) - (1e-9 * (pref_length + r) + 1e-300);
+            if (can_drop && !(nearest < best_penalty)) {
+                rng.skip();
+                continue;
+            }
             const double angle = kTwoPi * rng.next_unit();
             v = Vec2(r * std::cos(angle), r * std::sin(angle));
         }
-        int cone = -1;
-        const double t = earliest_collision(scratch.cones, v, cone);
         double penalty = length(pref - v);
-        if (t < kInf && config.safety_factor > 0.0) {
-            // Bounded so that extreme parameters cannot overflow.
-            const double worst = std::min(config.safety_factor / time_floor, kLargestPenalty);
-            penalty += std::min(config.safety_factor / std::max(t, time_floor), worst);
+        if (can_drop && !(penalty < best_penalty)) continue;
+        const bool costly = config.safety_factor > 0.0;
+        int cone = -1;
+        double t = kInf;
+        bool dropped = false;
+        for (int j = 0; j < static_cast<int>(scratch.cones.size()); ++j) {
+            const double t_cone = vo_time_to_collision(scratch.cones[j], v);
+            if (!(t_cone < t)) continue;
+            t = t_cone;
+            cone = j;
+            if (can_drop && costly && !(penalty + collision_cost(t) < best_penalty)) {
+                dropped = true;
+                break;
+            }
+        }
+        if (dropped) continue;
+        if (t < kInf && costly) {
+            penalty += collision_cost(t);
             // Inside an overlap's half-plane: also the speed lacking to
             // separate in time, as a share of `worst` that grows from 0
             // towards 1 (half at max_speed), so that the least deep wins.
