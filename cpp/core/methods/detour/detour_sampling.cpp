@@ -166,6 +166,15 @@ Evaluation evaluate(const Scene& s, Vec2 v, double min_penalty) {
         return !kFull;
     };
     if (t_threshold - p.horiz_time > -kEarlyOutTolerance && prune()) return e;
+    // The other terms are >= 0, so distance terms that alone reach
+    // min_penalty cannot beat it either; the threshold above misses this
+    // case (its divisor is then <= 0). Dropped only outside the record,
+    // whose flags stay the library's: the choice is the same either way.
+    if (!kFull && !((e.vpen + e.vcpen) < min_penalty)) {
+        e.pruned = true;
+        e.penalty = min_penalty;
+        return e;
+    }
 
     double t_min = p.horiz_time;
     double side = 0.0;

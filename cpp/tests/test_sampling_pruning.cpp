@@ -1,0 +1,111 @@
+// The sampling methods drop candidates that cannot beat the best so far:
+// VO and RVO (velocity_obstacles.hpp) and DetourCrowd's samplers
+// (detour_sampling.hpp). With diagnostics or a record every candidate is
+// scored in full, so both calls must choose the same velocity, bit for bit.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "methods/detour/detour_sampling.hpp"
+#include "methods/velocity_obstacles/velocity_obstacles.hpp"
+
+using namespace vosim;
+
+namespace {
+
+// An agent at the origin with a preferred velocity inside, on or beyond its
+// speed disc (or zero), and `count` neighbours, some overlapping it.
+void random_problem(std::mt19937_64& rng, int trial, int count, LocalAgent& agent,
+                    std::vector<LocalNeighbor>& neighbors, int& overlapping) {
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    agent = LocalAgent();
+    agent.velocity = Vec2(unit(rng) - 0.5, unit(rng) - 0.5);
+    const double pref_speed = trial % 4 == 0 ? 0.0 : unit(rng) * 3.0;
+    const double heading = unit(rng) * 6.283185307179586;
+    agent.pref_velocity = Vec2(pref_speed * std::cos(heading), pref_speed * std::sin(heading));
+    agent.radius = 0.5;
+    agent.max_speed = trial % 11 == 0 ? 0.0 : 1.5;
+    agent.time_horizon = 2.0;
+    agent.time_horizon_obst = 2.0;
+    agent.id = trial;
+    neighbors.assign(static_cast<std::size_t>(count), LocalNeighbor());
+    for (LocalNeighbor& n : neighbors) {
+        const double reach = unit(rng) < 0.15 ? 0.8 : 4.0;
+        n.position = Vec2((unit(rng) - 0.5) * 2.0 * reach, (unit(rng) - 0.5) * 2.0 * reach);
+        n.velocity = Vec2(unit(rng) - 0.5, unit(rng) - 0.5);
+        n.pref_velocity = n.velocity;
+        n.radius = 0.5;
+        overlapping += abs_sq(n.position) <= 1.0;
+    }
+}
+
+}  // namespace
+
+TEST_CASE("VO/RVO sampling: dropping samples that cannot win leaves the choice unchanged") {
+    std::mt19937_64 rng(47);
+    int compared = 0, overlapping = 0;
+    for (int trial = 0; trial < 2000; ++trial) {
+        VoConfig config = default_vo_config(trial % 2 == 0 ? Cone::vo : Cone::rvo);
+        config.selection = Selection::sampling;
+        config.safety_factor = trial % 5 == 0 ? 0.0 : trial % 5 == 1 ? 1e6 : 7.5;
+        config.truncate = trial % 3 == 0;
+        config.samples = trial % 7 == 0 ? 3 : 250;
+
+        LocalAgent agent;
+        std::vector<LocalNeighbor> neighbors;
+        random_problem(rng, trial, trial % 9, agent, neighbors, overlapping);
+        std::vector<LocalEdge> segments;
+        if (trial % 6 == 0) segments.push_back(LocalEdge{Vec2(-3.0, 1.5), Vec2(3.0, 1.5)});
+
+        VoScratch scratch;
+        const std::uint64_t seed = vo_sample_seed(config.seed, agent.id, trial);
+        const Vec2 fast = vo_new_velocity(config, agent, neighbors.data(), static_cast<int>(neighbors.size()),
+                                          segments.data(), static_cast<int>(segments.size()), 0.1, seed, scratch);
+        VoDiagnostics full;
+        const Vec2 scored = vo_new_velocity(config, agent, neighbors.data(), static_cast<int>(neighbors.size()),
+                                            segments.data(), static_cast<int>(segments.size()), 0.1, seed, scratch,
+                                            &full);
+        REQUIRE(full.candidates.size() == static_cast<std::size_t>(config.samples) + 1);
+        CHECK(fast.x == scored.x);
+        CHECK(fast.y == scored.y);
+        ++compared;
+    }
+    CHECK(compared == 2000);
+    CHECK(overlapping > 20);
+}
+
+TEST_CASE("DetourCrowd's samplers: dropping candidates that cannot win leaves the choice unchanged") {
+    std::mt19937_64 rng(53);
+    int overlapping = 0;
+    for (int trial = 0; trial < 400; ++trial) {
+        DetourParams params;
+        params.grid_size = trial % 3 == 0 ? 5 : 33;
+        if (trial % 5 == 0) params.weight_toi = 0.0;
+        if (trial % 7 == 0) params.weight_des_vel = 0.0;
+        if (trial % 4 == 1) params.vel_bias = 0.0;
+        LocalAgent agent;
+        std::vector<LocalNeighbor> neighbors;
+        random_problem(rng, trial, trial % 9, agent, neighbors, overlapping);
+        std::vector<LocalEdge> segments;
+        if (trial % 6 == 0) segments.push_back(LocalEdge{Vec2(-3.0, 1.5), Vec2(3.0, 1.5)});
+        const int n = static_cast<int>(neighbors.size());
+        const int m = static_cast<int>(segments.size());
+        for (const bool grid : {true, false}) {
+            INFO("trial " << trial << (grid ? " grid" : " adaptive"));
+            auto run = [&](std::vector<DetourSample>* record) {
+                return grid ? sample_velocity_grid(params, agent, neighbors.data(), n, segments.data(), m, record)
+                            : sample_velocity_adaptive(params, agent, neighbors.data(), n, segments.data(), m, record);
+            };
+            std::vector<DetourSample> record;
+            const DetourResult fast = run(nullptr);
+            const DetourResult scored = run(&record);
+            CHECK(fast.velocity.x == scored.velocity.x);
+            CHECK(fast.velocity.y == scored.velocity.y);
+            CHECK(fast.samples == scored.samples);
+        }
+    }
+    CHECK(overlapping > 20);
+}
