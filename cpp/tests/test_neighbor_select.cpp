@@ -85,6 +85,39 @@ TEST_CASE_TEMPLATE("count_below counts exactly for two bounds, NaN never below",
     CHECK(b == 0);
 }
 
+namespace {
+
+// Runs gather_in_range on both paths over every run [begin, end) with begin
+// below 8 and ends 3 apart, against query point p with range 3.5: the same
+// candidates, each within range, not slot 47 (the query's own) nor slot 52
+// (point 10, exactly at the range). Slots are 5 j + 2. Returns how many
+// were gathered in all.
+template <class V>
+int gather_both_paths(const std::vector<V>& points, const std::vector<std::int32_t>& slots, V p) {
+    int gathered = 0;
+    for (std::uint32_t begin = 0; begin < 8; ++begin) {
+        for (std::uint32_t end = begin; end <= points.size(); end += 3) {
+            double dist_a[kGatherMax], dist_b[kGatherMax];
+            std::int32_t slot_a[kGatherMax], slot_b[kGatherMax];
+            const int n_a = gather_in_range<true>(points.data(), slots.data(), begin, end, p, 12.25, 47, dist_a, slot_a, 0);
+            const int n_b = gather_in_range<false>(points.data(), slots.data(), begin, end, p, 12.25, 47, dist_b, slot_b, 0);
+            REQUIRE(n_a == n_b);
+            gathered += n_a;
+            for (int i = 0; i < n_a; ++i) {
+                CHECK(dist_a[i] == dist_b[i]);
+                CHECK(dist_a[i] == abs_sq(points[static_cast<std::size_t>((slot_a[i] - 2) / 5)] - p));
+                CHECK(slot_a[i] == slot_b[i]);
+                CHECK(dist_a[i] < 12.25);
+                CHECK(slot_a[i] != 47);
+                CHECK(slot_a[i] != 52);
+            }
+        }
+    }
+    return gathered;
+}
+
+}  // namespace
+
 TEST_CASE("gather_in_range: the SSE2 and plain paths gather the same candidates") {
     // Points near the range's edge and on the query point, the query's own
     // slot among them, every run length and start.
@@ -97,28 +130,12 @@ TEST_CASE("gather_in_range: the SSE2 and plain paths gather the same candidates"
         slots[j] = j * 5 + 2;
     }
     points[10] = Vec2(0.25 + 3.5, -0.5);  // exactly at the range: not within
-    const Vec2 p(0.25, -0.5);
-    for (std::uint32_t begin = 0; begin < 8; ++begin) {
-        for (std::uint32_t end = begin; end <= 64; end += 3) {
-            double dist_a[kGatherMax], dist_b[kGatherMax];
-            std::int32_t slot_a[kGatherMax], slot_b[kGatherMax];
-            const int n_a = gather_in_range<true>(points.data(), slots.data(), begin, end, p, 12.25, 47, dist_a, slot_a, 0);
-            const int n_b = gather_in_range<false>(points.data(), slots.data(), begin, end, p, 12.25, 47, dist_b, slot_b, 0);
-            REQUIRE(n_a == n_b);
-            for (int i = 0; i < n_a; ++i) {
-                CHECK(dist_a[i] == dist_b[i]);
-                CHECK(slot_a[i] == slot_b[i]);
-                CHECK(dist_a[i] < 12.25);
-                CHECK(slot_a[i] != 47);
-            }
-        }
-    }
+    CHECK(gather_both_paths(points, slots, Vec2(0.25, -0.5)) > 1000);
 }
 
 TEST_CASE("gather_in_range in 3D: the SSE2 and plain paths gather the same candidates") {
-    // As in 2D: points near the sphere's surface and on the query point,
-    // the query's own slot among them, every run length and start (the SSE2
-    // path reads two points as three registers, so odd starts matter).
+    // As in 2D (the SSE2 path reads two points as three registers, so odd
+    // starts matter), with a point just within range and one of NaN.
     std::mt19937 rng(29);
     std::uniform_real_distribution<double> any(-4.0, 4.0);
     std::vector<Vec3> points(64);
@@ -131,26 +148,7 @@ TEST_CASE("gather_in_range in 3D: the SSE2 and plain paths gather the same candi
     points[10] = p + Vec3(0.0, 0.0, 3.5);  // exactly at the range: not within
     points[20] = p + Vec3(2.0, 2.0, 2.0);  // 3.46..., within
     points[21] = Vec3(std::nan(""), 0.0, 0.0);  // never within
-    int gathered = 0;
-    for (std::uint32_t begin = 0; begin < 8; ++begin) {
-        for (std::uint32_t end = begin; end <= 64; end += 3) {
-            double dist_a[kGatherMax], dist_b[kGatherMax];
-            std::int32_t slot_a[kGatherMax], slot_b[kGatherMax];
-            const int n_a = gather_in_range<true>(points.data(), slots.data(), begin, end, p, 12.25, 47, dist_a, slot_a, 0);
-            const int n_b = gather_in_range<false>(points.data(), slots.data(), begin, end, p, 12.25, 47, dist_b, slot_b, 0);
-            REQUIRE(n_a == n_b);
-            gathered += n_a;
-            for (int i = 0; i < n_a; ++i) {
-                CHECK(dist_a[i] == dist_b[i]);
-                CHECK(dist_a[i] == abs_sq(points[(slot_a[i] - 2) / 5] - p));
-                CHECK(slot_a[i] == slot_b[i]);
-                CHECK(dist_a[i] < 12.25);
-                CHECK(slot_a[i] != 47);
-                CHECK(slot_a[i] != 10 * 5 + 2);
-            }
-        }
-    }
-    CHECK(gathered > 1000);  // the ranges did hold points in range
+    CHECK(gather_both_paths(points, slots, p) > 1000);
 }
 
 TEST_CASE("floor_to_int is std::floor") {

@@ -40,6 +40,23 @@ inline bool insert_nearest(const Neighbor& candidate, Neighbor* out, int& count,
     return true;
 }
 
+#if VOSIM_HAS_SSE2
+// gather_in_range's step for two points whose squared distances are the
+// lanes of d: both written at n, the count advanced by those within limit
+// (other than self_slot).
+inline int append_pair(__m128d d, __m128d limit, const std::int32_t* pair_slots, std::int32_t self_slot,
+                       double* dist, std::int32_t* slot, int n) {
+    const int inside = _mm_movemask_pd(_mm_cmplt_pd(d, limit));
+    _mm_store_sd(dist + n, d);
+    slot[n] = pair_slots[0];
+    n += (inside & 1) & static_cast<int>(pair_slots[0] != self_slot);
+    _mm_storeh_pd(dist + n, d);
+    slot[n] = pair_slots[1];
+    n += (inside >> 1) & static_cast<int>(pair_slots[1] != self_slot);
+    return n;
+}
+#endif
+
 // Appends the points [begin, end) strictly within range of p (other than
 // self_slot) to dist and slot from index n on, and returns the new count.
 // Every point is written and the count advances by the test's outcome: no
@@ -62,15 +79,7 @@ inline int gather_in_range(const V* points, const std::int32_t* slots, std::uint
             const __m128d a_sq = _mm_mul_pd(a, a);
             const __m128d b_sq = _mm_mul_pd(b, b);
             const __m128d d = _mm_add_pd(_mm_unpacklo_pd(a_sq, b_sq), _mm_unpackhi_pd(a_sq, b_sq));
-            const int inside = _mm_movemask_pd(_mm_cmplt_pd(d, limit));
-            const std::int32_t first = slots[j];
-            const std::int32_t second = slots[j + 1];
-            _mm_store_sd(dist + n, d);
-            slot[n] = first;
-            n += (inside & 1) & static_cast<int>(first != self_slot);
-            _mm_storeh_pd(dist + n, d);
-            slot[n] = second;
-            n += (inside >> 1) & static_cast<int>(second != self_slot);
+            n = append_pair(d, limit, slots + j, self_slot, dist, slot, n);
         }
     }
     if constexpr (sse2 && std::is_same_v<V, Vec3>) {
@@ -94,15 +103,7 @@ inline int gather_in_range(const V* points, const std::int32_t* slots, std::uint
             const __m128d y_sq = _mm_shuffle_pd(a_sq, c_sq, 0b01);  // (a_sq[1], c_sq[0])
             const __m128d z_sq = _mm_shuffle_pd(b_sq, c_sq, 0b10);  // (b_sq[0], c_sq[1])
             const __m128d d = _mm_add_pd(_mm_add_pd(x_sq, y_sq), z_sq);
-            const int inside = _mm_movemask_pd(_mm_cmplt_pd(d, limit));
-            const std::int32_t first = slots[j];
-            const std::int32_t second = slots[j + 1];
-            _mm_store_sd(dist + n, d);
-            slot[n] = first;
-            n += (inside & 1) & static_cast<int>(first != self_slot);
-            _mm_storeh_pd(dist + n, d);
-            slot[n] = second;
-            n += (inside >> 1) & static_cast<int>(second != self_slot);
+            n = append_pair(d, limit, slots + j, self_slot, dist, slot, n);
         }
     }
 #endif
