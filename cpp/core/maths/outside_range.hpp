@@ -11,6 +11,13 @@ namespace vosim {
 
 inline bool outside_range(double v, double lo, double hi) { return !(v >= lo) || !(v <= hi); }
 
+#if VOSIM_HAS_SSE2
+// outside_range on both lanes: all ones where the value is outside (or NaN).
+inline __m128d outside_pd(__m128d v, __m128d low, __m128d high) {
+    return _mm_or_pd(_mm_cmpnge_pd(v, low), _mm_cmpnle_pd(v, high));
+}
+#endif
+
 // Whether any of values[0, count) is outside [lo, hi].
 template <bool sse2 = kSse2>
 inline bool any_outside_range(const double* values, std::int64_t count, double lo, double hi) {
@@ -25,12 +32,12 @@ inline bool any_outside_range(const double* values, std::int64_t count, double l
         for (; m + 4 <= count; m += 4) {
             const __m128d v = _mm_loadu_pd(values + m);
             const __m128d w = _mm_loadu_pd(values + m + 2);
-            lanes = _mm_or_pd(lanes, _mm_or_pd(_mm_cmpnge_pd(v, low), _mm_cmpnle_pd(v, high)));
-            more_lanes = _mm_or_pd(more_lanes, _mm_or_pd(_mm_cmpnge_pd(w, low), _mm_cmpnle_pd(w, high)));
+            lanes = _mm_or_pd(lanes, outside_pd(v, low, high));
+            more_lanes = _mm_or_pd(more_lanes, outside_pd(w, low, high));
         }
         for (; m + 2 <= count; m += 2) {
             const __m128d v = _mm_loadu_pd(values + m);
-            lanes = _mm_or_pd(lanes, _mm_or_pd(_mm_cmpnge_pd(v, low), _mm_cmpnle_pd(v, high)));
+            lanes = _mm_or_pd(lanes, outside_pd(v, low, high));
         }
         outside = _mm_movemask_pd(_mm_or_pd(lanes, more_lanes)) != 0;
     }
@@ -53,7 +60,7 @@ inline bool any_outside_range_where(const double* values, const std::uint8_t* se
         std::int64_t k = 0;
         for (; k + 2 <= n; k += 2) {
             const __m128d v = _mm_loadu_pd(values + k);
-            const int bad = _mm_movemask_pd(_mm_or_pd(_mm_cmpnge_pd(v, low), _mm_cmpnle_pd(v, high)));
+            const int bad = _mm_movemask_pd(outside_pd(v, low, high));
             const int chosen = static_cast<int>((selected[k] != 0) == wanted) |
                                (static_cast<int>((selected[k + 1] != 0) == wanted) << 1);
             outside |= bad & chosen;
@@ -66,10 +73,10 @@ inline bool any_outside_range_where(const double* values, const std::uint8_t* se
         const __m128d high = _mm_set1_pd(hi);
         for (std::int64_t k = 0; k < n; ++k) {
             __m128d v = _mm_loadu_pd(values + width * k);
-            __m128d bad = _mm_or_pd(_mm_cmpnge_pd(v, low), _mm_cmpnle_pd(v, high));
+            __m128d bad = outside_pd(v, low, high);
             if constexpr (width == 3) {
                 v = _mm_set1_pd(values[width * k + 2]);
-                bad = _mm_or_pd(bad, _mm_or_pd(_mm_cmpnge_pd(v, low), _mm_cmpnle_pd(v, high)));
+                bad = _mm_or_pd(bad, outside_pd(v, low, high));
             }
             outside |= static_cast<int>(_mm_movemask_pd(bad) != 0) & static_cast<int>((selected[k] != 0) == wanted);
         }
