@@ -3,6 +3,7 @@
 import importlib.util
 import json
 import os
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -190,3 +191,78 @@ def test_bench_navground_measures_arrival_and_clearance():
     frames.append([[10.0, 0.1], [0.2, 0.0]])
     result = module.arrival_and_clearance(module.np.array(frames), module.np.array(goals))
     assert result["arrived"] == 1.0 and abs(result["last_arrival_s"] - 3 * module.TIME_STEP) < 1e-12
+
+
+# bench_rvo2_lto.py times a peer program (RVO2 built with link-time optimisation) beside vosim; here
+# a stand-in peer checks the crowd file it is given and reports a fixed step time.
+FAKE_PEER = """#!{python}
+import struct, sys
+path, threads = sys.argv[1], int(sys.argv[2])
+data = open(path, "rb").read()
+(n,) = struct.unpack("<q", data[:8])
+if len(data) != 8 + 32 * n:
+    sys.exit("wrong size")
+print("{line}".format(n=n, threads=threads))
+"""
+
+
+def fake_peer(tmp_path: Path, line: str = "{n} {threads} 0.010000 0.0") -> Path:
+    peer = tmp_path / "peer"
+    peer.write_text(FAKE_PEER.format(python=sys.executable, line=line))
+    peer.chmod(0o755)
+    return peer
+
+
+def load_bench_rvo2_lto():
+    spec = importlib.util.spec_from_file_location("bench_rvo2_lto", BENCHMARKS / "bench_rvo2_lto.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bench_rvo2_lto_times_builds_and_peer_in_the_same_rounds(tmp_path):
+    json_path = tmp_path / "out.json"
+    out = run_script("bench_rvo2_lto.py", ["--rvo2", str(fake_peer(tmp_path)), "--sizes", "64", "--rounds", "2",
+                                           "--build", f"a={sys.executable}", "--build", f"b={sys.executable}",
+                                           "--json", str(json_path)])
+    assert "| 64 | " in out and "a / RVO2 | b / RVO2" in out
+    report = json.loads(json_path.read_text())
+    (row,) = report["rows"]
+    assert row["step_seconds"]["RVO2 LTO"] == [0.01, 0.01]
+    for label in ("a", "b"):
+        seconds = row["step_seconds"][label]
+        assert len(seconds) == 2 and all(s > 0 for s in seconds)
+        assert row["over_rvo2"][label] == pytest.approx(0.01 / statistics.median(seconds))
+
+
+def test_bench_rvo2_lto_writes_the_crowd_in_the_peers_format(tmp_path):
+    module = load_bench_rvo2_lto()
+    module.write_crowd(7, tmp_path / "crowd.bin")
+    data = (tmp_path / "crowd.bin").read_bytes()
+    assert int.from_bytes(data[:8], "little", signed=True) == 7
+    import numpy as np
+
+    rows = np.frombuffer(data[8:], dtype="<f8").reshape(7, 4)
+    start, goals = module.grid_crowd(7)
+    assert np.array_equal(rows[:, :2], start) and np.array_equal(rows[:, 2:], goals)
+
+
+@pytest.mark.parametrize("line, message", [
+    ("garbage", "RVO2 LTO printed 'garbage'"),
+    ("{n} {threads} 0.0 0.0", "step time of 0.0"),
+    ("5 {threads} 0.01 1.0", "reported n=5, threads=1; asked for n=64, threads=1"),
+])
+def test_bench_rvo2_lto_refuses_a_peer_that_breaks_the_protocol(tmp_path, line, message):
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "bench_rvo2_lto.py"), "--rvo2",
+                           str(fake_peer(tmp_path, line)), "--sizes", "64", "--rounds", "1"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and message in done.stderr
+
+
+def test_bench_rvo2_lto_refuses_bad_arguments(tmp_path):
+    for args, message in ((["--rvo2", str(tmp_path / "missing")], "is not an executable file"),
+                          (["--rvo2", str(fake_peer(tmp_path)), "--sizes", "0"], "0 must be >= 1"),
+                          (["--rvo2", str(fake_peer(tmp_path)), "--build", "nolabel"], "expected LABEL=PYTHON")):
+        done = subprocess.run([sys.executable, str(BENCHMARKS / "bench_rvo2_lto.py"), *args],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2 and message in done.stderr, done.stderr
