@@ -116,3 +116,74 @@ TEST_CASE_TEMPLATE("row_runs: the SSE2 and plain paths give the same runs, each 
         }
     }
 }
+
+TEST_CASE("a build on several threads gives the one-thread grid: the same cell order and the same queries") {
+    // Uniform (dense grid), clustered (blocks too large for the stack buffer,
+    // trees), spread (hashed buckets) and all on one spot; every fifth agent
+    // inactive in the first two.
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    struct Crowd {
+        const char* name;
+        std::vector<double> xy;
+        std::vector<std::uint8_t> active;
+    };
+    std::vector<Crowd> crowds;
+    const int n = 20000;
+    Crowd uniform{"uniform", {}, {}}, clustered{"clustered", {}, {}}, spread{"spread", {}, {}}, spot{"one spot", {}, {}};
+    for (int k = 0; k < n; ++k) {
+        uniform.xy.insert(uniform.xy.end(), {2.0 * (k % 141) + unit(rng), 2.0 * (k / 141) + unit(rng)});
+        uniform.active.push_back(k % 5 != 0);
+        const bool packed = k % 10 < 8;
+        clustered.xy.insert(clustered.xy.end(), {packed ? 3.0 * unit(rng) : 300.0 * unit(rng),
+                                                 packed ? 3.0 * unit(rng) : 300.0 * unit(rng)});
+        clustered.active.push_back(k % 5 != 0);
+        spread.xy.insert(spread.xy.end(), {1e6 * unit(rng), 1e6 * unit(rng)});
+        spread.active.push_back(1);
+        spot.xy.insert(spot.xy.end(), {5.0, -7.0});
+        spot.active.push_back(1);
+    }
+    for (const Crowd* crowd : {&uniform, &clustered, &spread, &spot}) {
+        CAPTURE(crowd->name);
+        NeighborGrid one;
+        one.build(crowd->xy.data(), crowd->active.data(), n, 1.75, 0.0, 1);
+        for (int threads : {2, 3, 4, 7, 16}) {
+            CAPTURE(threads);
+            NeighborGrid many;
+            many.build(crowd->xy.data(), crowd->active.data(), n, 1.75, 0.0, threads);
+            REQUIRE(many.slots_in_cell_order() == one.slots_in_cell_order());
+            for (int self = 0; self < n; self += 97) {
+                const Vec2 p(crowd->xy[2 * self], crowd->xy[2 * self + 1]);
+                Neighbor a[10], b[10];
+                const int found = one.nearest(p, 3.5, 10, self, a);
+                REQUIRE(many.nearest(p, 3.5, 10, self, b) == found);
+                for (int i = 0; i < found; ++i) {
+                    CHECK(a[i].slot == b[i].slot);
+                    CHECK(a[i].dist_sq == b[i].dist_sq);
+                }
+                const std::vector<Neighbor> expected = brute_force(crowd->xy, crowd->active, self, 3.5, 10);
+                REQUIRE(static_cast<int>(expected.size()) == found);
+                for (int i = 0; i < found; ++i) CHECK(b[i].slot == expected[i].slot);
+            }
+        }
+    }
+}
+
+TEST_CASE("a build on many threads holds about the memory of a build on one") {
+    // The parallel build's counters are per block of buckets, not per bucket:
+    // per bucket they would take 4 bytes x threads x buckets (here about 5
+    // bytes per agent and thread), per block under a quarter byte.
+    std::mt19937_64 rng(5);
+    std::uniform_real_distribution<double> jitter(-0.4, 0.4);
+    const int n = 40000;
+    std::vector<double> xy;
+    for (int k = 0; k < n; ++k) xy.insert(xy.end(), {2.0 * (k % 200) + jitter(rng), 2.0 * (k / 200) + jitter(rng)});
+    NeighborGrid one;
+    one.build(xy.data(), nullptr, n, 1.75, 0.0, 1);
+    for (int threads : {2, 16, 64}) {
+        CAPTURE(threads);
+        NeighborGrid many;
+        many.build(xy.data(), nullptr, n, 1.75, 0.0, threads);
+        CHECK(many.held_bytes() <= one.held_bytes() + static_cast<std::size_t>(n) * threads / 4);
+    }
+}

@@ -24,6 +24,13 @@ constexpr std::uint32_t kLeafSize = 12;
 // four loops costs more (a few microseconds each on the engine's pool).
 constexpr int kParallelBuildMin = 4096;
 
+// The parallel build sorts by blocks of up to 2^kMaxBlockShift buckets
+// first, sized to hold about kBlockAgents agents on average; a block of up to
+// kBlockBuffer agents is then sorted through a buffer on the stack.
+constexpr int kMaxBlockShift = 8;
+constexpr std::size_t kBlockAgents = 64;
+constexpr std::uint32_t kBlockBuffer = 512;
+
 struct Bounds {
     double lo_x = INFINITY, lo_y = INFINITY, hi_x = -INFINITY, hi_y = -INFINITY;
     double extent = 0.0;  // largest |coordinate|
@@ -161,15 +168,25 @@ void NeighborGrid::sort_into_buckets(const double* positions, const std::uint8_t
         bucket_start_.pop_back();
         return;
     }
-    cursors_.assign(static_cast<std::size_t>(threads) * buckets, 0u);
-    bucket_start_.resize(buckets + 1);
-    std::vector<std::uint32_t> block_sums(static_cast<std::size_t>(threads) + 1, 0u);
-    // `threads` parts, each a fixed range of slots and of buckets (the
-    // same partitions in every pass, and for any count of parts the union
-    // is the slot order), in four loops on the pool (parallel.hpp; each
-    // loop's end is the barrier the next one needs). Parts, not threads,
-    // own the cursors: any thread may run any part.
+    // Two stable counting sorts, so that the parts' counters take memory per
+    // block of 2^shift consecutive buckets, not per bucket (per bucket they
+    // would be 4 bytes x threads x buckets: tens of bytes per agent on many
+    // cores). First by block: `threads` parts, each a fixed range of slots
+    // and of blocks (the same partitions in every pass, and for any count of
+    // parts the union is the slot order), count and place their agents, so
+    // that each block holds its agents in slot order. Then each block sorts
+    // its own agents by bucket, stably. Every loop runs on the pool
+    // (parallel.hpp; each loop's end is the barrier the next one needs);
+    // parts, not threads, own the counters: any thread may run any part.
+    const std::size_t active_count = slots_.size();
+    int shift = 0;  // blocks of about kBlockAgents agents on average
+    while (shift < kMaxBlockShift && (buckets >> (shift + 1)) * kBlockAgents >= active_count) ++shift;
+    const std::size_t blocks = ((buckets - 1) >> shift) + 1;
     const int team = threads;
+    cursors_.assign(static_cast<std::size_t>(team) * blocks, 0u);
+    bucket_start_.resize(buckets + 1);
+    std::vector<std::uint32_t> block_start(blocks + 1);
+    std::vector<std::uint32_t> block_sums(static_cast<std::size_t>(team) + 1, 0u);
     const auto slot_range = [&](int t) {
         return std::pair<int, int>(static_cast<int>(static_cast<std::int64_t>(count) * t / team),
                                    static_cast<int>(static_cast<std::int64_t>(count) * (t + 1) / team));
@@ -177,34 +194,34 @@ void NeighborGrid::sort_into_buckets(const double* positions, const std::uint8_t
     parallel_for(team, threads, [&](std::int64_t part) {
         const int t = static_cast<int>(part);
         const auto [lo, hi] = slot_range(t);
-        std::uint32_t* mine = cursors_.data() + static_cast<std::size_t>(t) * buckets;
+        std::uint32_t* mine = cursors_.data() + static_cast<std::size_t>(t) * blocks;
         for (int k = lo; k < hi; ++k) {
             if (active && !active[k]) continue;
-            ++mine[bucket_at(k)];
+            ++mine[bucket_at(k) >> shift];
         }
     });
-    // Bucket totals and their prefix sums, by blocks of buckets.
+    // Block totals and their prefix sums, by ranges of blocks.
     parallel_for(team, threads, [&](std::int64_t part) {
         const int t = static_cast<int>(part);
-        const std::size_t b_lo = buckets * t / team;
-        const std::size_t b_hi = buckets * (t + 1) / team;
+        const std::size_t b_lo = blocks * t / team;
+        const std::size_t b_hi = blocks * (t + 1) / team;
         std::uint32_t sum = 0;
         for (std::size_t b = b_lo; b < b_hi; ++b) {
-            for (int u = 0; u < team; ++u) sum += cursors_[static_cast<std::size_t>(u) * buckets + b];
+            for (int u = 0; u < team; ++u) sum += cursors_[static_cast<std::size_t>(u) * blocks + b];
         }
         block_sums[t + 1] = sum;
     });
     for (int u = 0; u < team; ++u) block_sums[u + 1] += block_sums[u];
-    bucket_start_[buckets] = block_sums[team];
+    block_start[blocks] = block_sums[team];
     parallel_for(team, threads, [&](std::int64_t part) {
         const int t = static_cast<int>(part);
-        const std::size_t b_lo = buckets * t / team;
-        const std::size_t b_hi = buckets * (t + 1) / team;
+        const std::size_t b_lo = blocks * t / team;
+        const std::size_t b_hi = blocks * (t + 1) / team;
         std::uint32_t at = block_sums[t];
         for (std::size_t b = b_lo; b < b_hi; ++b) {
-            bucket_start_[b] = at;
+            block_start[b] = at;
             for (int u = 0; u < team; ++u) {
-                std::uint32_t& c = cursors_[static_cast<std::size_t>(u) * buckets + b];
+                std::uint32_t& c = cursors_[static_cast<std::size_t>(u) * blocks + b];
                 const std::uint32_t here = c;
                 c = at;
                 at += here;
@@ -214,14 +231,66 @@ void NeighborGrid::sort_into_buckets(const double* positions, const std::uint8_t
     parallel_for(team, threads, [&](std::int64_t part) {
         const int t = static_cast<int>(part);
         const auto [lo, hi] = slot_range(t);
-        std::uint32_t* mine = cursors_.data() + static_cast<std::size_t>(t) * buckets;
+        std::uint32_t* mine = cursors_.data() + static_cast<std::size_t>(t) * blocks;
         for (int k = lo; k < hi; ++k) {
             if (active && !active[k]) continue;
-            const std::uint32_t to = mine[bucket_at(k)]++;
+            const std::uint32_t to = mine[bucket_at(k) >> shift]++;
             slots_[to] = k;
             points_[to] = Vec2(positions[2 * k], positions[2 * k + 1]);
         }
     });
+    // Each block by bucket, through a buffer: on the stack for the usual
+    // block, in one array shared by the blocks too large for it (a crowd
+    // packed into few buckets), each its own part of it. The counters are
+    // no longer needed: they hold those parts' offsets.
+    std::size_t spilled = 0;
+    for (std::size_t b = 0; b < blocks; ++b) {
+        const std::uint32_t size = block_start[b + 1] - block_start[b];
+        cursors_[b] = static_cast<std::uint32_t>(spilled);
+        if (size > kBlockBuffer) spilled += size;
+    }
+    std::vector<BlockEntry> spill(spilled);
+    parallel_for(static_cast<std::int64_t>(blocks), threads, [&](std::int64_t block) {
+        const std::size_t b = static_cast<std::size_t>(block);
+        const std::size_t first = b << shift;
+        const std::size_t width = std::min<std::size_t>(std::size_t{1} << shift, buckets - first);
+        BlockEntry local[kBlockBuffer];
+        const bool fits = block_start[b + 1] - block_start[b] <= kBlockBuffer;
+        sort_block(block_start[b], block_start[b + 1], first, width, fits ? local : spill.data() + cursors_[b]);
+    });
+    bucket_start_[buckets] = block_start[blocks];
+}
+
+// Orders points_ and slots_ in [begin, end), whose agents are in slot order
+// and in the buckets [first, first + width), by bucket (a stable counting
+// sort through `buffer`, which has room for them all), and sets those
+// buckets' starts.
+void NeighborGrid::sort_block(std::uint32_t begin, std::uint32_t end, std::size_t first, std::size_t width,
+                              BlockEntry* buffer) {
+    const auto local_bucket = [&](Vec2 p) { return bucket_of(cell_coord(p.x), cell_coord(p.y)) - first; };
+    std::uint32_t start[(std::size_t{1} << kMaxBlockShift) + 1];
+    std::fill(start, start + width + 1, 0u);
+    const std::uint32_t n = end - begin;
+    for (std::uint32_t j = 0; j < n; ++j) {
+        const Vec2 p = points_[begin + j];
+        const auto bucket = static_cast<std::uint32_t>(local_bucket(p));
+        buffer[j] = BlockEntry{p, slots_[begin + j], bucket};
+        ++start[bucket + 1];
+    }
+    for (std::size_t b = 0; b < width; ++b) start[b + 1] += start[b];
+    for (std::size_t b = 0; b < width; ++b) bucket_start_[first + b] = begin + start[b];
+    for (std::uint32_t j = 0; j < n; ++j) {
+        const std::uint32_t to = begin + start[buffer[j].bucket]++;
+        points_[to] = buffer[j].point;
+        slots_[to] = buffer[j].slot;
+    }
+}
+
+std::size_t NeighborGrid::held_bytes() const {
+    return bucket_start_.capacity() * sizeof(std::uint32_t) + slots_.capacity() * sizeof(std::int32_t) +
+           points_.capacity() * sizeof(Vec2) + cursors_.capacity() * sizeof(std::uint32_t) +
+           nodes_.capacity() * sizeof(TreeNode) + bucket_root_.capacity() * sizeof(std::int32_t) +
+           scratch_entries_.capacity() * sizeof(Entry);
 }
 
 void NeighborGrid::build_trees() {

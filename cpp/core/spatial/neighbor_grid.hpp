@@ -79,6 +79,10 @@ public:
     // close in memory.
     const std::vector<std::int32_t>& slots_in_cell_order() const { return slots_; }
 
+    // Bytes its arrays hold (their capacities), for tests and benchmarks of
+    // its memory.
+    std::size_t held_bytes() const;
+
 private:
     // A node of a crowded cell's k-d tree over points_[begin, end).
     struct TreeNode {
@@ -98,6 +102,14 @@ private:
     // The counting sort of build(), on up to `threads` threads.
     void sort_into_buckets(const double* positions, const std::uint8_t* active, int count,
                            std::size_t buckets, int threads);
+    // Its last pass for one block of buckets (see there).
+    struct BlockEntry {
+        Vec2 point;
+        std::int32_t slot;
+        std::uint32_t bucket;  // within its block
+    };
+    void sort_block(std::uint32_t begin, std::uint32_t end, std::size_t first, std::size_t width,
+                    BlockEntry* buffer);
     // Calls f(slot, dist_sq) for the agents of the cells visit_cells visits,
     // skipping tree nodes that cannot hold an agent closer than limit()
     // (a Neighbor: the k-th found so far, or {range^2, INT32_MAX}).
@@ -133,7 +145,7 @@ private:
     std::vector<std::uint32_t> bucket_start_;  // size buckets + 1
     std::vector<std::int32_t> slots_;          // agents sorted by bucket
     std::vector<Vec2> points_;                 // their positions, same order
-    std::vector<std::uint32_t> cursors_;       // per thread and bucket, during a parallel build
+    std::vector<std::uint32_t> cursors_;       // per part and block of buckets, during a parallel build
     std::vector<TreeNode> nodes_;              // the trees of all crowded buckets
     std::vector<std::int32_t> bucket_root_;    // per bucket: its tree's root or -1 (empty: no trees)
     std::vector<Entry> scratch_entries_;       // during build
