@@ -274,14 +274,14 @@ void NeighborGrid::sort_block(std::uint32_t begin, std::uint32_t end, std::size_
     for (std::uint32_t j = 0; j < n; ++j) {
         const Vec2 p = points_[begin + j];
         const auto bucket = static_cast<std::uint32_t>(local_bucket(p));
-        buffer[j] = BlockEntry{p, slots_[begin + j], bucket};
+        buffer[j] = BlockEntry{p.x, p.y, slots_[begin + j], bucket};
         ++start[bucket + 1];
     }
     for (std::size_t b = 0; b < width; ++b) start[b + 1] += start[b];
     for (std::size_t b = 0; b < width; ++b) bucket_start_[first + b] = begin + start[b];
     for (std::uint32_t j = 0; j < n; ++j) {
         const std::uint32_t to = begin + start[buffer[j].bucket]++;
-        points_[to] = buffer[j].point;
+        points_[to] = Vec2(buffer[j].x, buffer[j].y);
         slots_[to] = buffer[j].slot;
     }
 }

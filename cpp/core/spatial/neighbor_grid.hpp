@@ -103,8 +103,10 @@ private:
     void sort_into_buckets(const double* positions, const std::uint8_t* active, int count,
                            std::size_t buckets, int threads);
     // Its last pass for one block of buckets (see there).
+    // (Plain doubles, not a Vec2: an array of them on the stack is left
+    // uninitialised rather than zeroed for every block.)
     struct BlockEntry {
-        Vec2 point;
+        double x, y;
         std::int32_t slot;
         std::uint32_t bucket;  // within its block
     };
