@@ -120,6 +120,13 @@ def positive(text: str) -> int:
     return value
 
 
+def positive_seconds(text: str) -> float:
+    value = float(text)
+    if not value > 0.0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{value} must be a finite number of seconds > 0")
+    return value
+
+
 def median_and_best(seconds: list[float], n: int) -> tuple[float, float]:
     """M agent-steps/s of the median and of the best round."""
     return n / statistics.median(seconds) / 1e6, n / min(seconds) / 1e6
@@ -136,7 +143,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=positive, default=3)
     parser.add_argument("--build", type=parse_build, action="append", metavar="LABEL=PYTHON",
                         help="a Python whose vosim to time (repeat to compare builds); default: this one")
-    parser.add_argument("--timeout", type=float, default=900.0, help="seconds allowed to one process")
+    parser.add_argument("--timeout", type=positive_seconds, default=900.0, help="seconds allowed to one process")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
     if not (args.rvo2.is_file() and os.access(args.rvo2, os.X_OK)):

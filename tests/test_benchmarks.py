@@ -262,7 +262,9 @@ def test_bench_rvo2_lto_refuses_a_peer_that_breaks_the_protocol(tmp_path, line, 
 def test_bench_rvo2_lto_refuses_bad_arguments(tmp_path):
     for args, message in ((["--rvo2", str(tmp_path / "missing")], "is not an executable file"),
                           (["--rvo2", str(fake_peer(tmp_path)), "--sizes", "0"], "0 must be >= 1"),
-                          (["--rvo2", str(fake_peer(tmp_path)), "--build", "nolabel"], "expected LABEL=PYTHON")):
+                          (["--rvo2", str(fake_peer(tmp_path)), "--build", "nolabel"], "expected LABEL=PYTHON"),
+                          (["--rvo2", str(fake_peer(tmp_path)), "--timeout", "nan"], "nan must be a finite"),
+                          (["--rvo2", str(fake_peer(tmp_path)), "--timeout", "-1"], "-1.0 must be a finite")):
         done = subprocess.run([sys.executable, str(BENCHMARKS / "bench_rvo2_lto.py"), *args],
                               capture_output=True, text=True, timeout=60)
         assert done.returncode == 2 and message in done.stderr, done.stderr
