@@ -37,13 +37,29 @@ void require_size(const py::array& a, py::ssize_t size, const char* name) {
     }
 }
 
+// The column a view shows. A lazy one (one value while every agent holds it)
+// becomes an ordinary column first: the view must see the engine's later
+// writes, and writes through it must reach the engine.
+template <class T>
+const Column<T>& viewed(Column<T>& column, const Engine&, const std::string&) {
+    return column;
+}
+template <class T>
+const Column<T>& viewed(LazyColumn<T>& column, const Engine& e, const std::string& name) {
+    if (column.uniform() && e.busy()) {
+        throw std::runtime_error("the simulator is busy: another call is running on it in another thread; read " +
+                                 name + " after it returns");
+    }
+    return column.materialize();
+}
+
 py::array view(Engine& e, const std::string& name) {
     AgentState& s = e.state();
     // Flags (uint8 columns) show as bool.
-    auto make = [&](const auto& column, int width, bool writable) {
+    auto make = [&](auto& column, int width, bool writable) {
         using Value = std::remove_cv_t<std::remove_reference_t<decltype(column[0])>>;
         const py::dtype dtype = std::is_same_v<Value, std::uint8_t> ? py::dtype::of<bool>() : py::dtype::of<Value>();
-        return column_view(column, s.scenes(), s.count(), s.capacity(), width, writable, dtype);
+        return column_view(viewed(column, e, name), s.scenes(), s.count(), s.capacity(), width, writable, dtype);
     };
     // One view per field of the table that has one.
 #define VOSIM_FIELD_VIEW(field, T, width, role, ...)                                  \

@@ -28,8 +28,10 @@ EngineSnapshot one_agent_snapshot() {
     s.next_id = 1;
     s.time_step = 0.1;
     state.for_each_column([&](auto& column, int width, const char* name) {
-        using Value = std::remove_reference_t<decltype(column[0])>;
-        s.columns.push_back({name, width, std::vector<Value>(column.data(), column.data() + width)});
+        using Value = std::remove_cv_t<std::remove_reference_t<decltype(column[0])>>;
+        std::vector<Value> values;
+        for (int d = 0; d < width; ++d) values.push_back(column[d]);  // (lazy columns hold no buffer)
+        s.columns.push_back({name, width, values});
     });
     s.waypoints.push_back({0, {1.0, 0.0, 2.0, 0.0, 3.0, 0.0}, 0, 0.5});
     return s;

@@ -85,10 +85,10 @@ TEST_CASE("append copies every input field; the check names a field out of its r
     CHECK(state.max_neighbors[state.index(0, 0)] == 4);
     CHECK(state.active[state.index(0, 0)] == 1);
     CHECK_NOTHROW(check_state(state));
-    state.uncertainty_offset[state.index(1, 0)] = -1.0;
+    state.uncertainty_offset.materialize()[state.index(1, 0)] = -1.0;
     CHECK_THROWS_WITH_AS(check_state(state), doctest::Contains("agent id 1 (scene 1, slot 0): uncertainty_offset is -1"),
                          std::invalid_argument);
-    state.uncertainty_offset[state.index(1, 0)] = 0.0;
+    state.uncertainty_offset.materialize()[state.index(1, 0)] = 0.0;
     state.velocities[2 * state.index(0, 0)] = 1e16;
     CHECK_THROWS_WITH_AS(check_state(state), doctest::Contains("velocity is 1e+16"), std::invalid_argument);
 }

@@ -92,11 +92,13 @@ CONDITIONAL_DEFAULTS = {"pref_speed": "max_speed"}
 #: Per-agent numbers of add_agents (one value per agent; what a scenario may set per agent).
 PER_AGENT_NUMBERS = tuple(name for name in INPUTS if not FIELDS[name].is_vector)
 
-# Bytes per agent slot of the engine's columns, and at most what add_agents
-# copies of its arguments (broadcast views; checks make temporary masks and
-# per-agent arrays of other dtypes are converted through float64).
+# Bytes per agent slot of the engine's columns when each holds a value per
+# agent (those of fields every agent has at one value take less: lazy
+# columns, agent_fields.hpp), and at most what add_agents copies of its
+# arguments (broadcast views; checks make temporary masks and per-agent
+# arrays of other dtypes are converted through float64).
 def bytes_per_agent(dimensions: int = 2) -> tuple[int, int]:
-    """Bytes per agent slot of the engine's columns, and at most what add_agents copies."""
+    """At most the bytes per agent slot of the engine's columns, and what add_agents copies."""
     engine = sum(np.dtype(f.dtype).itemsize * f.components(dimensions) for f in FIELDS.values())
     inputs = sum((1 if FIELDS[n].dtype == "bool" else 8) * FIELDS[n].components(dimensions)
                  for n in (*INPUTS, *_DERIVED_INPUTS))

@@ -90,11 +90,34 @@ void check_ids(const AgentState& s) {
     }
 }
 
+// A restored column gets value(b, k) for the k-th of the count x width
+// values of scene b.
+template <typename T, class Values>
+void restore_column(Column<T>& column, const AgentState& s, int width, Values&& value) {
+    const std::size_t per_scene = static_cast<std::size_t>(s.count()) * width;
+    for (int b = 0; b < s.scenes(); ++b) {
+        for (std::size_t k = 0; k < per_scene; ++k) column[s.index(b, 0) * width + k] = value(b, k);
+    }
+}
+// A lazy one stays one value when every agent has the same.
+template <typename T, class Values>
+void restore_column(LazyColumn<T>& column, const AgentState& s, int width, Values&& value) {
+    const std::size_t per_scene = static_cast<std::size_t>(s.count()) * width;
+    if (per_scene == 0) return;
+    const T first = value(0, 0);
+    bool same = true;
+    for (int b = 0; b < s.scenes() && same; ++b) {
+        for (std::size_t k = 0; k < per_scene && same; ++k) same = same_bits(value(b, k), first);
+    }
+    if (same) return column.assign_uniform(column.elements(), first);
+    restore_column(column.materialize(), s, width, value);
+}
+
 // The engine's own columns that the per-step check does not cover (hidden
 // and read-only fields other than ids): within their ranges of the field
 // table for every agent that has an id (removed slots hold anything).
-template <typename Value>
-void check_engine_column(const Column<Value>& column, int width, const char* name, const AgentState& s) {
+template <class C>
+void check_engine_column(const C& column, int width, const char* name, const AgentState& s) {
     const FieldInfo* info = nullptr;
     for (const FieldInfo& field : kAgentFields) {
         if (std::string(field.name) == name) info = &field;
@@ -120,7 +143,8 @@ void check_engine_column(const Column<Value>& column, int width, const char* nam
     }
 }
 
-void check_flags(const Column<std::uint8_t>& column, const AgentState& s, const char* name) {
+template <class C>
+void check_flags(const C& column, const AgentState& s, const char* name) {
     for (int b = 0; b < s.scenes(); ++b) {
         for (int slot = 0; slot < s.count(); ++slot) {
             if (column[s.index(b, slot)] > 1) {
@@ -248,26 +272,18 @@ void Engine::restore(const EngineSnapshot& saved) {
     state.reset(saved.count, saved.next_id);
     std::size_t used = 0;
     state.for_each_column([&](auto& column, int width, const char* name) {
-        using Value = std::remove_reference_t<decltype(column[0])>;
+        using Value = std::remove_cv_t<std::remove_reference_t<decltype(column[0])>>;
         const SavedColumn* found = find_column(name);
         if (!found) {
             // Saved before agents had kinematics: all holonomic, headings 0.
-            const double fill = missing_column_value(name);
-            for (int b = 0; b < saved.scenes; ++b) {
-                for (std::size_t k = 0; k < static_cast<std::size_t>(saved.count) * width; ++k) {
-                    column[state.index(b, 0) * width + k] = static_cast<Value>(fill);
-                }
-            }
+            const auto fill = static_cast<Value>(missing_column_value(name));
+            restore_column(column, state, width, [fill](int, std::size_t) { return fill; });
             return;
         }
         const auto& values = std::get<std::vector<Value>>(found->values);  // checked above
-        for (int b = 0; b < saved.scenes; ++b) {
-            const std::size_t to = state.index(b, 0) * width;
-            const std::size_t from = static_cast<std::size_t>(b) * saved.count * width;
-            for (std::size_t k = 0; k < static_cast<std::size_t>(saved.count) * width; ++k) {
-                column[to + k] = values[from + k];
-            }
-        }
+        const std::size_t per_scene = static_cast<std::size_t>(saved.count) * width;
+        restore_column(column, state, width,
+                       [&values, per_scene](int b, std::size_t k) { return values[b * per_scene + k]; });
         ++used;
     });
     if (used != saved.columns.size()) refuse("it has columns this engine does not know");

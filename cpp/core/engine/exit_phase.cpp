@@ -7,6 +7,7 @@ namespace vosim {
 
 bool wants_exits(const AgentState& s, const Sinks& sinks) {
     if (sinks.any_live()) return true;
+    if (s.remove_at_goal.uniform() && !s.remove_at_goal.value()) return false;  // no agent leaves at its goal
     for (int b = 0; b < s.scenes(); ++b) {
         for (int slot = 0; slot < s.count(); ++slot) {
             const std::size_t i = s.index(b, slot);
@@ -24,6 +25,8 @@ void remove_exits(AgentState& s, const Sinks& sinks, const Waypoints& waypoints,
     const std::vector<double>& before = sinks.positions_before();
     const double exit_time = clock.now + clock.time_step;
     const double middle = clock.now + 0.5 * clock.time_step;  // sinks open by the middle: no rounding decides
+    Column<double>& exit_times = s.exit_time.materialize();  // (lazy columns: written below, in parallel)
+    Column<std::int32_t>& exit_sinks = s.exit_sink.materialize();
     parallel_for_values(total, max_threads(), [&](std::int64_t i) {
         if (i % s.capacity() >= s.count() || !s.active[i]) return;
         const std::size_t at = static_cast<std::size_t>(i);
@@ -40,8 +43,8 @@ void remove_exits(AgentState& s, const Sinks& sinks, const Waypoints& waypoints,
         }
         if (sink == -2) return;
         s.active[at] = 0;
-        s.exit_time[at] = exit_time;
-        s.exit_sink[at] = sink;
+        exit_times[at] = exit_time;
+        exit_sinks[at] = sink;
         if (metrics) metrics->observe_exit(at, step_count + 1);
     });
 }

@@ -27,7 +27,7 @@ void integrate_nonholonomic(AgentState& s, const Method& method, std::size_t i, 
     store(s.positions.data(), i, pose.position);
     store(s.velocities.data(), i, motion.speed * Vec2(std::cos(pose.heading), std::sin(pose.heading)));
     s.headings[i] = pose.heading;
-    s.angular_velocities[i] = motion.turn_rate;
+    s.angular_velocities.written(i) = motion.turn_rate;  // (materialized by integrate)
 }
 
 // Agent i's velocity v, or the velocity of the displacement the obstacle
@@ -60,6 +60,7 @@ void integrate(AgentState& s, const Method& method, double dt, bool nonholonomic
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
     // A method that models acceleration has already kept to it.
     const bool clamp_acceleration = !method.models_acceleration(kDim<V>);
+    if (kDim<V> == 2 && nonholonomic) s.angular_velocities.materialize();  // (lazy: written in parallel below)
     if (before) {
         before->velocities.resize(static_cast<std::size_t>(total) * kDim<V>);
         before->headings.resize(static_cast<std::size_t>(total));

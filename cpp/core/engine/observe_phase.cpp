@@ -12,11 +12,12 @@ namespace vosim {
 namespace {
 
 // Deadlock resolution's per-agent timer and detour, after agent i's new
-// velocity (travelling: seeking a goal it has not reached).
+// velocity (travelling: seeking a goal it has not reached). Their columns are
+// materialized (observe_motion).
 void update_deadlock_state(AgentState& s, const DeadlockResolution& rule, std::uint64_t seed, std::size_t i,
                            bool moving, bool travelling, double time_step, std::int64_t step_count) {
-    double& timer = s.deadlock_timer[i];
-    std::int8_t& side = s.detour_side[i];
+    double& timer = s.deadlock_timer.written(i);
+    std::int8_t& side = s.detour_side.written(i);
     if (!travelling) {
         timer = 0.0;
         side = 0;
@@ -50,6 +51,10 @@ void observe_motion(AgentState& s, const MotionBefore& before, const Method& met
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
     const DeadlockResolution deadlock = method.deadlock_resolution();
     const std::uint64_t seed = method.preference_noise().seed;
+    if (deadlock.rule != DeadlockRule::kNone) {  // (lazy columns: written in parallel below)
+        s.deadlock_timer.materialize();
+        s.detour_side.materialize();
+    }
     parallel_for_values(total, max_threads(), [&](std::int64_t i) {
         if (i % s.capacity() >= s.count() || !s.active[i]) return;
         const std::size_t at = static_cast<std::size_t>(i);

@@ -150,6 +150,7 @@ Motion effective_center_motion(Vec2 u, double heading, double distance) {
 }
 
 bool has_nonholonomic(const AgentState& s) {
+    if (s.kinematics.uniform() && s.kinematics.value() == 0) return false;  // all holonomic: no scan
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
     // A parallel scan (a serial one would be a step's serial part).
     const std::int64_t items = items_of(total, kValuesPerItem);

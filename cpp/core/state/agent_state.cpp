@@ -22,6 +22,48 @@ T normalized(T value) {
     return value;
 }
 
+// Readies a lazy column for n new agents in every scene whose values are
+// value(b, k): it stays one value when they all equal it (any value will do
+// while it holds no agent); else it is materialized for append to write.
+// `repeated`: the source gives one value for all (zero steps).
+template <typename T, class Value>
+void prepare_lazy(LazyColumn<T>& column, bool empty, bool repeated, int scenes, int n, Value&& value) {
+    if (!column.uniform()) return;
+    const T first = value(0, 0);
+    bool same = empty || same_bits(first, column.value());
+    for (int b = 0; b < scenes && same && !repeated; ++b) {
+        for (int k = 0; k < n && same; ++k) same = same_bits(value(b, k), first);
+    }
+    if (same) {
+        column.assign_uniform(column.elements(), first);
+    } else {
+        column.materialize();
+    }
+}
+
+template <typename T, class Value>
+void prepare_lazy(Column<T>&, bool, bool, int, int, Value&&) {}  // (a plain column: nothing to ready)
+
+// Element i of a column gets `value` (a uniform lazy column already holds it).
+template <typename T>
+void put(Column<T>& column, std::size_t i, T value) {
+    column[i] = value;
+}
+template <typename T>
+void put(LazyColumn<T>& column, std::size_t i, T value) {
+    if (!column.uniform()) column.written(i) = value;
+}
+
+// `column` replaced by `fresh` (a lazy column stays one value when it was).
+template <typename T>
+void replace(Column<T>& column, Column<T>&& fresh) {
+    column = std::move(fresh);
+}
+template <typename T>
+void replace(LazyColumn<T>& column, Column<T>&& fresh) {
+    column.assign(std::move(fresh));
+}
+
 }  // namespace
 
 AgentState::AgentState(int scenes, int dimensions) : scenes_(scenes), dimensions_(dimensions) {
@@ -37,15 +79,19 @@ void AgentState::reallocate(int new_capacity) {
     const int old_capacity = capacity_;
     const int keep = count_;
     for_each_column([&](auto& column, int width, const char*) {
-        using Value = std::remove_reference_t<decltype(column[0])>;
-        Column<Value> fresh(static_cast<std::size_t>(scenes_) * new_capacity * width);
+        using Value = std::remove_cv_t<std::remove_reference_t<decltype(column[0])>>;
+        const std::size_t elements = static_cast<std::size_t>(scenes_) * new_capacity * width;
+        if constexpr (is_lazy_column_v<std::remove_reference_t<decltype(column)>>) {
+            if (column.uniform()) return column.assign_uniform(elements, column.value());
+        }
+        Column<Value> fresh(elements);
         for (int b = 0; b < scenes_; ++b) {
             if (keep == 0) break;
             std::memcpy(fresh.data() + static_cast<std::size_t>(b) * new_capacity * width,
                         column.data() + static_cast<std::size_t>(b) * old_capacity * width,
                         sizeof(Value) * static_cast<std::size_t>(keep) * width);
         }
-        column = std::move(fresh);
+        replace(column, std::move(fresh));
     });
     capacity_ = new_capacity;
 }
@@ -54,6 +100,11 @@ void AgentState::reset(int count, std::int64_t next_id) {
     if (count < 0) throw std::invalid_argument("count must be >= 0, got " + std::to_string(count));
     if (next_id < 0) throw std::invalid_argument("next_id must be >= 0, got " + std::to_string(next_id));
     count_ = 0;
+    for_each_column([](auto& column, int, const char*) {
+        if constexpr (is_lazy_column_v<std::remove_reference_t<decltype(column)>>) {
+            column.assign_uniform(0, {});  // zero, as one value
+        }
+    });
     reallocate(count);
     count_ = count;
     next_id_ = next_id;
@@ -82,6 +133,17 @@ std::vector<std::int64_t> AgentState::append(int n, const AgentInput& in) {
         const std::int64_t wanted = std::max<std::int64_t>(count_ + n, grown);
         reallocate(static_cast<int>(std::min<std::int64_t>(wanted, kMaxAgents)));
     }
+    // Lazy columns first: each stays one value if the new agents all have it.
+#define VOSIM_PREPARE_LAZY(name, T, width, role, check, range, fallback, ...)                              \
+    if constexpr (FieldRole::role == FieldRole::kInput) {                                                 \
+        const bool repeated = in.name.scene_step == 0 && in.name.agent_step == 0;                          \
+        prepare_lazy(name, count_ == 0, repeated, scenes_, n,                                              \
+                     [&](int b, int k) { return normalized(in.name.at(b, k)); });                          \
+    } else {                                                                                              \
+        prepare_lazy(name, count_ == 0, true, scenes_, n, [](int, int) { return static_cast<T>(fallback); }); \
+    }
+    VOSIM_AGENT_FIELDS(VOSIM_PREPARE_LAZY)
+#undef VOSIM_PREPARE_LAZY
     for (int b = 0; b < scenes_; ++b) {
         for (int k = 0; k < n; ++k) {
             const std::size_t src = static_cast<std::size_t>(b) * n + k;
@@ -91,11 +153,11 @@ std::vector<std::int64_t> AgentState::append(int n, const AgentInput& in) {
 #define VOSIM_APPEND_FIELD(name, T, width, role, check, range, fallback, ...)                             \
     if constexpr (FieldRole::role == FieldRole::kInput) {                                               \
         const int w = width_of(width);                                                                  \
-        for (int d = 0; d < w; ++d) name[w * dst + d] = normalized(in.name.at(b, k, d));                \
+        for (int d = 0; d < w; ++d) put(name, w * dst + d, normalized(in.name.at(b, k, d)));            \
     } else if constexpr (FieldRole::role == FieldRole::kState || FieldRole::role == FieldRole::kHidden || \
                          (FieldRole::role == FieldRole::kReadOnly && (fallback) != kDerived)) {          \
         const int w = width_of(width);                                                                  \
-        for (int d = 0; d < w; ++d) name[w * dst + d] = static_cast<T>(fallback);                       \
+        for (int d = 0; d < w; ++d) put(name, w * dst + d, static_cast<T>(fallback));                   \
     }
             VOSIM_AGENT_FIELDS(VOSIM_APPEND_FIELD)
 #undef VOSIM_APPEND_FIELD
@@ -182,7 +244,10 @@ void AgentState::remove(const std::int64_t* remove_ids, std::size_t count) {
     // Build fresh columns so that views taken earlier keep the old contents.
     const int new_count = static_cast<int>(kept.size());
     for_each_column([&](auto& column, int width, const char*) {
-        using Value = std::remove_reference_t<decltype(column[0])>;
+        using Value = std::remove_cv_t<std::remove_reference_t<decltype(column[0])>>;
+        if constexpr (is_lazy_column_v<std::remove_reference_t<decltype(column)>>) {
+            if (column.uniform()) return;  // the kept agents hold its one value too
+        }
         Column<Value> fresh(static_cast<std::size_t>(scenes_) * capacity_ * width);
         for (int b = 0; b < scenes_; ++b) {
             for (int k = 0; k < new_count; ++k) {
@@ -191,7 +256,7 @@ void AgentState::remove(const std::int64_t* remove_ids, std::size_t count) {
                 for (int d = 0; d < width; ++d) fresh[dst + d] = column[src + d];
             }
         }
-        column = std::move(fresh);
+        replace(column, std::move(fresh));
     });
     count_ = new_count;
 }

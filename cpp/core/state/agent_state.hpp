@@ -7,10 +7,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "state/agent_fields.hpp"
 #include "state/column.hpp"
+#include "state/lazy_column.hpp"
 #include "maths/vec.hpp"
 
 namespace vosim {
@@ -39,6 +41,11 @@ struct AgentInput {
     VOSIM_AGENT_FIELDS(VOSIM_AGENT_SOURCE)
 #undef VOSIM_AGENT_SOURCE
 };
+
+// A field's column: lazy (one value while every agent holds it) for the
+// fields kLazyFields lists.
+template <class T, bool lazy>
+using ColumnOf = std::conditional_t<lazy, LazyColumn<T>, Column<T>>;
 
 class AgentState {
 public:
@@ -98,8 +105,9 @@ public:
     }
 
     // The columns, one per row of the field table (public: the engine and the
-    // bindings work on them directly).
-#define VOSIM_DECLARE_COLUMN(name, T, ...) Column<T> name;
+    // bindings work on them directly). A lazy one is written only after
+    // materialize(), in serial code.
+#define VOSIM_DECLARE_COLUMN(name, T, ...) ColumnOf<T, stored_lazily(#name)> name;
     VOSIM_AGENT_FIELDS(VOSIM_DECLARE_COLUMN)
 #undef VOSIM_DECLARE_COLUMN
 

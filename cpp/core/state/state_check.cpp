@@ -106,6 +106,38 @@ bool any_outside_where(const T* values, const std::uint8_t* has_goal, bool goal,
     return any_outside_range_where<width>(values, has_goal, goal, n, rule.lo, rule.hi);
 }
 
+// The same over the agents [begin, begin + n) of a column, w values each
+// (agents with or without a goal only, for `where`); a lazy column holding
+// one value tests it once.
+template <class T>
+bool column_outside(const Column<T>& column, int w, std::int64_t begin, std::int64_t n, Range rule) {
+    return any_outside(column.data() + w * begin, w * n, rule);
+}
+template <class T>
+bool column_outside(const LazyColumn<T>& column, int w, std::int64_t begin, std::int64_t n, Range rule) {
+    if (column.uniform()) return outside_range(static_cast<double>(column.value()), rule.lo, rule.hi);
+    return any_outside(column.data() + w * begin, w * n, rule);
+}
+template <class T>
+bool column_outside_where(const T* values, int w, const std::uint8_t* has_goal, bool goal, std::int64_t n,
+                          Range rule) {
+    return w == 1   ? any_outside_where<1>(values, has_goal, goal, n, rule)
+           : w == 2 ? any_outside_where<2>(values, has_goal, goal, n, rule)
+                    : any_outside_where<3>(values, has_goal, goal, n, rule);
+}
+template <class T>
+bool column_outside_where(const Column<T>& column, int w, std::int64_t begin, const std::uint8_t* has_goal,
+                          bool goal, std::int64_t n, Range rule) {
+    return column_outside_where(column.data() + w * begin, w, has_goal, goal, n, rule);
+}
+template <class T>
+bool column_outside_where(const LazyColumn<T>& column, int w, std::int64_t begin, const std::uint8_t* has_goal,
+                          bool goal, std::int64_t n, Range rule) {
+    // (one value out of range: the agents it applies to are looked at closer)
+    if (column.uniform()) return outside_range(static_cast<double>(column.value()), rule.lo, rule.hi);
+    return column_outside_where(column.data() + w * begin, w, has_goal, goal, n, rule);
+}
+
 // Whether any of the agents [begin, begin + n) of one scene may break a rule
 // of the field table: false means none does. One pass per field over its
 // column rather than every field of one agent after another, which cost a
@@ -116,15 +148,10 @@ bool may_break_rules(const AgentState& s, std::int64_t begin, std::int64_t n) {
     bool may = false;
 #define VOSIM_SCAN_FIELD(name, T, width, role, check, range, ...)                                    \
     if constexpr (FieldCheck::check == FieldCheck::kAlways) {                                       \
-        const int w = s.width_of(width);                                                            \
-        may = may || any_outside(s.name.data() + w * begin, w * n, range);                          \
+        may = may || column_outside(s.name, s.width_of(width), begin, n, range);                    \
     } else if constexpr (FieldCheck::check != FieldCheck::kNever) {                                 \
-        const int w = s.width_of(width);                                                            \
         const bool goal = FieldCheck::check == FieldCheck::kWithGoal;                               \
-        const auto* values = s.name.data() + w * begin;                                             \
-        may = may || (w == 1   ? any_outside_where<1>(values, has_goal, goal, n, range)             \
-                      : w == 2 ? any_outside_where<2>(values, has_goal, goal, n, range)             \
-                               : any_outside_where<3>(values, has_goal, goal, n, range));           \
+        may = may || column_outside_where(s.name, s.width_of(width), begin, has_goal, goal, n, range); \
     }
     VOSIM_AGENT_FIELDS(VOSIM_SCAN_FIELD)
 #undef VOSIM_SCAN_FIELD

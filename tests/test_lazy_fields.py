@@ -1,0 +1,106 @@
+"""Fields stored as one value while every agent holds it (the engine's lazy
+columns: priorities, pre-movement times, drive limits, exits, ...): their
+views still show and take every agent's own value, zero-copy, and a crowd
+that leaves them at their defaults does not pay for them."""
+
+import gc
+import pickle
+import threading
+
+import numpy as np
+import pytest
+
+import vosim
+
+from test_memory import resident_bytes
+
+
+def row(n: int = 4, **fields) -> vosim.Simulator:
+    sim = vosim.Simulator(time_step=0.1)
+    x = 3.0 * np.arange(n)
+    sim.add_agents(np.column_stack([x, np.zeros(n)]), goals=np.column_stack([x, np.full(n, 10.0)]), **fields)
+    return sim
+
+
+def test_a_view_writes_one_agent_and_the_others_keep_theirs():
+    sim = row(priority=2.0)
+    view = sim.priority
+    np.testing.assert_array_equal(view, [2.0, 2.0, 2.0, 2.0])
+    view[1] = 0.5
+    np.testing.assert_array_equal(sim.priority, [2.0, 0.5, 2.0, 2.0])
+    sim.step()
+    sim.add_agents([[30.0, 0.0]], goals=[[30.0, 10.0]], priority=7.0)
+    np.testing.assert_array_equal(sim.priority, [2.0, 0.5, 2.0, 2.0, 7.0])
+    again = pickle.loads(pickle.dumps(sim))
+    np.testing.assert_array_equal(again.priority, sim.priority)
+    np.testing.assert_array_equal(again.start_time, np.zeros(5))
+
+
+def test_agents_added_later_with_another_value_keep_it():
+    sim = row(start_time=0.0)
+    sim.add_agents([[30.0, 0.0], [33.0, 0.0]], goals=[[30.0, 10.0], [33.0, 10.0]], start_time=0.3)
+    np.testing.assert_array_equal(sim.start_time, [0.0, 0.0, 0.0, 0.0, 0.3, 0.3])
+    sim.run(2)
+    assert np.all(sim.positions[4:, 1] == 0.0)  # still waiting
+    assert np.all(sim.positions[:4, 1] > 0.0)
+
+
+def test_a_view_taken_before_an_exit_shows_it():
+    sim = row(2, remove_at_goal=True)
+    left = sim.exit_time  # taken while no agent has left: the engine's later writes show in it
+    assert np.isnan(left).all() and not left.flags.writeable
+    sim.goals = sim.positions.copy()  # at their goals: they leave in the next step
+    sim.step()
+    np.testing.assert_allclose(left, [0.1, 0.1])
+    np.testing.assert_array_equal(sim.active, [False, False])
+
+
+def test_a_field_never_read_refuses_a_view_while_a_run_is_under_way():
+    sim = row(400)
+    inside, release = threading.Event(), threading.Event()
+
+    class Stop(Exception):
+        pass
+
+    def progress(done, total):
+        inside.set()
+        if release.is_set():
+            raise Stop()
+
+    def worker():
+        try:
+            sim.run(10**9, record_every=10**9, progress=progress)
+        except Stop:
+            pass
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    assert inside.wait(30)
+    try:
+        # Its one value would have to become a column while the run reads it.
+        with pytest.raises(RuntimeError, match="busy.*tracking_time"):
+            sim.tracking_time
+    finally:
+        release.set()
+        thread.join(30)
+    assert not thread.is_alive()
+    np.testing.assert_array_equal(sim.tracking_time, np.full(400, 0.5))
+
+
+@pytest.mark.skipif(resident_bytes() is None, reason="this platform reports no resident memory")
+@pytest.mark.skipif(vosim._core.SANITIZED, reason="AddressSanitizer's quarantine keeps freed memory resident")
+def test_a_crowd_at_the_default_values_holds_under_250_bytes_per_agent():
+    n = 200_000
+    rng = np.random.default_rng(0)
+    start = rng.uniform(0.0, 900.0, (n, 2))
+    goals = start[::-1].copy()
+    gc.collect()
+    before = resident_bytes()
+    sim = vosim.Simulator(time_step=0.1)
+    sim.add_agents(start, goals=goals, radius=0.5, neighbor_dist=3.5, max_neighbors=10, time_horizon=2.0)
+    sim.step()
+    gc.collect()
+    held = (resident_bytes() - before) / n
+    # About 180 bytes: 18 method-specific columns (about 120 bytes if each
+    # agent had its own values) are held as one value each.
+    assert held < 250, f"{held:.0f} bytes per agent"
