@@ -50,7 +50,8 @@ SANITIZE_TESTS=(
     tests/test_neighbors.py tests/test_neighbor_gathering.py tests/test_large_maps.py
     tests/test_obstacles.py tests/test_obstacles3d_engine.py tests/test_moving_obstacles.py tests/test_shapes3d.py
     tests/test_methods.py tests/test_methods3d.py tests/test_differential_drive.py tests/test_nh_orca.py
-    tests/test_metrics.py tests/test_metrics_bounded.py tests/test_metric_table.py tests/test_memory.py tests/test_batch.py
+    tests/test_metrics.py tests/test_metrics_bounded.py tests/test_metric_table.py tests/test_memory.py tests/test_lazy_fields.py
+    tests/test_batch.py
     tests/test_waypoints.py tests/test_waypoints3d.py tests/test_field_table.py tests/test_deadlock.py tests/test_sinks.py tests/test_speed_zones.py
     tests/test_collision_free_speed.py tests/test_social_force.py
 )

@@ -104,3 +104,22 @@ def test_a_crowd_at_the_default_values_holds_under_250_bytes_per_agent():
     # About 180 bytes: 18 method-specific columns (about 120 bytes if each
     # agent had its own values) are held as one value each.
     assert held < 250, f"{held:.0f} bytes per agent"
+
+
+def test_a_batch_keeps_each_scenes_values():
+    batch = vosim.Batch(scenes=3, time_step=0.1)
+    start = np.stack([np.column_stack([3.0 * np.arange(4), np.full(4, 10.0 * b)]) for b in range(3)])
+    batch.add_agents(start, goals=start + [0.0, 5.0], priority=np.repeat([[1.0], [2.0], [3.0]], 4, axis=1))
+    batch.add_agents(start[:, :1] + [20.0, 0.0], priority=1.0)
+    np.testing.assert_array_equal(batch.priority, [[1, 1, 1, 1, 1], [2, 2, 2, 2, 1], [3, 3, 3, 3, 1]])
+    batch.run(3)
+    np.testing.assert_array_equal(batch.priority[:, 0], [1, 2, 3])
+
+
+def test_in_space_too():
+    sim = vosim.Simulator(time_step=0.1, dimensions=3)
+    sim.add_agents([[0.0, 0.0, 0.0], [5.0, 0.0, 0.0]], goals=[[0.0, 5.0, 0.0], [5.0, 5.0, 0.0]],
+                   start_time=[0.0, 0.45])
+    sim.run(4)
+    assert sim.positions[0, 1] > 0.0 and sim.positions[1, 1] == 0.0
+    np.testing.assert_array_equal(sim.start_time, [0.0, 0.45])
