@@ -123,3 +123,20 @@ def test_in_space_too():
     sim.run(4)
     assert sim.positions[0, 1] > 0.0 and sim.positions[1, 1] == 0.0
     np.testing.assert_array_equal(sim.start_time, [0.0, 0.45])
+
+
+@pytest.mark.parametrize("priority, ratio", [([3.0, 1.0], 3.0), (2.0, 1.0)])
+def test_priorities_share_the_avoidance_in_space(priority, ratio):
+    """A head-on pair slightly off axis in 3D: agent 0 with priority 3 and agent
+    1 with 1 dodge in the ratio 1 : 3; with one priority for both (a column of
+    one value), equally."""
+    sim = vosim.Simulator(time_step=0.1, dimensions=3)
+    sim.add_agents([[0.0, 0.0, 0.0], [8.0, 0.1, 0.0]], goals=[[20.0, 0.0, 0.0], [-12.0, 0.1, 0.0]],
+                   velocities=[[1.0, 0.0, 0.0], [-1.0, 0.0, 0.0]], radius=0.5, time_horizon=5.0, pref_speed=1.0,
+                   max_speed=2.0, priority=priority)
+    for _ in range(40):
+        sim.step()
+        dodge = np.abs(sim.velocities[:, 1])
+        if dodge.max() > 1e-3:
+            break
+    assert dodge[1] / dodge[0] == pytest.approx(ratio, rel=1e-6)

@@ -65,6 +65,7 @@ void append_agent_planes(const SceneView& scene, int slot, const Workspace& ws, 
     const double radius = s.radius[self];
     const double inv_horizon = 1.0 / s.time_horizon[self];
     const double inv_time_step = 1.0 / scene.time_step;
+    const bool equal_priorities = s.priority.uniform();
 
     for (int k = 0; k < ws.agent_neighbors.size(); ++k) {
         const int other_slot = ws.agent_neighbors[k].slot;
@@ -132,7 +133,9 @@ void append_agent_planes(const SceneView& scene, int slot, const Workspace& ws, 
             plane.normal = unit_w;
             u = (combined_radius * inv_time_step - w_length) * unit_w;
         }
-        plane.point = velocity + avoidance_share(s.priority[self], s.priority[other]) * u;
+        // (one priority for every agent: each takes half)
+        const double share = equal_priorities ? 0.5 : avoidance_share(s.priority[self], s.priority[other]);
+        plane.point = velocity + share * u;
         planes.push_back(plane);
     }
 }

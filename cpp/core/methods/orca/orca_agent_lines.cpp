@@ -21,7 +21,10 @@ struct Taker {
     double inv_time_step;
 };
 
-// The half-plane neighbour `n` leaves the taker.
+// The half-plane neighbour `n` leaves the taker. kEqualPriorities: every
+// agent has the same priority (its column holds one value), so each takes
+// half, without reading the neighbour's.
+template <bool kEqualPriorities>
 Line agent_line(const SceneView& scene, const Taker& self, const Neighbor& n) {
     const AgentState& s = scene.state;
     const std::size_t other = scene.index(n.slot);
@@ -74,7 +77,8 @@ Line agent_line(const SceneView& scene, const Taker& self, const Neighbor& n) {
     }
     // Each agent of the pair takes its share of u: half when their
     // priorities are equal (RVO2), less for the one of higher priority.
-    line.point = self.velocity + avoidance_share(self.priority, s.priority[other]) * u;
+    const double share = kEqualPriorities ? 0.5 : avoidance_share(self.priority, s.priority[other]);
+    line.point = self.velocity + share * u;
     return line;
 }
 
@@ -94,7 +98,11 @@ void append_agent_lines(const SceneView& scene, int slot, const Workspace& ws, s
     const std::size_t first = lines.size();
     lines.resize(first + static_cast<std::size_t>(neighbors.size()));
     Line* out = lines.data() + first;
-    for (int k = 0; k < neighbors.size(); ++k) out[k] = agent_line(scene, taker, neighbors[k]);
+    if (s.priority.uniform()) {
+        for (int k = 0; k < neighbors.size(); ++k) out[k] = agent_line<true>(scene, taker, neighbors[k]);
+    } else {
+        for (int k = 0; k < neighbors.size(); ++k) out[k] = agent_line<false>(scene, taker, neighbors[k]);
+    }
 }
 
 }  // namespace vosim
