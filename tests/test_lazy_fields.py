@@ -5,13 +5,13 @@ that leaves them at their defaults does not pay for them."""
 
 import gc
 import pickle
-import threading
 
 import numpy as np
 import pytest
 
 import vosim
 
+from _run_elsewhere import running_in_another_thread
 from test_memory import resident_bytes
 
 
@@ -57,33 +57,10 @@ def test_a_view_taken_before_an_exit_shows_it():
 
 def test_a_field_never_read_refuses_a_view_while_a_run_is_under_way():
     sim = row(400)
-    inside, release = threading.Event(), threading.Event()
-
-    class Stop(Exception):
-        pass
-
-    def progress(done, total):
-        inside.set()
-        if release.is_set():
-            raise Stop()
-
-    def worker():
-        try:
-            sim.run(10**9, record_every=10**9, progress=progress)
-        except Stop:
-            pass
-
-    thread = threading.Thread(target=worker)
-    thread.start()
-    assert inside.wait(30)
-    try:
+    with running_in_another_thread(sim):
         # Its one value would have to become a column while the run reads it.
         with pytest.raises(RuntimeError, match="busy.*tracking_time"):
             sim.tracking_time
-    finally:
-        release.set()
-        thread.join(30)
-    assert not thread.is_alive()
     np.testing.assert_array_equal(sim.tracking_time, np.full(400, 0.5))
 
 

@@ -11,6 +11,8 @@ import pytest
 import vosim
 from vosim import scenarios
 
+from _run_elsewhere import running_in_another_thread
+
 
 def crowd(n=400, seed=0, time_step=0.1):
     rng = np.random.default_rng(seed)
@@ -99,33 +101,11 @@ def test_gil_is_released_during_run():
     assert counter["ticks"] > 0.3 * elapsed / 0.0012
 
 
-class StopRun(Exception):
-    pass
-
-
 def test_concurrent_calls_are_refused():
     """While one thread runs a simulator, every call that would change it or
     step it from another thread raises a clear RuntimeError; afterwards the
     simulator is consistent and usable."""
     sim = crowd(500)
-    inside = threading.Event()
-    release = threading.Event()
-    outcome = {}
-
-    def progress(done, total):  # called from inside run(), with the engine busy
-        inside.set()
-        if release.is_set():
-            raise StopRun()
-
-    def worker():
-        try:
-            sim.run(10**9, record_every=10**9, progress=progress)
-        except StopRun as error:
-            outcome["trajectory"] = error.trajectory
-
-    thread = threading.Thread(target=worker)
-    thread.start()
-    assert inside.wait(30)
     calls = {
         "step": sim.step,
         "run": lambda: sim.run(1),
@@ -137,13 +117,11 @@ def test_concurrent_calls_are_refused():
         "radius": lambda: setattr(sim, "radius", 0.4),
     }
     errors = {}
-    for name, call in calls.items():
-        with pytest.raises(RuntimeError, match="busy") as raised:
-            call()
-        errors[name] = str(raised.value)
-    release.set()
-    thread.join(30)
-    assert not thread.is_alive()
+    with running_in_another_thread(sim) as outcome:
+        for name, call in calls.items():
+            with pytest.raises(RuntimeError, match="busy") as raised:
+                call()
+            errors[name] = str(raised.value)
     traj = outcome["trajectory"]
     assert traj.steps_run == sim.step_count > 0
     np.testing.assert_array_equal(traj.positions[-1], sim.positions)
