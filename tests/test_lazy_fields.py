@@ -64,6 +64,14 @@ def test_a_field_never_read_refuses_a_view_while_a_run_is_under_way():
     np.testing.assert_array_equal(sim.tracking_time, np.full(400, 0.5))
 
 
+def test_a_field_never_read_refuses_a_view_in_a_progress_callback():
+    sim = row(400)
+    with pytest.raises(RuntimeError, match="busy.*progress callback.*start_time"):
+        sim.run(10**6, record_every=10**6, progress=lambda done, total: sim.start_time)
+    assert 0 < sim.step_count < 10**6
+    np.testing.assert_array_equal(sim.start_time, np.zeros(400))
+
+
 @pytest.mark.skipif(resident_bytes() is None, reason="this platform reports no resident memory")
 @pytest.mark.skipif(vosim._core.SANITIZED, reason="AddressSanitizer's quarantine keeps freed memory resident")
 def test_a_crowd_at_the_default_values_holds_under_250_bytes_per_agent():

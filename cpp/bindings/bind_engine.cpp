@@ -47,8 +47,10 @@ const Column<T>& viewed(Column<T>& column, const Engine&, const std::string&) {
 template <class T>
 const Column<T>& viewed(LazyColumn<T>& column, const Engine& e, const std::string& name) {
     if (column.uniform() && e.busy()) {
-        throw std::runtime_error("the simulator is busy: another call is running on it in another thread; read " +
-                                 name + " after it returns");
+        throw std::runtime_error("the simulator is busy: a step or run is under way (in another thread, or this "
+                                 "is its progress callback); every agent holds one value of " + name +
+                                 ", and its first view needs a column made for it: take the view before or after "
+                                 "that call");
     }
     return column.materialize();
 }
