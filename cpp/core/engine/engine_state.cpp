@@ -105,11 +105,7 @@ void restore_column(LazyColumn<T>& column, const AgentState& s, int width, Value
     const std::size_t per_scene = static_cast<std::size_t>(s.count()) * width;
     if (per_scene == 0) return;
     const T first = value(0, 0);
-    bool same = true;
-    for (int b = 0; b < s.scenes() && same; ++b) {
-        for (std::size_t k = 0; k < per_scene && same; ++k) same = same_bits(value(b, k), first);
-    }
-    if (same) return column.assign_uniform(column.elements(), first);
+    if (all_same_bits(first, s.scenes(), per_scene, value)) return column.assign_uniform(column.elements(), first);
     restore_column(column.materialize(), s, width, value);
 }
 

@@ -30,10 +30,8 @@ template <typename T, class Value>
 void prepare_lazy(LazyColumn<T>& column, bool empty, bool repeated, int scenes, int n, Value&& value) {
     if (!column.uniform()) return;
     const T first = value(0, 0);
-    bool same = empty || same_bits(first, column.value());
-    for (int b = 0; b < scenes && same && !repeated; ++b) {
-        for (int k = 0; k < n && same; ++k) same = same_bits(value(b, k), first);
-    }
+    const bool same = (empty || same_bits(first, column.value())) &&
+                      (repeated || all_same_bits(first, scenes, static_cast<std::size_t>(n), value));
     if (same) {
         column.assign_uniform(column.elements(), first);
     } else {
@@ -134,13 +132,14 @@ std::vector<std::int64_t> AgentState::append(int n, const AgentInput& in) {
         reallocate(static_cast<int>(std::min<std::int64_t>(wanted, kMaxAgents)));
     }
     // Lazy columns first: each stays one value if the new agents all have it.
-#define VOSIM_PREPARE_LAZY(name, T, width, role, check, range, fallback, ...)                              \
-    if constexpr (FieldRole::role == FieldRole::kInput) {                                                 \
-        const bool repeated = in.name.scene_step == 0 && in.name.agent_step == 0;                          \
-        prepare_lazy(name, count_ == 0, repeated, scenes_, n,                                              \
-                     [&](int b, int k) { return normalized(in.name.at(b, k)); });                          \
-    } else {                                                                                              \
-        prepare_lazy(name, count_ == 0, true, scenes_, n, [](int, int) { return static_cast<T>(fallback); }); \
+#define VOSIM_PREPARE_LAZY(name, T, width, role, check, range, fallback, ...)                               \
+    if constexpr (FieldRole::role == FieldRole::kInput) {                                                   \
+        const bool repeated = in.name.scene_step == 0 && in.name.agent_step == 0;                           \
+        prepare_lazy(name, count_ == 0, repeated, scenes_, n,                                               \
+                     [&](int b, std::size_t k) { return normalized(in.name.at(b, static_cast<int>(k))); }); \
+    } else {                                                                                                \
+        prepare_lazy(name, count_ == 0, true, scenes_, n,                                                   \
+                     [](int, std::size_t) { return static_cast<T>(fallback); });                            \
     }
     VOSIM_AGENT_FIELDS(VOSIM_PREPARE_LAZY)
 #undef VOSIM_PREPARE_LAZY

@@ -84,4 +84,16 @@ bool same_bits(T a, T b) {
     return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
+// Whether value(b, k) is `first`, bit for bit, for every scene b < scenes
+// and k < per_scene: whether a lazy column may hold those values as one.
+template <class T, class Values>
+bool all_same_bits(T first, int scenes, std::size_t per_scene, Values&& value) {
+    for (int b = 0; b < scenes; ++b) {
+        for (std::size_t k = 0; k < per_scene; ++k) {
+            if (!same_bits(value(b, k), first)) return false;
+        }
+    }
+    return true;
+}
+
 }  // namespace vosim
