@@ -125,3 +125,70 @@ def test_priorities_share_the_avoidance_in_space(priority, ratio):
         if dodge.max() > 1e-3:
             break
     assert dodge[1] / dodge[0] == pytest.approx(ratio, rel=1e-6)
+
+
+@pytest.mark.parametrize("name, value, shown", [
+    ("priority", 2.0, 2.0),
+    ("max_acceleration", np.full(4, 3.5), 3.5),
+    ("remove_at_goal", True, True),
+    ("start_time", [0.25, 0.25, 0.25, 0.25], 0.25),
+])
+def test_one_value_assigned_to_every_agent_stays_one_value(name, value, shown):
+    sim = row()
+    setattr(sim, name, value)
+    assert sim._engine.holds_one_value(name)
+    np.testing.assert_array_equal(getattr(sim, name), np.full(4, shown))
+    # Its view made a column: later assignments write through it, and the view shows them.
+    view = getattr(sim, name)
+    assert not sim._engine.holds_one_value(name)
+    setattr(sim, name, value)
+    np.testing.assert_array_equal(view, np.full(4, shown))
+
+
+def test_differing_values_assigned_make_a_column():
+    sim = row()
+    sim.priority = [1.0, 2.0, 1.0, 1.0]
+    assert not sim._engine.holds_one_value("priority")
+    np.testing.assert_array_equal(sim.priority, [1.0, 2.0, 1.0, 1.0])
+    batch = vosim.Batch(scenes=2, time_step=0.1)
+    batch.add_agents(np.zeros((2, 3, 2)) + [[[0.0, 0.0]], [[0.0, 0.0]]] + np.arange(3)[:, None] * 3.0)
+    batch.priority = [[1.0], [2.0]]  # one per scene
+    assert not batch._engine.holds_one_value("priority")
+    np.testing.assert_array_equal(batch.priority, [[1.0] * 3, [2.0] * 3])
+
+
+def test_one_value_assigned_is_checked_as_any_other():
+    sim = row()
+    with pytest.raises(ValueError, match="max_acceleration"):
+        sim.max_acceleration = -1.0
+    assert sim._engine.holds_one_value("max_acceleration")
+    np.testing.assert_array_equal(sim.max_acceleration, np.full(4, np.inf))
+
+
+def test_one_value_assigned_steers_the_step():
+    """The same crowd with priorities given at add_agents and assigned later
+    moves alike, bit for bit."""
+    start = np.column_stack([np.arange(6) * 1.2, np.zeros(6)])
+    goals = start[::-1] + [0.0, 0.3]
+    a = vosim.Simulator(time_step=0.1)
+    a.add_agents(start, goals=goals, priority=3.0, max_acceleration=2.0)
+    b = vosim.Simulator(time_step=0.1)
+    b.add_agents(start, goals=goals)
+    b.priority = 3.0
+    b.max_acceleration = 2.0
+    a.run(30)
+    b.run(30)
+    np.testing.assert_array_equal(a.positions, b.positions)
+
+
+def test_exit_columns_stay_one_value_until_an_agent_leaves():
+    sim = row(2)
+    sim.add_sink([[-1.0, 20.0], [1.0, 20.0], [1.0, 22.0], [-1.0, 22.0]])  # beyond agent 0's goal
+    sim.run(3)
+    assert sim._engine.holds_one_value("exit_time") and sim._engine.holds_one_value("exit_sink")
+    sim.goals = [[0.0, 21.0], [3.0, 10.0]]
+    sim.run(300, until_arrived=False)
+    assert not sim._engine.holds_one_value("exit_time")
+    assert sim.active.tolist() == [False, True]
+    assert sim.exit_sink.tolist() == [0, -1]
+    assert 0.0 < sim.exit_time[0] <= sim.time and np.isnan(sim.exit_time[1])

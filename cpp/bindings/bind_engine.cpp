@@ -73,6 +73,63 @@ py::array view(Engine& e, const std::string& name) {
     throw std::invalid_argument("no per-agent field named '" + name + "'");
 }
 
+// Assigning `values` (every agent's, checked by the caller) to a field whose
+// column still holds one value, when they are all one value too: the column
+// keeps holding one (no view of it can exist yet: a view makes the column).
+// False when the field is not lazy, its column was made, or the values
+// differ; the caller then writes them through the view.
+template <class T>
+bool keep_one_value(Column<T>&, const py::array&) {
+    return false;
+}
+template <class T>
+bool keep_one_value(LazyColumn<T>& column, const py::array& values) {
+    if (!column.uniform() || values.size() == 0) return false;
+    const auto typed = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(values);
+    if (!typed) return false;
+    const T* v = typed.data();
+    const auto n = static_cast<std::size_t>(typed.size());
+    if (!all_same_bits(v[0], 1, n, [v](int, std::size_t k) { return v[k]; })) return false;
+    column.assign_uniform(column.elements(), v[0]);
+    return true;
+}
+
+bool assign_one_value(Engine& e, const std::string& name, const py::array& values) {
+    if (e.busy()) return false;  // (the view's own refusal then says why)
+    AgentState& s = e.state();
+    const auto agents = static_cast<py::ssize_t>(s.scenes()) * s.count();
+#define VOSIM_FIELD_ONE_VALUE(field, T, width, role, ...)                                                  \
+    if (FieldRole::role != FieldRole::kInternal && FieldRole::role != FieldRole::kReadOnly && name == #field) { \
+        if (values.size() != agents * s.width_of(width)) return false;                                   \
+        return keep_one_value(s.field, values);                                                          \
+    }
+    VOSIM_AGENT_FIELDS(VOSIM_FIELD_ONE_VALUE)
+#undef VOSIM_FIELD_ONE_VALUE
+    throw std::invalid_argument("no per-agent field named '" + name + "'");
+}
+
+// Whether the field's column holds one value for every agent (a lazy column
+// not made yet), for tests and memory checks.
+template <class T>
+bool one_value(const Column<T>&) {
+    return false;
+}
+template <class T>
+bool one_value(const LazyColumn<T>& column) {
+    return column.uniform();
+}
+
+bool holds_one_value(const Engine& e, const std::string& name) {
+    const AgentState& s = e.state();
+#define VOSIM_FIELD_HOLDS_ONE(field, T, width, role, ...)                                  \
+    if (FieldRole::role != FieldRole::kInternal && name == #field) {                      \
+        return one_value(s.field);                                                        \
+    }
+    VOSIM_AGENT_FIELDS(VOSIM_FIELD_HOLDS_ONE)
+#undef VOSIM_FIELD_HOLDS_ONE
+    throw std::invalid_argument("no per-agent field named '" + name + "'");
+}
+
 template <typename T>
 using Strided = py::array_t<T, py::array::forcecast>;
 
@@ -346,6 +403,8 @@ void bind_engine(py::module_& m) {
         .def_property("method", &Engine::method,
                       [](Engine& e, std::shared_ptr<Method> method) { e.set_method(std::move(method)); })
         .def("view", &view, py::arg("name"))
+        .def("assign_one_value", &assign_one_value, py::arg("name"), py::arg("values"))
+        .def("holds_one_value", &holds_one_value, py::arg("name"))
         .def("add_agents", &add_agents, py::arg("n"), py::arg("fields"), py::arg("name_scenes") = true)
         .def(
             "remove_agents",

@@ -173,6 +173,16 @@ TEST_CASE("steps leave the lazy columns of a plain ORCA crowd as one value; exit
     });
     CHECK(lazy == static_cast<int>(std::size(kLazyFields)));
 
+    // Agents that will leave at their goal but are not there yet: the exit
+    // columns stay one value; in the step of the first exit they are made.
+    Crowd far = row(3);
+    std::fill(far.remove_at_goal.begin(), far.remove_at_goal.end(), 1);
+    Engine later(1, 0.1);
+    later.add_agents(far.size(), far.input());
+    for (int k = 0; k < 3; ++k) REQUIRE(later.step());
+    CHECK(later.state().exit_time.uniform());
+    CHECK(later.state().exit_sink.uniform());
+
     // Agents that leave at their goal get exit times: the column is made for it.
     Crowd leaving = row(3);
     std::fill(leaving.remove_at_goal.begin(), leaving.remove_at_goal.end(), 1);

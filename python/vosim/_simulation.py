@@ -133,17 +133,20 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
             raise RuntimeError(f"{name}: the simulator is busy running in another thread; "
                                "assign after that call returns")
         field = FIELDS[name]
-        view = self._engine.view(name)
-        scenes, count = view.shape[:2]
-        shapes, target = self._agent_shapes(count, self.dimensions if field.is_vector else None)
-        if field.dtype == "bool":
-            view[...] = flags(value, name, shapes, target)
-        elif name == "goals":
+        shapes, target = self._agent_shapes(self._engine.count, self.dimensions if field.is_vector else None)
+        if name == "goals":
             goals, has_goal = self._goals(value, shapes, target)
-            view[...] = goals
+            self._engine.view(name)[...] = goals
             self._engine.view("has_goal")[...] = has_goal
+            return
+        if field.dtype == "bool":
+            array = flags(value, name, shapes, target)
         else:
             array = shaped(value, name, shapes, target, **field.checks)
+        # A field every agent holds one value of, assigned one value, stays
+        # one value (no memory per agent); otherwise through its view.
+        if not self._engine.assign_one_value(name, array):
+            view = self._engine.view(name)
             view[...] = array.astype(view.dtype)
 
     # One property per field of the engine's table (positions, radius, ...): see below the class.

@@ -1,5 +1,7 @@
 #include "engine/exit_phase.hpp"
 
+#include <atomic>
+
 #include "parallel/parallel.hpp"
 #include "parallel/threads.hpp"
 
@@ -25,23 +27,42 @@ void remove_exits(AgentState& s, const Sinks& sinks, const Waypoints& waypoints,
     const std::vector<double>& before = sinks.positions_before();
     const double exit_time = clock.now + clock.time_step;
     const double middle = clock.now + 0.5 * clock.time_step;  // sinks open by the middle: no rounding decides
-    Column<double>& exit_times = s.exit_time.materialize();  // (lazy columns: written below, in parallel)
-    Column<std::int32_t>& exit_sinks = s.exit_sink.materialize();
-    parallel_for_values(total, max_threads(), [&](std::int64_t i) {
-        if (i % s.capacity() >= s.count() || !s.active[i]) return;
+    // Where agent i goes: -2 stays, -1 leaves at its goal, else the sink it enters.
+    const auto exit_of = [&](std::int64_t i) {
+        if (i % s.capacity() >= s.count() || !s.active[i]) return -2;
         const std::size_t at = static_cast<std::size_t>(i);
-        int sink = -2;  // -2: stays
         if (s.remove_at_goal[at] && s.has_goal[at] &&
             abs_sq(s.position<V>(at) - s.goal<V>(at)) <= sqr(s.arrival_radius[at]) && !waypoints.has_more(s, at)) {
-            sink = -1;
-        } else if (planar_sinks) {
+            return -1;
+        }
+        if (planar_sinks) {
             const Vec2 now(s.positions[2 * at], s.positions[2 * at + 1]);
             const Vec2 was = before.size() > 2 * at + 1 ? Vec2(before[2 * at], before[2 * at + 1]) : now;
             const int scene = static_cast<int>(i / s.capacity());
             const int id = sinks.reached(scene, was, now, middle);
-            if (id >= 0) sink = id;
+            if (id >= 0) return id;
         }
+        return -2;
+    };
+    if (s.exit_time.uniform() && s.exit_sink.uniform()) {
+        // Nobody has left yet and the exit columns hold one value each: they
+        // are made (12 bytes an agent) only in the step of the first exit,
+        // which is looked for first (every other step reads each agent once,
+        // as below).
+        std::atomic<bool> anyone{false};
+        parallel_for_values(total, max_threads(), [&](std::int64_t i) {
+            if (!anyone.load(std::memory_order_relaxed) && exit_of(i) != -2) {
+                anyone.store(true, std::memory_order_relaxed);
+            }
+        });
+        if (!anyone.load()) return;
+    }
+    Column<double>& exit_times = s.exit_time.materialize();  // (lazy columns: written below, in parallel)
+    Column<std::int32_t>& exit_sinks = s.exit_sink.materialize();
+    parallel_for_values(total, max_threads(), [&](std::int64_t i) {
+        const int sink = exit_of(i);
         if (sink == -2) return;
+        const std::size_t at = static_cast<std::size_t>(i);
         s.active[at] = 0;
         exit_times[at] = exit_time;
         exit_sinks[at] = sink;
