@@ -28,7 +28,9 @@ void remove_exits(AgentState& s, const Sinks& sinks, const Waypoints& waypoints,
     const double exit_time = clock.now + clock.time_step;
     const double middle = clock.now + 0.5 * clock.time_step;  // sinks open by the middle: no rounding decides
     // Where agent i goes: -2 stays, -1 leaves at its goal, else the sink it enters.
-    const auto exit_of = [&](std::int64_t i) {
+    // (Scalars captured by value: captured by reference, the test took about
+    // ten more instructions per agent.)
+    const auto exit_of = [&s, &sinks, &waypoints, &before, planar_sinks, middle](std::int64_t i) {
         if (i % s.capacity() >= s.count() || !s.active[i]) return -2;
         const std::size_t at = static_cast<std::size_t>(i);
         if (s.remove_at_goal[at] && s.has_goal[at] &&
