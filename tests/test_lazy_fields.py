@@ -145,6 +145,15 @@ def test_one_value_assigned_to_every_agent_stays_one_value(name, value, shown):
     np.testing.assert_array_equal(view, np.full(4, shown))
 
 
+def test_one_value_assigned_while_a_run_is_under_way_is_refused():
+    sim = row(400)
+    with running_in_another_thread(sim):
+        with pytest.raises(RuntimeError, match="busy"):
+            sim.priority = 2.0
+    assert sim._engine.holds_one_value("priority")
+    np.testing.assert_array_equal(sim.priority, np.ones(400))
+
+
 def test_differing_values_assigned_make_a_column():
     sim = row()
     sim.priority = [1.0, 2.0, 1.0, 1.0]

@@ -94,9 +94,7 @@ bool keep_one_value(LazyColumn<T>& column, const py::array& values) {
     return true;
 }
 
-bool assign_one_value(Engine& e, const std::string& name, const py::array& values) {
-    if (e.busy()) return false;  // (the view's own refusal then says why)
-    AgentState& s = e.state();
+bool assign_one_value_now(AgentState& s, const std::string& name, const py::array& values) {
     const auto agents = static_cast<py::ssize_t>(s.scenes()) * s.count();
 #define VOSIM_FIELD_ONE_VALUE(field, T, width, role, ...)                                                  \
     if (FieldRole::role != FieldRole::kInternal && FieldRole::role != FieldRole::kReadOnly && name == #field) { \
@@ -106,6 +104,10 @@ bool assign_one_value(Engine& e, const std::string& name, const py::array& value
     VOSIM_AGENT_FIELDS(VOSIM_FIELD_ONE_VALUE)
 #undef VOSIM_FIELD_ONE_VALUE
     throw std::invalid_argument("no per-agent field named '" + name + "'");
+}
+
+bool assign_one_value(Engine& e, const std::string& name, const py::array& values) {
+    return e.exclusively([&] { return assign_one_value_now(e.state(), name, values); });
 }
 
 // Whether the field's column holds one value for every agent (a lazy column

@@ -30,6 +30,13 @@ public:
     AgentState& state() { return state_; }
     const AgentState& state() const { return state_; }
     bool busy() const { return busy_.load(); }  // a call (step, run, ...) is running on it
+    // f() with the engine marked busy: the busy error instead while another
+    // call runs (for the bindings' changes to the state).
+    template <class F>
+    auto exclusively(F&& f) {
+        BusyGuard guard(busy_);
+        return f();
+    }
     double time_step() const { return time_step_; }
     void set_time_step(double time_step);
     double time() const { return time_; }
