@@ -1,6 +1,7 @@
 """Memory per agent of the grid crowd with ORCA: vosim against pyrvo.
 
-    python benchmarks/bench_memory.py [--n 1000000] [--steps 5] [--no-pyrvo] [--json out.json]
+    python benchmarks/bench_memory.py [--n 1000000] [--steps 5] [--no-pyrvo] [--sink-and-assignments]
+                                      [--json out.json]
 
 Each library runs in a fresh Python process. That process imports the
 library and NumPy and builds the crowd's start and goal arrays (the user's
@@ -23,6 +24,11 @@ from them); pyrvo's get their preferred velocities set once, one agent at a
 time, before the first step (its state has no goals), so that no
 harness-side array inflates its figures. Adding a million agents to pyrvo
 one call at a time takes a while.
+
+With ``--sink-and-assignments`` vosim's crowd also gets a sink that no agent
+reaches within the steps, and ``priority`` and ``max_acceleration`` assigned
+to every agent after ``add_agents`` (one value each): fields the engine
+keeps as one value while every agent holds the same.
 """
 
 from __future__ import annotations
@@ -68,7 +74,7 @@ def reset_peak() -> bool:
     return True
 
 
-def child(library: str, n: int, steps: int) -> dict:
+def child(library: str, n: int, steps: int, sink_and_assignments: bool = False) -> dict:
     """Measure one library in this (fresh) process."""
     import gc
 
@@ -90,6 +96,11 @@ def child(library: str, n: int, steps: int) -> dict:
         sim.add_agents(start, goals=goals, pref_speed=PREF_SPEED, radius=RADIUS, max_speed=MAX_SPEED,
                        neighbor_dist=NEIGHBOR_DIST, max_neighbors=MAX_NEIGHBORS, time_horizon=TIME_HORIZON,
                        time_horizon_obst=TIME_HORIZON)
+        if sink_and_assignments:
+            far = float(start.max()) + 1000.0
+            sim.add_sink([[far, far], [far + 1.0, far], [far + 1.0, far + 1.0], [far, far + 1.0]])
+            sim.priority = 2.0
+            sim.max_acceleration = 5.0
         step = sim.step
     else:
         sim = pyrvo.RVOSimulator()
@@ -129,10 +140,11 @@ def child(library: str, n: int, steps: int) -> dict:
     }
 
 
-def measure(library: str, n: int, steps: int) -> dict:
+def measure(library: str, n: int, steps: int, sink_and_assignments: bool = False) -> dict:
     """Run ``child`` in a fresh interpreter and return its figures per agent."""
-    done = subprocess.run([sys.executable, __file__, "--child", library, "--n", str(n), "--steps", str(steps)],
-                          check=True, capture_output=True, text=True)
+    extra = ["--sink-and-assignments"] if sink_and_assignments else []
+    done = subprocess.run([sys.executable, __file__, "--child", library, "--n", str(n), "--steps", str(steps),
+                           *extra], check=True, capture_output=True, text=True)
     raw = json.loads(done.stdout.strip().splitlines()[-1])
     base = raw["baseline_rss"]
     peak = max(raw["build_peak"], raw["step_peak"])
@@ -147,12 +159,15 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=1_000_000, help="agents (default 1,000,000)")
     parser.add_argument("--steps", type=int, default=5, help="steps after building (default 5)")
     parser.add_argument("--no-pyrvo", action="store_true", help="skip the pyrvo comparison")
+    parser.add_argument("--sink-and-assignments", action="store_true",
+                        help="vosim: add a sink nobody reaches and assign priority and max_acceleration to all")
     parser.add_argument("--json", type=Path, help="also write the results here")
     parser.add_argument("--child", choices=["vosim", "pyrvo"], help=argparse.SUPPRESS)
     args = parser.parse_args()
+    extras = args.sink_and_assignments
 
     if args.child:
-        print(json.dumps(child(args.child, args.n, args.steps)))
+        print(json.dumps(child(args.child, args.n, args.steps, extras and args.child == "vosim")))
         return
 
     libraries = ["vosim"]
@@ -162,14 +177,15 @@ def main() -> None:
             libraries.append("pyrvo")
         except ImportError:
             print("pyrvo is not installed (pip install pyrvo): no RVO2 comparison in this run")
-    print(f"grid crowd, ORCA, N = {args.n:,}, {args.steps} steps, one fresh process per library; {machine()}")
+    what = " (vosim: a sink nobody reaches, priority and max_acceleration assigned)" if extras else ""
+    print(f"grid crowd{what}, ORCA, N = {args.n:,}, {args.steps} steps, one fresh process per library; {machine()}")
     header = (f"{'library':>14} | {'peak B/agent':>12} | {'stepping B/agent':>16} | {'held B/agent':>12} | "
               f"{'build':>8} | {'step':>8}")
     print(header)
     print("-" * len(header), flush=True)
     rows = []
     for library in libraries:
-        row = measure(library, args.n, args.steps)
+        row = measure(library, args.n, args.steps, extras and library == "vosim")
         rows.append(row)
         name = library if row["threads"] is None else f"{library} ({row['threads']} thr)"
         stepping = row["stepping_bytes_per_agent"]

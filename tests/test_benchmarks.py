@@ -18,6 +18,8 @@ CASES = [
     ("bench_orca.py", ["--sizes", "64", "--steps", "2", "--warmup", "1"], True, "1 thread / pyrvo"),
     ("bench_metrics.py", ["--sizes", "64", "--steps", "5", "--repeats", "1"], False, "overhead"),
     ("bench_memory.py", ["--n", "2000", "--steps", "1"], True, "bytes/agent; target"),
+    ("bench_memory.py", ["--n", "2000", "--steps", "1", "--sink-and-assignments", "--no-pyrvo"], False,
+     "a sink nobody reaches"),
     ("bench_python_overhead.py", ["--n", "64", "--steps", "10", "--repeats", "1"], False, "overhead of run()"),
     ("bench_batch.py", ["--scenes", "6", "--agents", "4", "--steps", "2", "--warmup", "1"], True,
      "per batched step"),
