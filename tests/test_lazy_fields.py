@@ -166,12 +166,20 @@ def test_differing_values_assigned_make_a_column():
     np.testing.assert_array_equal(batch.priority, [[1.0] * 3, [2.0] * 3])
 
 
-def test_one_value_assigned_is_checked_as_any_other():
+@pytest.mark.parametrize("name, value, message", [
+    ("max_acceleration", -1.0, "max_acceleration is -1.0"),
+    ("max_acceleration", np.nan, "max_acceleration is nan"),
+    ("priority", [1.0, 2.0], r"priority: expected a scalar or \(4,\), got shape \(2,\)"),
+    ("priority", [], r"priority: expected a scalar or \(4,\), got shape \(0,\)"),
+    ("remove_at_goal", 2, "remove_at_goal is 2"),
+])
+def test_one_value_assigned_is_checked_as_any_other(name, value, message):
     sim = row()
-    with pytest.raises(ValueError, match="max_acceleration"):
-        sim.max_acceleration = -1.0
-    assert sim._engine.holds_one_value("max_acceleration")
-    np.testing.assert_array_equal(sim.max_acceleration, np.full(4, np.inf))
+    before = getattr(row(), name).copy()
+    with pytest.raises(ValueError, match=message):
+        setattr(sim, name, value)
+    assert sim._engine.holds_one_value(name)  # refused: nothing made, nothing changed
+    np.testing.assert_array_equal(getattr(sim, name), before)
 
 
 def test_one_value_assigned_steers_the_step():
