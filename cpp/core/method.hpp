@@ -12,6 +12,7 @@
 // was written above max_speed is brought back to it at once.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -110,7 +111,9 @@ struct Workspace {
     }
 
     std::unique_ptr<MethodScratch> method_scratch;  // made by the method in use
-    const void* scratch_owner = nullptr;            // which method made it
+    // Which method made it: its instance number (Method::instance()), never
+    // reused, unlike an address that a freed method leaves to the next one.
+    std::uint64_t scratch_owner = 0;
 };
 
 // What a method prepares once per step from the frozen state, before the
@@ -267,18 +270,35 @@ public:
     // Scratch space for one thread, or null when the method needs none.
     virtual std::unique_ptr<MethodScratch> make_scratch() const { return nullptr; }
 
+    // This method object's number, unique in the process (a copy gets its
+    // own): the owner mark of the scratch it makes.
+    std::uint64_t instance() const { return instance_.value; }
+
 protected:
     // The calling thread's scratch of type T, made on first use.
     template <class T>
     T& scratch(Workspace& ws) const {
-        if (ws.scratch_owner != this || !ws.method_scratch) {
+        if (ws.scratch_owner != instance() || !ws.method_scratch) {
             ws.method_scratch = make_scratch();
-            ws.scratch_owner = this;
+            ws.scratch_owner = instance();
         }
         return static_cast<T&>(*ws.method_scratch);
     }
 
 private:
+    // Numbered from 1 on construction and on copy, so that no two method
+    // objects, alive or freed, share a number.
+    struct InstanceNumber {
+        std::uint64_t value = next();
+        InstanceNumber() = default;
+        InstanceNumber(const InstanceNumber&) : value(next()) {}
+        InstanceNumber& operator=(const InstanceNumber&) { return *this; }
+        static std::uint64_t next() {
+            static std::atomic<std::uint64_t> counter{0};
+            return counter.fetch_add(1, std::memory_order_relaxed) + 1;
+        }
+    };
+    InstanceNumber instance_;
     PreferenceNoise noise_;
     DeadlockResolution deadlock_;
 };
