@@ -14,7 +14,7 @@ import pytest
 
 import vosim
 
-threads = [1, 2] if vosim.have_openmp() else [1]
+threads = [1, 2] if vosim.have_threads() else [1]
 
 
 @contextlib.contextmanager

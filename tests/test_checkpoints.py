@@ -35,7 +35,7 @@ FIELDS = ("positions", "velocities", "pref_velocities", "goals", "radius", "max_
 FIRST_STEPS = 12  # before the checkpoint
 MORE_STEPS = 14  # after it
 
-threads = [1, 2] if vosim.have_openmp() else [1]
+threads = [1, 2] if vosim.have_threads() else [1]
 
 
 def _scene(method_name: str, scenes: int | None = None, agents: int = 24, seed: int = 0):

@@ -71,8 +71,8 @@ def test_agents_stay_inside_a_corridor():
 
 
 def test_bit_identical_for_any_thread_count():
-    if not vosim.have_openmp():
-        pytest.skip("built without OpenMP")
+    if not vosim.have_threads():
+        pytest.skip("built without threads")
     results = bottleneck_bytes_per_thread_count(vosim.CollisionFreeSpeed)
     assert results[0] == results[1] == results[2]
 

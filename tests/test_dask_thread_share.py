@@ -62,7 +62,7 @@ def test_outside_a_worker_the_default_is_unchanged(default_threads, monkeypatch)
 def test_omp_num_threads_wins_over_the_share(default_threads, monkeypatch):
     monkeypatch.setattr(distributed, "get_worker", lambda: FakeWorker())
     monkeypatch.setenv("OMP_NUM_THREADS", "3")
-    before = in_fresh_thread(vosim.get_num_threads)  # OpenMP read the variable at start-up
+    before = in_fresh_thread(vosim.get_num_threads)  # read once, at the first step
     assert in_fresh_thread(threads_used_by_a_step) == before
 
 

@@ -101,7 +101,7 @@ def test_no_detour_before_the_patience_runs_out():
     np.testing.assert_array_equal(plain.positions, patient.positions)
 
 
-@pytest.mark.skipif(not vosim.have_openmp(), reason="built without OpenMP")
+@pytest.mark.skipif(not vosim.have_threads(), reason="built without threads")
 @pytest.mark.parametrize("rule", ["sidestep", "random_side"])
 def test_bit_identical_whatever_the_thread_count(rule):
     runs = []

@@ -29,7 +29,7 @@ METHODS = {
     "ForceBased": lambda: vosim.ForceBased(perturbation=0.05, seed=8),
 }
 
-threads_available = vosim.have_openmp()
+threads_available = vosim.have_threads()
 
 
 def scenario(method_name: str, seed: int, scenes: int = 3, agents: int = 300, steps: int = 120) -> vosim.Batch:
@@ -76,7 +76,7 @@ def test_same_seed_gives_the_same_result_in_a_fresh_process(method_name):
     assert fingerprint(method_name, 12) != here  # the fingerprint does see the seed
 
 
-@pytest.mark.skipif(not threads_available, reason="built without OpenMP")
+@pytest.mark.skipif(not threads_available, reason="built without threads")
 @pytest.mark.parametrize("method_name", METHODS)
 def test_bit_identical_for_one_and_two_threads(method_name):
     results = []
@@ -86,7 +86,7 @@ def test_bit_identical_for_one_and_two_threads(method_name):
     assert results[0] == results[1] == results[2]
 
 
-@pytest.mark.skipif(not threads_available, reason="built without OpenMP")
+@pytest.mark.skipif(not threads_available, reason="built without threads")
 @pytest.mark.parametrize("method_name", METHODS)
 def test_bit_identical_for_one_and_two_threads_in_a_large_crowd(method_name):
     """A crowd larger than one block of agents per thread, so that a step is

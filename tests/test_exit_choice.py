@@ -100,7 +100,7 @@ def test_reevaluation_switches_agents_when_an_exit_crowds_and_carries_across_run
 
 def test_the_choice_is_deterministic_and_the_same_on_any_thread_count():
     results = []
-    for threads in [1, 2] if vosim.have_openmp() else [1, 1]:
+    for threads in [1, 2] if vosim.have_threads() else [1, 1]:
         vosim.set_num_threads(threads)
         sim, sinks, _ = room(crowd(30))
         sim.set_exits(sinks, choice="quickest", reevaluate=1.5)

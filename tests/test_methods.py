@@ -164,7 +164,7 @@ class TestEveryMethod:
         traj = batch.run(30)
         assert not np.array_equal(traj.positions[:, 0], traj.positions[:, 1])
 
-    @pytest.mark.skipif(not vosim.have_openmp(), reason="built without OpenMP")
+    @pytest.mark.skipif(not vosim.have_threads(), reason="built without threads")
     @pytest.mark.parametrize("method", ALL_METHODS, ids=label)
     def test_same_result_on_one_and_two_threads(self, method):
         def run(threads):

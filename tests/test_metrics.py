@@ -120,7 +120,7 @@ def test_batch_shapes_and_time_per_phase():
     assert list(table["scene"]) == [0, 1, 2] and "makespan" in table.columns
 
 
-@pytest.mark.skipif(not vosim.have_openmp(), reason="built without OpenMP")
+@pytest.mark.skipif(not vosim.have_threads(), reason="built without threads")
 def test_metrics_do_not_depend_on_threads():
     def run(threads):
         vosim.set_num_threads(threads)

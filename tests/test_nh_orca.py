@@ -212,7 +212,7 @@ def test_robot_facing_away_from_its_goal_turns_round_and_arrives():
 
 
 # ----------------------------------------------------------- engine guarantees
-@pytest.mark.skipif(not vosim.have_openmp(), reason="built without OpenMP")
+@pytest.mark.skipif(not vosim.have_threads(), reason="built without threads")
 def test_bit_identical_across_thread_counts():
     # 1200 agents (above the size that runs in parallel): robots of both
     # kinds among holonomic agents.

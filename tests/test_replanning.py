@@ -47,7 +47,7 @@ def test_a_stalled_agent_is_planned_round_the_closed_door(plan):
 
 def test_the_run_is_one_run_and_the_same_on_any_number_of_threads():
     results = []
-    for threads in [1, 2] if vosim.have_openmp() else [1]:
+    for threads in [1, 2] if vosim.have_threads() else [1]:
         vosim.set_num_threads(threads)
         sim, _ = two_doors(agents=4)
         results.append(sim.run(500, replan_stalled=1.5, record_every=7))

@@ -117,8 +117,8 @@ def test_inspect_reports_the_forces():
 
 
 def test_bit_identical_for_any_thread_count():
-    if not vosim.have_openmp():
-        pytest.skip("built without OpenMP")
+    if not vosim.have_threads():
+        pytest.skip("built without threads")
     results = bottleneck_bytes_per_thread_count(vosim.SocialForce)
     assert results[0] == results[1] == results[2]
 

@@ -10,6 +10,8 @@
 
 #include "navigation/funnel.hpp"
 #include "navigation/path_search.hpp"
+#include "parallel/first_error.hpp"
+#include "parallel/parallel.hpp"
 #include "parallel/threads.hpp"
 
 namespace py = pybind11;
@@ -120,13 +122,24 @@ py::tuple pull_strings(const Doubles& starts, const Doubles& goals, const Int64s
     {
         py::gil_scoped_release release;
         const std::int64_t* o = portal_offsets.data();
-#pragma omp parallel for schedule(dynamic, 64) num_threads(max_threads()) if (count >= kParallelMinAgents)
-        for (std::int64_t i = 0; i < count; ++i) {
-            const auto first = static_cast<std::size_t>(o[i]);
-            paths[static_cast<std::size_t>(i)] = pull_string(s[static_cast<std::size_t>(i)], g[static_cast<std::size_t>(i)],
-                                                             l.data() + first, r.data() + first,
-                                                             static_cast<std::size_t>(o[i + 1] - o[i]));
-        }
+        // By items of 64 paths on the engine's pool (fork-safe).
+        constexpr std::int64_t kPathsPerItem = 64;
+        FirstError failure;
+        parallel_for(items_of(count, kPathsPerItem), count >= kParallelMinAgents ? max_threads() : 1,
+                     [&](std::int64_t item) {
+                         try {
+                             const std::int64_t end = std::min(count, (item + 1) * kPathsPerItem);
+                             for (std::int64_t i = item * kPathsPerItem; i < end; ++i) {
+                                 const auto first = static_cast<std::size_t>(o[i]);
+                                 paths[static_cast<std::size_t>(i)] = pull_string(
+                                     s[static_cast<std::size_t>(i)], g[static_cast<std::size_t>(i)],
+                                     l.data() + first, r.data() + first, static_cast<std::size_t>(o[i + 1] - o[i]));
+                             }
+                         } catch (...) {
+                             failure.keep(item, std::current_exception());
+                         }
+                     });
+        failure.rethrow();
     }
     py::array_t<std::int64_t> offsets(static_cast<py::ssize_t>(s.size() + 1));
     std::int64_t total = 0;

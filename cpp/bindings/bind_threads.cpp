@@ -15,7 +15,7 @@ void bind_threads(py::module_& m) {
     m.def("set_thread_budget", &set_thread_budget, py::arg("num_threads"),
           "Default thread count for the loops started from the calling thread (0: none).");
     m.def("thread_budget", &thread_budget, "The calling thread's default thread count (0: none).");
-    m.def("have_openmp", &have_openmp, "Whether this build runs steps in parallel.");
+    m.def("have_threads", &have_threads, "Whether this build runs steps on several threads.");
     m.def("parallel_loop_seconds", &parallel_loop_seconds,
           "Wall seconds spent in loops that ran on several threads, since the process started.");
     m.def("thread_limit", &thread_limit, "The largest number of threads set_num_threads accepts.");

@@ -92,20 +92,20 @@ TEST_CASE("parallel_for_values covers [0, total) once, whatever the total") {
 TEST_CASE("a thread's budget is its own default; a process-wide count wins over it") {
     clear_max_threads();
     const int process_default = max_threads();
-    const int budget = have_openmp() ? process_default + 1 : 1;  // differs from the default with OpenMP
+    const int budget = have_threads() ? process_default + 1 : 1;  // differs from the default with threads
     int seen_with_budget = 0, seen_with_count = budget;
     std::thread worker([&] {
         set_thread_budget(budget);
         seen_with_budget = max_threads();
-        if (have_openmp()) {
+        if (have_threads()) {
             set_max_threads(budget + 1);
             seen_with_count = max_threads();
             clear_max_threads();
         }
     });
     worker.join();
-    CHECK(seen_with_budget == (have_openmp() ? budget : 1));
-    CHECK(seen_with_count == (have_openmp() ? budget + 1 : budget));
+    CHECK(seen_with_budget == (have_threads() ? budget : 1));
+    CHECK(seen_with_count == (have_threads() ? budget + 1 : budget));
     CHECK(max_threads() == process_default);  // the calling thread's default is untouched
     CHECK(thread_budget() == 0);
     CHECK_THROWS_AS(set_thread_budget(-1), std::invalid_argument);

@@ -6,7 +6,7 @@ copying, many steps and scenes run in C++ with the GIL released.
 """
 
 from ._loading import load, load_state
-from ._threads import get_num_threads, have_openmp, set_num_threads, thread_limit
+from ._threads import get_num_threads, have_openmp, have_threads, set_num_threads, thread_limit
 from .batch import Batch
 from .comparison import compare
 from .methods import (AVO, HRVO, ORCA, RVO, VO, AdaptiveSampling, CollisionFreeSpeed, ForceBased, GridSampling, Method,
@@ -63,6 +63,7 @@ __all__ = [
     "load",
     "load_state",
     "have_openmp",
+    "have_threads",
     "set_num_threads",
     "sweep",
     "thread_limit",

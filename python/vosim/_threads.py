@@ -20,7 +20,7 @@ def set_num_threads(num_threads: int | None) -> None:
     ----------
     num_threads
         From 1 to ``vosim.thread_limit()`` (4 per processor, at least 64;
-        exactly 1 in a build without OpenMP). None goes back to the default:
+        exactly 1 in a build without threads). None goes back to the default:
         ``OMP_NUM_THREADS`` when set, else the cores this process may use,
         or, in a Dask worker's task thread, its share of them (the cores
         over the worker's thread count).
@@ -67,9 +67,22 @@ def take_worker_share() -> None:
         _core.set_thread_budget(min(_core.thread_limit(), max(1, usable_cores() // nthreads)))
 
 
+def have_threads() -> bool:
+    """Whether this build runs steps on several threads (the engine's own pool)."""
+    return _core.have_threads()
+
+
 def have_openmp() -> bool:
-    """Whether this build runs steps in parallel."""
-    return _core.have_openmp()
+    """Deprecated: vosim no longer uses OpenMP; use :func:`have_threads`."""
+    import warnings
+
+    warnings.warn(
+        "vosim.have_openmp() is deprecated: vosim runs its loops on its own thread pool, not OpenMP; "
+        "use vosim.have_threads()",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return _core.have_threads()
 
 
 def thread_limit() -> int:

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/ticker.hpp"
+#include "parallel/first_error.hpp"
 #include "parallel/parallel.hpp"
 #include "parallel/threads.hpp"
 
@@ -22,28 +23,6 @@ namespace vosim {
 // Agents of one chunk: their neighbours are found in one pass, then the
 // method runs over them in a second, so each pass can be timed cheaply.
 constexpr std::int64_t kChunkAgents = 64;
-
-// The first exception thrown inside a parallel loop (exceptions must not
-// leave a loop's body), by loop index so that the same one is reported
-// whatever the thread count.
-class FirstError {
-public:
-    void keep(std::int64_t index, std::exception_ptr error) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (!error_ || index < index_) {
-            index_ = index;
-            error_ = std::move(error);
-        }
-    }
-    void rethrow() const {
-        if (error_) std::rethrow_exception(error_);
-    }
-
-private:
-    std::int64_t index_ = 0;
-    std::exception_ptr error_;
-    std::mutex mutex_;
-};
 
 // What one thread's chunks report: the seconds of their two parts and the
 // first agent whose result was bad (total: none); one cache line each.

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "engine/block_runner.hpp"  // FirstError, kChunkAgents
+#include "engine/block_runner.hpp"  // kChunkAgents (FirstError: parallel/first_error.hpp)
 #include "state/agent_state.hpp"
 
 namespace vosim::engine_detail {

@@ -12,6 +12,7 @@
 #include "engine/engine.hpp"
 #include "engine/engine_internal.hpp"
 #include "kinematics/integration.hpp"  // cap_speed
+#include "parallel/atomic_count.hpp"
 #include "state/state_check.hpp"
 
 namespace vosim {
@@ -65,10 +66,7 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
             }
             store(state_.new_velocities.data(), i, v);
             if (!is_finite(v)) tally.first_bad = std::min(tally.first_bad, k);
-            if (ws.used_fallback) {
-#pragma omp atomic
-                ++fallbacks_[scene];
-            }
+            if (ws.used_fallback) atomic_increment(fallbacks_[scene]);
         }
         const auto t2 = std::chrono::steady_clock::now();
         tally.first_seconds += std::chrono::duration<double>(t1 - t0).count();

@@ -6,6 +6,8 @@
 #include <queue>
 #include <utility>
 
+#include "parallel/first_error.hpp"
+#include "parallel/parallel.hpp"
 #include "parallel/threads.hpp"
 
 namespace vosim {
@@ -70,18 +72,37 @@ std::vector<PathResult> shortest_paths(const Graph& graph, const std::vector<Pat
     const auto count = static_cast<std::int64_t>(queries.size());
     const std::size_t slots = graph.node.size() + 1;
     std::vector<PathResult> results(queries.size());
-#pragma omp parallel num_threads(max_threads()) if (count > 1)
-    {
-        // Per-thread scratch, reset after each query so a query costs what it visits.
-        std::vector<double> best(slots, kInf);
-        std::vector<std::int32_t> parent(slots, -1);
-        std::vector<double> exit_cost(slots, kInf);
-#pragma omp for schedule(dynamic, 16)
-        for (std::int64_t q = 0; q < count; ++q) {
-            results[static_cast<std::size_t>(q)] = search(graph, queries[static_cast<std::size_t>(q)], best, parent,
-                                                          exit_cost);
+    // Queries by items of kQueriesPerItem on the engine's pool (which a
+    // forked child makes anew); each thread keeps its scratch from item to
+    // item, reset after each query so a query costs what it visits.
+    constexpr std::int64_t kQueriesPerItem = 16;
+    const int threads = count > 1 ? max_threads() : 1;
+    struct Scratch {
+        std::vector<double> best;
+        std::vector<std::int32_t> parent;
+        std::vector<double> exit_cost;
+    };
+    std::vector<Scratch> scratch(static_cast<std::size_t>(std::max(threads, 1)));
+    const std::int64_t items = items_of(count, kQueriesPerItem);
+    FirstError failure;
+    parallel_for(items, threads, [&](std::int64_t item) {
+        try {
+            Scratch& mine = scratch[static_cast<std::size_t>(thread_index())];
+            if (mine.best.empty()) {
+                mine.best.assign(slots, kInf);
+                mine.parent.assign(slots, -1);
+                mine.exit_cost.assign(slots, kInf);
+            }
+            const std::int64_t end = std::min(count, (item + 1) * kQueriesPerItem);
+            for (std::int64_t q = item * kQueriesPerItem; q < end; ++q) {
+                results[static_cast<std::size_t>(q)] =
+                    search(graph, queries[static_cast<std::size_t>(q)], mine.best, mine.parent, mine.exit_cost);
+            }
+        } catch (...) {
+            failure.keep(item, std::current_exception());
         }
-    }
+    });
+    failure.rethrow();
     return results;
 }
 

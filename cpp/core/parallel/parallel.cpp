@@ -199,6 +199,8 @@ namespace parallel_detail {
 
 int current_worker_index() { return current_worker; }
 
+long process_id() { return static_cast<long>(getpid()); }
+
 bool run_items(std::int64_t items, int threads, ItemFn fn, void* context, StopFn stop, void* stop_context) {
     if (items <= 0) return true;
     if (threads <= 1 || items <= 1 || current_worker >= 0) {

@@ -34,6 +34,10 @@ bool run_items(std::int64_t items, int threads, ItemFn fn, void* context, StopFn
 // The running thread's index in the loop it works on, -1 outside loops.
 int current_worker_index();
 
+// The calling process's id: a child made by fork() sees its own, so state
+// kept per process (the pool, the default thread count) is made anew there.
+long process_id();
+
 }  // namespace parallel_detail
 
 // body(item) for every item of [0, items), on up to `threads` threads (the

@@ -1,4 +1,5 @@
-// Thread count for the parallel loops (OpenMP when the build has it).
+// Thread count for the parallel loops (parallel.hpp's pool; one thread in a
+// build with VOSIM_THREADS off).
 // Results never depend on it: every parallel loop writes per-agent outputs
 // only, and reductions are order-independent (min/max of exact values).
 #pragma once
@@ -14,9 +15,10 @@ namespace vosim {
 // parallel.hpp.)
 constexpr std::int64_t kParallelMinAgents = 512;
 
-bool have_openmp();
+// Whether the build steps on several threads.
+bool have_threads();
 // set_max_threads' count, else the calling thread's budget (set_thread_budget),
-// else OpenMP's default: OMP_NUM_THREADS when set, otherwise the processors
+// else the default: OMP_NUM_THREADS when set, otherwise the processors
 // this process may run on (its CPU affinity). The engine's loops run on
 // parallel.hpp's pool with that many threads.
 int max_threads();
@@ -27,15 +29,14 @@ int max_threads();
 void set_thread_budget(int k);
 int thread_budget();
 // The largest thread count set_max_threads accepts: 4 per processor, at
-// least 64 (1 without OpenMP). Far more threads than processors only slow
+// least 64 (1 without threads). Far more threads than processors only slow
 // the loops down, and an absurd count would fail to start them.
 int thread_limit();
 // 1 <= k <= thread_limit().
 void set_max_threads(int k);
 // Back to the default (no count set process-wide).
 void clear_max_threads();
+// The running thread's index in a loop of the pool (0 outside one).
 int thread_index();
-// Threads in the calling parallel region (1 outside one).
-int team_size();
 
 }  // namespace vosim
