@@ -458,6 +458,39 @@ def test_extreme_but_valid_scenes_stay_finite(scene, steps):
         check_speeds(sim)
 
 
+# Every method of the plane with its defaults, for the kernel fuzz below.
+PLANE_METHODS = [vosim.ORCA, vosim.VO, vosim.RVO, vosim.HRVO, vosim.AdaptiveSampling, vosim.GridSampling,
+                 vosim.ForceBased, vosim.AVO, vosim.CollisionFreeSpeed, vosim.SocialForce]
+EVERYWHERE = [[-MAX, -MAX], [MAX, -MAX], [MAX, MAX], [-MAX, MAX]]
+
+
+@given(extreme_scenes(), st.integers(1, 3), st.sampled_from(PLANE_METHODS),
+       st.lists(st.sampled_from([0.25, 1.0, 4.0]), max_size=600))
+def test_every_method_survives_extreme_but_valid_scenes(scene, steps, method, zone_factors):
+    """Any finite input within the documented ranges, for every method, with
+    speed zones of any factor stacked over the scene: steps finish with finite
+    state, or stop with one of the documented refusals (a position or a
+    preferred velocity carried out of the working range), never with an
+    internal error or a crash."""
+    positions, params, time_step = scene
+    note(f"{method.__name__}, zones {zone_factors[:5]}... ({len(zone_factors)}), time_step {time_step}, {params}")
+    sim = vosim.Simulator(time_step=time_step, method=method())
+    sim.add_agents(positions, **params)
+    for factor in zone_factors:
+        sim.add_speed_zone(EVERYWHERE, factor)
+    for _ in range(steps):
+        ok, error = attempt(sim.step, "agent id")
+        if not ok:
+            message = str(error)
+            assert isinstance(error, ValueError), message
+            assert "internal error" not in message, message
+            assert "position is" in message or "preferred velocity from its goal" in message, message
+            assert np.isfinite(sim.positions).all()
+            return
+        check_state_is_finite(sim)
+        check_speeds(sim)
+
+
 class SimulatorMachine(RuleBasedStateMachine):
     """Random sequences of add / remove / step / run / writes into the views /
     assignments on one simulator or batch, checked against a model of which

@@ -65,14 +65,19 @@ double SpeedZones::factor_at(int scene, Vec2 p) const {
         if (zone.removed || (zone.scene != -1 && zone.scene != scene)) continue;
         if (inside_polygon(zone.points, p)) factor *= zone.factor;
     }
-    return factor;
+    // Many overlapping zones above 1 would overflow: the product is capped
+    // like one zone's factor.
+    return std::min(factor, kMaxSpeedZoneFactor);
 }
 
 void SpeedZones::apply(AgentState& s) const {
     if (s.dimensions() != 2 || !any_live()) return;
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
+    // Goal-seeking agents only: the goals phase writes their preferred
+    // velocities afresh every step, whereas one set by hand stays, and
+    // scaling it in place would compound from step to step.
     parallel_for_values(total, max_threads(), [&](std::int64_t i) {
-        if (i % s.capacity() >= s.count() || !s.active[i]) return;
+        if (i % s.capacity() >= s.count() || !s.active[i] || !s.has_goal[i]) return;
         const std::size_t at = static_cast<std::size_t>(i);
         const double factor =
             factor_at(static_cast<int>(i / s.capacity()), Vec2(s.positions[2 * at], s.positions[2 * at + 1]));

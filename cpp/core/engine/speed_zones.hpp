@@ -1,8 +1,10 @@
 // Speed zones: polygons that scale the preferred speed of the agents whose
 // centre is inside them (stairs, slow floors). Applied at the end of the
-// goals phase: the preferred velocity of an active agent is multiplied by
-// the product of the factors of every live zone of its scene containing its
-// centre (overlapping zones compose: stairs on a slow floor). Max speed is
+// goals phase: the preferred velocity of an active goal-seeking agent is
+// multiplied by the product of the factors of every live zone of its scene
+// containing its centre (overlapping zones compose: stairs on a slow floor),
+// capped at kMaxSpeedZoneFactor. A preferred velocity set by hand (an agent
+// without a goal) is left as set. Max speed is
 // left alone: it is what the agent can physically do, and a factor above 1
 // (a moving walkway) stays capped by it. Planar only; ids count up from 0
 // over the engine's life and are never reused (snapshots restore them).
@@ -36,9 +38,10 @@ public:
     const std::vector<SpeedZone>& all() const { return zones_; }
     void restore(std::vector<SpeedZone> zones) { zones_ = std::move(zones); }
     bool any_live() const;
-    // The product of the factors of the live zones of `scene` containing p (1 if none).
+    // The product of the factors of the live zones of `scene` containing p
+    // (1 if none), at most kMaxSpeedZoneFactor.
     double factor_at(int scene, Vec2 p) const;
-    // Scales the preferred velocities of the active agents of a 2D state
+    // Scales the preferred velocities of the active goal-seeking agents of a 2D state
     // (nothing without a live zone, so runs without zones are unchanged).
     void apply(AgentState& state) const;
 

@@ -211,4 +211,34 @@ void check_state(const AgentState& s) {
                                 describe(violation.range) + ". Nothing was advanced.");
 }
 
+void check_goal_pref_velocities(const AgentState& s) {
+    const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
+    if (total == 0) return;
+    const int w = s.dimensions();
+    const std::int64_t items = items_of(total, kValuesPerItem);
+    std::vector<std::int64_t> first_in_item(static_cast<std::size_t>(items), total);
+    parallel_for(items, max_threads(), [&](std::int64_t item) {
+        const std::int64_t end = std::min(total, (item + 1) * kValuesPerItem);
+        for (std::int64_t i = item * kValuesPerItem; i < end; ++i) {
+            if (i % s.capacity() >= s.count() || !s.active[i] || !s.has_goal[i]) continue;
+            bool bad = false;
+            for (int d = 0; d < w; ++d) bad |= !within(s.pref_velocities[w * i + d], kCoordinateRange);
+            if (bad) {
+                first_in_item[static_cast<std::size_t>(item)] = i;
+                return;
+            }
+        }
+    });
+    const auto found = std::find_if(first_in_item.begin(), first_in_item.end(), [&](std::int64_t i) { return i < total; });
+    if (found == first_in_item.end()) return;
+    const std::int64_t i = *found;
+    std::string value = "(";
+    for (int d = 0; d < w; ++d) value += (d ? ", " : "") + format_number(s.pref_velocities[w * i + d]);
+    throw std::invalid_argument(
+        describe_agent(s, static_cast<int>(i / s.capacity()), static_cast<int>(i % s.capacity())) +
+        ": the preferred velocity from its goal is " + value + ") after pref_speed " + format_number(s.pref_speed[i]) +
+        ", the method's perturbation and the speed zones; each component must be " + describe(kCoordinateRange) +
+        " (lower pref_speed or the zones' factors). Nothing was advanced.");
+}
+
 }  // namespace vosim

@@ -13,6 +13,12 @@ namespace vosim {
 // the field and its value.
 void check_state(const AgentState& state);
 
+// After the goals phase (goals, detours, perturbation, speed zones): throws
+// std::invalid_argument naming the first active goal-seeking agent whose
+// preferred velocity left the working range, so that no method is handed
+// one (a kernel's maths holds within the range only).
+void check_goal_pref_velocities(const AgentState& state);
+
 // "agent id 7 (scene 0, slot 3)".
 std::string describe_agent(const AgentState& state, int scene, int slot);
 

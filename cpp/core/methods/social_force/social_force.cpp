@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "limits.hpp"
+#include "maths/bounded_exp.hpp"
 #include "maths/segment.hpp"
 #include "methods/require.hpp"
 
@@ -22,15 +23,15 @@ struct SocialForceScratch final : MethodScratch {
 Vec2 contact_force(const SocialForceParams& p, double scale, Vec2 n, double reach, double distance, Vec2 slide) {
     const double overlap = std::fmax(0.0, reach - distance);
     const Vec2 t = perp(n);
-    return n * (scale * std::exp((reach - distance) / p.force_distance) + p.body_force * overlap) +
+    return n * (scale * bounded_exp((reach - distance) / p.force_distance) + p.body_force * overlap) +
            t * (p.friction * overlap * dot(slide, t));
 }
 
 }  // namespace
 
 void check_social_force_params(const SocialForceParams& p) {
-    require_in_range("mass", p.mass, 0.0, kMaxMagnitude, true);
-    require_in_range("reaction_time", p.reaction_time, 0.0, kMaxMagnitude, true);
+    require_in_range("mass", p.mass, kMinSocialForceMass, kMaxMagnitude);
+    require_in_range("reaction_time", p.reaction_time, kMinReactionTime, kMaxMagnitude);
     require_in_range("agent_scale", p.agent_scale, 0.0, kMaxMagnitude);
     require_in_range("obstacle_scale", p.obstacle_scale, 0.0, kMaxMagnitude);
     require_in_range("force_distance", p.force_distance, 0.0, kMaxMagnitude, true);

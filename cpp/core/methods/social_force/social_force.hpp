@@ -35,6 +35,12 @@ namespace vosim {
 // JuPedSim's (SocialForceModel: body_force 1.2e5, friction 2.4e5;
 // SocialForceModelAgentParameters: mass 80, reaction_time 0.5,
 // agent_scale = obstacle_scale 2000, force_distance 0.08).
+// The smallest mass and reaction time: the accelerations divide by them,
+// and below these a step is no longer a step of the model (the agent would
+// reach any velocity within a microsecond).
+constexpr double kMinSocialForceMass = 1e-3;  // kg
+constexpr double kMinReactionTime = 1e-3;     // s
+
 struct SocialForceParams {
     double mass = 80.0;              // m (kg)
     double reaction_time = 0.5;      // tau (s)

@@ -16,8 +16,8 @@ MethodSpec social_force_method() {
     spec.summary = "Helbing's social force model (Helbing, Farkas, Vicsek 2000), as JuPedSim implements it";
     // Defaults are the paper's parameter set, which JuPedSim's SocialForceModel uses.
     spec.params = {
-        positive_param("mass", d.mass, 0.0, most, "mass m (kg) the forces act on"),
-        positive_param("reaction_time", d.reaction_time, 0.0, most,
+        real_param("mass", d.mass, kMinSocialForceMass, most, "mass m (kg) the forces act on"),
+        real_param("reaction_time", d.reaction_time, kMinReactionTime, most,
                        "relaxation time tau (s) towards the preferred velocity"),
         real_param("agent_scale", d.agent_scale, 0.0, most, "strength A (N) of the agents' exponential repulsion"),
         real_param("obstacle_scale", d.obstacle_scale, 0.0, most,

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "limits.hpp"
+#include "maths/bounded_exp.hpp"
 #include "maths/segment.hpp"
 #include "methods/require.hpp"
 
@@ -52,13 +53,13 @@ Vec2 collision_free_speed_velocity(const CollisionFreeSpeedParams& p, const Loca
         const double distance = length(d);
         if (!(distance > 0.0)) continue;  // coincident centres: no direction to push in
         const double reach = agent.radius + neighbors[k].radius;
-        direction += d / distance * (p.neighbor_strength * std::exp((reach - distance) / p.neighbor_range));
+        direction += d / distance * (p.neighbor_strength * bounded_exp((reach - distance) / p.neighbor_range));
     }
     for (int k = 0; k < edge_count; ++k) {
         const Vec2 d = agent.position - closest_on_segment(edges[k].a, edges[k].b, agent.position);
         const double distance = length(d);
         if (!(distance > 0.0)) continue;
-        direction += d / distance * (p.wall_strength * std::exp((agent.radius - distance) / p.wall_range));
+        direction += d / distance * (p.wall_strength * bounded_exp((agent.radius - distance) / p.wall_range));
     }
     const double direction_length = length(direction);
     const Vec2 e = direction_length > 0.0 ? direction / direction_length : e0;
