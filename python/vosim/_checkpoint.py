@@ -26,9 +26,13 @@ FORMAT = "vosim-state"
 # 2: obstacles keep their ids, removed ones stay removed, moving ones keep
 # their velocity and how far they have moved.
 # 3: a checksum of everything else (_archive.digest), checked on load.
-FORMAT_VERSION = 3
+# 4: navigation state (set_exits' choice, the planners), written only when a
+#    simulator has some, so that older vosims refuse only the files they
+#    would misread.
+FORMAT_VERSION = 4
 # Versions this vosim reads (2 without a checksum).
-READABLE_VERSIONS = (2, 3)
+READABLE_VERSIONS = (2, 3, 4)
+_NAVIGATION_PREFIX = "navigation."
 
 # The engine's plain numbers (kept in the metadata JSON, exactly: JSON
 # floats round-trip through Python's shortest repr).
@@ -45,15 +49,22 @@ def payload(sim) -> dict:
     """What pickling and save_state carry for ``sim``: plain data only."""
     from ._version import __version__
 
+    navigation = None
+    if getattr(sim, "_exits", None) is not None or getattr(sim, "_plan", None) is not None:
+        from .navigation._state import navigation_state
+
+        navigation = navigation_state(sim)
     state = {
         "format": FORMAT,
-        "format_version": FORMAT_VERSION,
+        "format_version": FORMAT_VERSION if navigation is not None else 3,
         "vosim_version": __version__,
         "kind": _kind(sim),
         "method": sim.method.to_dict(),
         "engine": sim._snapshot(),
         "shapes3d": sim._shape_payload(),
     }
+    if navigation is not None:
+        state["navigation"] = navigation
     state["checksum"] = checksum(state)
     return state
 
@@ -114,6 +125,13 @@ def restore_into(sim, state: dict, source: str = "state") -> None:
         sim._restore_shapes(state.get("shapes3d", []))
     except (KeyError, TypeError, ValueError, RuntimeError, AttributeError, IndexError, OverflowError) as error:
         raise ValueError(f"{source} is not a usable vosim simulator state (3D obstacles: {error})") from None
+    if state.get("navigation") is not None:
+        from .navigation._state import restore_navigation
+
+        try:
+            restore_navigation(sim, state["navigation"])
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as error:
+            raise ValueError(f"{source} is not a usable vosim simulator state (navigation: {error})") from None
 
 
 def save_state(sim, path) -> Path:
@@ -132,6 +150,8 @@ def write_state(state: dict, path: Path) -> Path:
                     obstacle_kinds=list(engine.pop("obstacle_kinds")))
     arrays = {_COLUMN_PREFIX + name: column for name, column in engine.pop("columns").items()}
     arrays.update(engine)  # the remaining entries are arrays
+    if "navigation" in metadata:  # its arrays beside the others, named in the JSON
+        metadata["navigation"] = _arrays_out(metadata["navigation"], _NAVIGATION_PREFIX, arrays)
     arrays["metadata"] = np.array(json.dumps(metadata))
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_path(path) as temporary, open(temporary, "xb") as stream:
@@ -172,7 +192,36 @@ def assemble(arrays: dict, metadata: dict) -> dict | None:
                          if name.startswith(_COLUMN_PREFIX)}
     engine.update({name: array for name, array in arrays.items() if not name.startswith(_COLUMN_PREFIX)})
     metadata["engine"] = engine
+    if "navigation" in metadata:
+        navigation_arrays = {name: array for name, array in arrays.items() if name.startswith(_NAVIGATION_PREFIX)}
+        for name in navigation_arrays:
+            del engine[name]
+        metadata["navigation"] = _arrays_in(metadata["navigation"], navigation_arrays)
     return metadata
+
+
+def _arrays_out(value, prefix: str, arrays: dict):
+    """``value`` with each array moved into ``arrays`` and replaced by ``{"array": its name}``."""
+    if isinstance(value, np.ndarray):
+        name = f"{prefix}{len([k for k in arrays if k.startswith(prefix)])}"
+        arrays[name] = value
+        return {"array": name}
+    if isinstance(value, dict):
+        return {key: _arrays_out(item, prefix, arrays) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_arrays_out(item, prefix, arrays) for item in value]
+    return value
+
+
+def _arrays_in(value, arrays: dict):
+    """The inverse of _arrays_out; a name with no array stays a dict (and the restore refuses it)."""
+    if isinstance(value, dict):
+        if set(value) == {"array"} and isinstance(value["array"], str) and value["array"] in arrays:
+            return arrays[value["array"]]
+        return {key: _arrays_in(item, arrays) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_arrays_in(item, arrays) for item in value]
+    return value
 
 
 class _CheckpointMethods:

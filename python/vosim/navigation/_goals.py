@@ -61,7 +61,7 @@ class GoalMethods:
         -----
         The last ``plan`` given is kept for ``run(replan_stalled=...)``,
         which plans stalled agents again with it (a string: built again from
-        the simulator then). It is not part of checkpoints.
+        the simulator then). Checkpoints carry it.
 
         An agent standing off the navigation mesh (inside an obstacle's
         solid, or nearer to a wall than the mesh's inflation allows) does
@@ -120,7 +120,7 @@ class GoalMethods:
                 offsets, points = plan_on_roadmap(plan, starts, goals, ids, label)
         self._engine.set_waypoints(ids, np.ascontiguousarray(offsets, dtype=np.int64),
                                    np.ascontiguousarray(points, dtype=np.float64), waypoint_radius, advance)
-        if planner is not None:  # what run(replan_stalled=...) plans with (not part of checkpoints)
+        if planner is not None:  # what run(replan_stalled=...) plans with (checkpoints carry it)
             self._plan = (planner, clearance)
 
     def set_exits(self, sinks, *, choice: str = "nearest", assignment=None, reevaluate=None,
@@ -191,7 +191,8 @@ class GoalMethods:
         while every exit is closed, choices stay).
 
         The exits, the choice and the planner are kept on the simulator
-        for ``run()``'s re-evaluations; they are not part of checkpoints.
+        for ``run()``'s re-evaluations; checkpoints (pickles, copies,
+        :meth:`save_state`) carry them.
         Agents added later are chosen for at the next re-evaluation (with
         ``"assigned"``, they have no exit and are left alone).
 
