@@ -93,14 +93,17 @@ void Engine::append_obstacle_neighbors(int scene, std::size_t i, std::vector<Obs
     const ObstacleSet& own = obstacles(scene);
     if (shared_obstacles_.empty() && own.empty()) return;
     // RVO2's range: anything the agent could reach within the obstacle time
-    // horizon at full speed, plus its radius. Shared obstacles come first
+    // horizon (at least one step) at full speed, plus its radius. Shared obstacles come first
     // among equally distant edges. A non-holonomic agent's method sees its
     // effective centre, up to D ahead with a radius larger by D: 2 D more;
     // or (NH-ORCA) its own centre with a radius larger by tracking_error.
     const double centre = state_.kinematics[i] != 0
                               ? std::fmax(2.0 * state_.effective_center_distance[i], state_.tracking_error[i])
                               : 0.0;
-    const double range = state_.time_horizon_obst[i] * state_.max_speed[i] + state_.radius[i] + centre;
+    // A horizon shorter than the step would miss an edge the step reaches:
+    // at least one step (as in 3D).
+    const double horizon = std::fmax(state_.time_horizon_obst[i], time_step_);
+    const double range = horizon * state_.max_speed[i] + state_.radius[i] + centre;
     const Vec2 p = state_.position(i);
     const std::size_t first = out.size();
     shared_obstacles_.query(p, range * range, out, first);

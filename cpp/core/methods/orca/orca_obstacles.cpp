@@ -48,7 +48,10 @@ void append_obstacle_lines(const SceneView& scene, int slot, const Workspace& ws
     const Vec2 agent_velocity = s.velocity(self);
     const double radius = s.radius[self];
     const double radius_sq = radius * radius;
-    const double inv_horizon = 1.0 / s.time_horizon_obst[self];
+    // Obeying a line for one step keeps the agent out of the edge only when
+    // the horizon is at least the step: a shorter one (RVO2 takes it as
+    // given) lets a long step carry the agent through the wall.
+    const double inv_horizon = 1.0 / std::fmax(s.time_horizon_obst[self], scene.time_step);
     constexpr double kInf = std::numeric_limits<double>::infinity();
 
     for (const ObstacleNeighbor& neighbor : ws.obstacle_neighbors) {
