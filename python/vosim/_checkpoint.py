@@ -121,6 +121,17 @@ def restore_into(sim, state: dict, source: str = "state") -> None:
     # Set through object.__setattr__: the classes may refuse unknown attributes.
     object.__setattr__(sim, "_engine", engine)
     object.__setattr__(sim, "_method", method)
+    periodic = sim.periodic if int(engine_state.get("dimensions", 2)) == 2 else None
+    if periodic is not None:  # obstacles are not wrapped: set_periodic's rule (the engine leaves it to it)
+        from ._periodic import check_obstacle
+
+        try:
+            for obstacle in sim.obstacles:
+                check_obstacle(obstacle.vertices, periodic, f"obstacle {obstacle.kind}")
+            if sim.moving_obstacles:
+                raise ValueError("it has moving obstacles and a periodic axis")
+        except ValueError as error:
+            raise ValueError(f"{source} is not a usable vosim simulator state ({error})") from None
     try:
         sim._restore_shapes(state.get("shapes3d", []))
     except (KeyError, TypeError, ValueError, RuntimeError, AttributeError, IndexError, OverflowError) as error:

@@ -365,6 +365,18 @@ void Engine::restore(const EngineSnapshot& saved) {
         saved_sinks.push_back(given);
     }
     sinks.restore(std::move(saved_sinks));
+    // Each agent that left through a sink names one the state has.
+    for (int b = 0; b < state.scenes(); ++b) {
+        for (int slot = 0; slot < state.count(); ++slot) {
+            const std::size_t i = state.index(b, slot);
+            const std::int64_t sink = state.exit_sink[i];
+            if (state.ids[i] != -1 && sink >= static_cast<std::int64_t>(saved.sinks.size())) {
+                refuse("exit_sink[" + std::to_string(b) + ", " + std::to_string(slot) + "] is " +
+                       std::to_string(sink) + ", but the state has " + std::to_string(saved.sinks.size()) +
+                       " sinks (ids 0 to " + std::to_string(static_cast<std::int64_t>(saved.sinks.size()) - 1) + ")");
+            }
+        }
+    }
 
     // Speed zones: each checked as add_speed_zone checks it.
     if (!saved.speed_zones.empty() && saved.dimensions != 2) refuse("it has speed zones in a 3D engine");
