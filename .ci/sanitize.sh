@@ -54,6 +54,9 @@ SANITIZE_TESTS=(
     tests/test_batch.py
     tests/test_waypoints.py tests/test_waypoints3d.py tests/test_field_table.py tests/test_deadlock.py tests/test_sinks.py tests/test_speed_zones.py
     tests/test_collision_free_speed.py tests/test_social_force.py
+    # methods switched between runs, hostile parameters, walls, forks, checkpoints of every scene feature
+    tests/test_method_switching.py tests/test_hostile_parameters.py tests/test_walls_any_time_step.py
+    tests/test_fork_safety.py tests/test_checkpoint_features.py tests/test_crafted_states.py
 )
 
 reports=$(mktemp -d)
