@@ -56,7 +56,7 @@ SANITIZE_TESTS=(
     tests/test_collision_free_speed.py tests/test_social_force.py
     # methods switched between runs, hostile parameters, walls, forks, checkpoints of every scene feature
     tests/test_method_switching.py tests/test_hostile_parameters.py tests/test_walls_any_time_step.py
-    tests/test_fork_safety.py tests/test_checkpoint_features.py tests/test_crafted_states.py
+    tests/test_fork_safety.py tests/test_checkpoint_features.py tests/test_crafted_states.py tests/test_method_parameter_fuzz.py
 )
 
 reports=$(mktemp -d)
