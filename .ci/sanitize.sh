@@ -54,7 +54,11 @@ SANITIZE_TESTS=(
     tests/test_batch.py
     tests/test_waypoints.py tests/test_waypoints3d.py tests/test_field_table.py tests/test_deadlock.py tests/test_sinks.py tests/test_speed_zones.py
     tests/test_collision_free_speed.py tests/test_social_force.py
+    # random API sequences (methods switched, agents, scene features, checkpoints, threads), in child processes
+    tests/test_api_fuzz.py
 )
+# Fewer API-fuzz sequences than the normal lane's 40: each is several times slower here.
+export VOSIM_API_FUZZ_SEEDS=12
 
 reports=$(mktemp -d)
 trap 'rm -rf "$reports"' EXIT
