@@ -3,7 +3,7 @@
 Each sequence (one seed) builds a simulator and then makes random calls:
 methods switched among every planar method, agents added and removed,
 obstacles, sinks, speed zones, a periodic axis, waypoints, goals and exits
-set, short runs and single steps, checkpoints (``save_state`` /
+set (moving obstacles among them), short runs and single steps, checkpoints (``save_state`` /
 ``load_state``, pickle, deepcopy) taken and continued from, values written
 into the views, the thread count changed. Some calls get bad arguments on
 purpose. Every call must either succeed or raise ValueError, TypeError or
@@ -135,11 +135,14 @@ class Sequence:
         return f"{len(ids)} ids"
 
     def add_obstacle(self):
-        kind = self.rng.choice(["polygon", "polygon", "wall", "boundary"])
-        if kind == "polygon":
-            self.obstacles.append(self.sim.add_obstacle(self._spoil(self._rectangle())))
-        elif kind == "wall":
-            self.obstacles.append(self.sim.add_wall([self._point(), self._point()]))
+        kind = self.rng.choice(["polygon", "polygon", "moving polygon", "wall", "moving wall", "boundary"])
+        velocity = self._spoil([self.rng.uniform(-1.0, 1.0), self.rng.uniform(-1.0, 1.0)])
+        if kind.endswith("polygon"):
+            velocity = velocity if kind.startswith("moving") else None
+            self.obstacles.append(self.sim.add_obstacle(self._spoil(self._rectangle()), velocity=velocity))
+        elif kind.endswith("wall"):
+            velocity = velocity if kind.startswith("moving") else None
+            self.obstacles.append(self.sim.add_wall([self._point(), self._point()], velocity=velocity))
         else:
             box = self.rng.uniform(12.0, 20.0)
             self.obstacles.append(self.sim.add_boundary([[-box, -box], [box, -box], [box, box], [-box, box]]))
