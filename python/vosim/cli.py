@@ -71,8 +71,12 @@ def _demo(args: argparse.Namespace) -> int:
 def _method(text: str):
     """A method from its name, case-insensitive (orca, vo, rvo, hrvo, adaptive, grid, force, ...),
     optionally with settings, each read as its declared type: ``orca:time_gap=0.5:seed=3``."""
-    from .methods import method_from_text
+    from .methods import method_from_name, method_from_text
 
+    try:
+        method_from_name(text.strip().split(":")[0])
+    except ValueError as error:  # an unknown name: the message lists the known ones
+        raise argparse.ArgumentTypeError(str(error)) from None
     try:
         return method_from_text(text)
     except (ValueError, TypeError) as error:
