@@ -3,7 +3,7 @@
 Each sequence (one seed) builds a simulator and then makes random calls:
 methods switched among every planar method, agents added and removed,
 obstacles, sinks, speed zones, a periodic axis, waypoints, goals and exits
-set (moving obstacles among them), short runs and single steps, checkpoints (``save_state`` /
+set (moving obstacles among them), short runs and single steps, inspections, the time step changed, checkpoints (``save_state`` /
 ``load_state``, pickle, deepcopy) taken and continued from, values written
 into the views, the thread count changed. Some calls get bad arguments on
 purpose. Every call must either succeed or raise ValueError, TypeError or
@@ -251,6 +251,17 @@ class Sequence:
             self.sim = copy.deepcopy(self.sim)
         return how
 
+    def inspect(self):
+        ids = np.asarray(self.sim.ids)
+        agent = int(self.rng.choice(ids)) if len(ids) and self.rng.random() < 0.9 else self.rng.randrange(-2, 10**6)
+        self.sim.inspect(agent)
+        self.sim.neighbors()
+        return str(agent)
+
+    def time_step(self):
+        self.sim.time_step = self._spoil(self.rng.choice([0.05, 0.1, 0.25, 0.5]))
+        return str(self.sim.time_step)
+
     def threads(self):
         count = self.rng.choice([1, 2, 3, 4])
         self.vosim.set_num_threads(count)
@@ -260,7 +271,7 @@ class Sequence:
                        ("remove_obstacle", 1), ("add_sink", 2), ("remove_sink", 1), ("add_speed_zone", 2),
                        ("remove_speed_zone", 1), ("set_periodic", 1), ("set_waypoints", 1), ("set_goals", 1),
                        ("set_exits", 1), ("write_view", 2), ("run", 8), ("step", 3), ("checkpoint", 2),
-                       ("threads", 1)]
+                       ("inspect", 1), ("time_step", 1), ("threads", 1)]
 
     def make_calls(self, count: int = CALLS) -> list:
         """Make ``count`` random calls; the failures, as text (empty: all answered or refused cleanly)."""
