@@ -57,7 +57,11 @@ SANITIZE_TESTS=(
     # methods switched between runs, hostile parameters, walls, forks, checkpoints of every scene feature
     tests/test_method_switching.py tests/test_hostile_parameters.py tests/test_walls_any_time_step.py
     tests/test_fork_safety.py tests/test_checkpoint_features.py tests/test_crafted_states.py tests/test_method_parameter_fuzz.py
+    # random API sequences (methods switched, agents, scene features, checkpoints, threads), in child processes
+    tests/test_api_fuzz.py
 )
+# Fewer API-fuzz sequences than the normal lane's 40: each is several times slower here.
+export VOSIM_API_FUZZ_SEEDS=12
 
 reports=$(mktemp -d)
 trap 'rm -rf "$reports"' EXIT

@@ -86,7 +86,6 @@ def test_a_batch_zone_of_one_scene():
     ([[0, 0], [1, 0], [1, 1]], -1.0, "factor is -1.0"),
     ([[0, 0], [1, 0], [1, 1]], 4.5, "at most 4"),
     ([[0, 0], [1, 0], [1, 1]], np.inf, "factor is inf"),
-    ([[0, 0], [1, 0], [1, 1]], "fast", "factor: expected a number"),
     ([0, 0, 1], 0.5, "expected shape"),
 ])
 def test_bad_zones_are_refused_naming_what_is_wrong(polygon, factor, message):

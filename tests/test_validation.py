@@ -320,8 +320,8 @@ def test_more_bad_run_arguments(sim):
         (np.array([2**63], dtype=np.uint64), ValueError, r"ids\[0\]: no agent with id 9223372036854775808"),
         ([[0]], ValueError, r"ids: expected a 1-D array of agent ids, got shape \(1, 1\)"),
         (["a"], TypeError, "ids: expected integer agent ids"),
-        ([0.0], TypeError, "ids: expected integer agent ids"),
-        ([True], TypeError, "ids: expected integer agent ids"),
+        ([0.0], TypeError, r"ids\[0\] is 0.0; expected integer agent ids"),
+        ([True], TypeError, r"ids\[0\] is True; expected integer agent ids"),
         ([-1], ValueError, r"ids\[0\]: no agent with id -1"),
     ],
 )

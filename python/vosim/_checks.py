@@ -196,20 +196,32 @@ def flags(value, name: str, shapes: Sequence[tuple[int, ...]], target: tuple[int
     return np.array(np.broadcast_to(array.astype(bool), target), dtype=bool)  # a copy; a scalar stays 0-d
 
 
-def ids_array(ids, name: str = "ids") -> np.ndarray:
-    """A 1-D int64 array of agent ids."""
+def ids_array(ids, name: str = "ids", what: str = "agent") -> np.ndarray:
+    """A 1-D int64 array of ids (of agents, or of ``what``: ``ids_array(sinks, "sinks", "sink")``).
+
+    Numbers that are not integers are named with their index: the first one
+    that is not a whole number (NaN, 0.5), else the first (``sinks[0] is
+    0.0``: a float array, refused all the same).
+    """
     array = as_array(ids, name)
     if array.ndim == 0:
         array = array.reshape(1)
     if array.size and (array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer)):
-        raise TypeError(f"{name}: expected integer agent ids, got an array of dtype {array.dtype}")
+        if array.dtype == np.bool_ or np.issubdtype(array.dtype, np.number):
+            with np.errstate(invalid="ignore"):
+                odd = ~np.isfinite(array) | (array != np.round(array)) if np.issubdtype(array.dtype, np.inexact) \
+                    else np.zeros(array.shape, bool)
+            at = _first(odd) if odd.any() else (0,) * array.ndim
+            raise TypeError(f"{_index_text(name, at)} is {array[at].item()!r}; expected integer {what} ids, "
+                            f"got an array of dtype {array.dtype}")
+        raise TypeError(f"{name}: expected integer {what} ids, got an array of dtype {array.dtype}")
     if array.ndim != 1:
-        raise ValueError(f"{name}: expected a 1-D array of agent ids, got shape {array.shape}")
+        raise ValueError(f"{name}: expected a 1-D array of {what} ids, got shape {array.shape}")
     if array.size and np.issubdtype(array.dtype, np.unsignedinteger):
         too_big = array > np.iinfo(np.int64).max
         if too_big.any():
             at = _first(too_big)
-            raise ValueError(f"{_index_text(name, at)}: no agent with id {array[at].item()}")
+            raise ValueError(f"{_index_text(name, at)}: no {what} with id {array[at].item()}")
     return array.astype(np.int64, copy=False)
 
 

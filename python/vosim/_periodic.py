@@ -84,18 +84,71 @@ def _bounds(value, name: str) -> tuple[float, float]:
     return low, high
 
 
-def unwrap(positions: np.ndarray, periodic: Periodic | None) -> np.ndarray:
-    """Positions (frames first) without the jumps of one period: each frame's
-    displacement along the axis taken at its nearest image, summed from the first frame."""
+def unwrap(positions: np.ndarray, periodic: Periodic | None, motion: np.ndarray | None = None) -> np.ndarray:
+    """Positions (frames first) without the jumps of one period, summed from the first frame.
+
+    Each frame's displacement along the axis is taken at the image nearest to
+    ``motion`` (the displacement the velocities tell, one row per interval
+    between frames: :func:`recorded_motion`), or without it at the nearest
+    image (exact only while nobody moves half a period between frames).
+
+    Raises
+    ------
+    ValueError
+        With ``motion``: where the nearest image is more than a quarter
+        period from it (another image is then less than three times as far,
+        so the frames are too far apart to tell how often an agent went
+        round), naming the frames and the agent.
+    """
     positions = np.asarray(positions, dtype=float)
     if periodic is None or len(positions) < 2:
         return positions
     out = positions.copy()
     along = positions[..., periodic.index]
     steps = np.diff(along, axis=0)
-    steps -= periodic.period * np.round(steps / periodic.period)
+    expected = 0.0 if motion is None else motion
+    steps -= periodic.period * np.round((steps - expected) / periodic.period)
+    if motion is not None:
+        with np.errstate(invalid="ignore"):
+            unsure = np.abs(steps - expected) > 0.25 * periodic.period
+        if unsure.any():
+            at = tuple(int(i) for i in np.argwhere(unsure)[0])
+            who = f"agent slot {at[-1]}" + (f" of scene {at[1]}" if len(at) == 3 else "")
+            raise ValueError(
+                f"cannot unwrap the periodic axis {periodic.axis}: between frames {at[0]} and {at[0] + 1}, "
+                f"{who} moved {float(expected[at]):.4g} m along {periodic.axis} by its recorded velocity, but its "
+                f"positions say {float(steps[at]):.4g} m (or that plus whole periods of {periodic.period:g} m): the "
+                "frames are too far apart to tell how often it went round; record more often (record_every)")
     out[1:, ..., periodic.index] = along[0] + np.cumsum(steps, axis=0)
     return out
+
+
+def recorded_motion(traj) -> np.ndarray | None:
+    """Each agent's displacement along ``traj``'s periodic axis between consecutive frames, as its recorded
+    velocities tell it: ``(T - 1, N)`` or ``(T - 1, B, N)``; None without a periodic axis.
+
+    Every step moves an agent by its velocity times the time step (the
+    engine records the velocity as the displacement made), so the velocity
+    recorded at the later frame times the interval is exact when every step
+    is recorded, and close when the velocity changes little in between. An
+    agent moves in no step after the one it left in (``exit_step``), nor at
+    all when it took no part in the run.
+    """
+    if traj.periodic is None or len(traj.times) < 2:
+        return None
+    velocity = np.asarray(traj.velocities, dtype=float)[1:, ..., traj.periodic.index]
+    extra = (1,) * (velocity.ndim - 1)
+    interval = np.diff(np.asarray(traj.times, dtype=float)).reshape(-1, *extra)
+    motion = velocity * interval
+    took_part = np.asarray(traj.took_part(), dtype=bool)
+    left = traj.metrics.get("exit_step") if isinstance(traj.metrics, dict) else None
+    steps = np.asarray(traj.steps, dtype=np.int64)
+    if left is not None and np.shape(left) == took_part.shape and len(steps) == len(traj.times):
+        left = np.asarray(left, dtype=np.int64)
+        count = np.diff(steps).reshape(-1, *extra)
+        moving = np.where(left < 0, count, np.clip(left - steps[:-1].reshape(-1, *extra), 0, count))
+        motion = motion * (moving / np.maximum(count, 1))
+    return np.where(took_part, motion, 0.0)
 
 
 class _PeriodicMethods:

@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._area_polygon import check_area
 from ._checks import INT32_MAX, MAX_MAGNITUDE, check_values, integer, real_array, scalar
 
 
@@ -64,10 +65,7 @@ def _sink_points(points) -> np.ndarray:
     if len(array) == 2 and np.array_equal(array[0], array[1]):
         raise ValueError(f"points: the line's 2 points coincide at {array[0].tolist()}")
     if len(array) > 2:
-        x, y = array[:, 0] - array[0, 0], array[:, 1] - array[0, 1]
-        twice_area = abs(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
-        if not twice_area > 1e-12 * np.max(x * x + y * y):
-            raise ValueError(f"points: the area's {len(array)} points enclose no area (they lie on one line)")
+        check_area(array, "points")
     return np.ascontiguousarray(array)
 
 
@@ -102,7 +100,8 @@ class _SinkMethods:
         points
             ``(2, 2)``: a line (segment); ``(n, 2)`` with n >= 3: an area
             (polygon, either orientation; a closing point equal to the first
-            is dropped). Finite, within the working range, not degenerate.
+            is dropped). Finite, within the working range, not degenerate: an
+            area's outline must not cross or touch itself.
         scene
             Batch only: the scene that has the sink (None: every scene).
         opens_at, closes_at

@@ -17,7 +17,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._checks import INT32_MAX, MAX_MAGNITUDE, check_values, integer, real_array
+from ._area_polygon import check_area
+from ._checks import INT32_MAX, MAX_MAGNITUDE, check_values, integer, real_array, scalar
 
 #: The largest factor a zone may have (the engine's kMaxSpeedZoneFactor).
 MAX_SPEED_ZONE_FACTOR = 4.0
@@ -54,18 +55,12 @@ def _zone_polygon(polygon) -> np.ndarray:
         array = array[:-1]
     if len(array) < 3:
         raise ValueError(f"polygon: a speed zone needs 3 or more points, got {len(array)}")
-    x, y = array[:, 0] - array[0, 0], array[:, 1] - array[0, 1]
-    twice_area = abs(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
-    if not twice_area > 1e-12 * np.max(x * x + y * y):
-        raise ValueError(f"polygon: its {len(array)} points enclose no area (they lie on one line)")
+    check_area(array, "polygon")
     return np.ascontiguousarray(array)
 
 
 def _zone_factor(factor) -> float:
-    try:
-        value = float(factor)
-    except (TypeError, ValueError):
-        raise ValueError(f"factor: expected a number, got {factor!r}") from None
+    value = scalar(factor, "factor")  # text and flags are refused, not converted
     if not (np.isfinite(value) and 0.0 < value <= MAX_SPEED_ZONE_FACTOR):
         raise ValueError(f"factor is {value!r}; it must be above 0 and at most {MAX_SPEED_ZONE_FACTOR}")
     return value

@@ -6,10 +6,11 @@ import argparse
 import sys
 import warnings
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 
-from ._atomic import atomic_path
+from ._atomic import atomic_path, writable_folder
 from ._io import check_trajectory_path
 from ._summary import arrived_agents
 from ._table_format import CSV_FLOAT_FORMAT, column_formatters
@@ -22,9 +23,27 @@ def _save_figure(figure, path, dpi: int) -> None:
         figure.savefig(temporary, dpi=dpi, bbox_inches="tight")
 
 
+def _check_figure_path(path, argument: str, *, suffix_optional: bool = False) -> None:
+    """Refuse, before anything runs, a figure path whose format matplotlib cannot tell or whose folder
+    cannot take a file (``suffix_optional``: no suffix means PNG)."""
+    from .plot._common import pyplot_module
+
+    pyplot_module()
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    suffix = Path(path).suffix.lower().lstrip(".")
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if suffix not in formats and not (suffix_optional and not suffix):
+        raise ValueError(f"{argument}: cannot tell the image format of {str(path)!r}; end it in one of "
+                         f"{', '.join('.' + name for name in sorted(formats))}")
+    writable_folder(Path(path).parent, argument)
+
+
 def _demo(args: argparse.Namespace) -> int:
     from . import scenarios
 
+    out = args.out or f"{args.scenario}.png"
+    _check_figure_path(out, "--out")
     scenario = scenarios.circle(args.agents) if args.scenario == "circle" else scenarios.blocks()
     sim = scenario.build()
     print(f"vosim demo: {scenario.name}, {scenario.num_agents} agents, {len(scenario.obstacles)} obstacles, "
@@ -40,7 +59,6 @@ def _demo(args: argparse.Namespace) -> int:
     print(f"minimum clearance: {clearance:+.4f} between agents (negative means overlap)")
     if traj.obstacles:
         print(f"                   {float(traj.min_obstacle_clearance().min()):+.2e} to obstacles")
-    out = args.out or f"{args.scenario}.png"
     from . import plot
 
     figure = plot.trajectories(traj, title=f"{scenario.name}: {sim.method.name}, {scenario.num_agents} agents, "
@@ -52,27 +70,15 @@ def _demo(args: argparse.Namespace) -> int:
 
 def _method(text: str):
     """A method from its name, case-insensitive (orca, vo, rvo, hrvo, adaptive, grid, force, ...),
-    optionally with settings: ``orca:time_gap=0.5:bisector_weight=2``."""
-    import dataclasses
+    optionally with settings, each read as its declared type: ``orca:time_gap=0.5:seed=3``."""
+    from .methods import method_from_name, method_from_text
 
-    from .methods import method_from_name
-
-    name, *settings = text.strip().split(":")
     try:
-        method = method_from_name(name)
-    except ValueError as error:
+        method_from_name(text.strip().split(":")[0])
+    except ValueError as error:  # an unknown name: the message lists the known ones
         raise argparse.ArgumentTypeError(str(error)) from None
     try:
-        changes = {}
-        for setting in settings:
-            key, sep, value = setting.partition("=")
-            if not sep or not key.strip():
-                raise ValueError(f"method setting {setting!r}: expected name=value")
-            try:
-                changes[key.strip()] = float(value)
-            except ValueError:
-                changes[key.strip()] = value.strip()
-        return dataclasses.replace(method, **changes) if changes else method
+        return method_from_text(text)
     except (ValueError, TypeError) as error:
         raise argparse.ArgumentTypeError(f"{text!r}: {error}") from None
 
@@ -127,6 +133,17 @@ def _positive(text: str) -> int:
     return value
 
 
+def _dpi(text: str) -> int:
+    """A plot resolution within the bounds every figure of vosim takes (``vosim.plot``'s ``MAX_DPI``)."""
+    from .plot._canvas import MAX_DPI, MIN_DPI
+
+    value = _positive(text)
+    if not MIN_DPI <= value <= MAX_DPI:
+        raise argparse.ArgumentTypeError(f"{value} is outside {MIN_DPI} to {MAX_DPI} dots per inch "
+                                         f"(a figure at {MAX_DPI} dpi is already print quality)")
+    return value
+
+
 def _run_until_arrived(sim, steps: int, label: str | None):
     """sim.run(steps, until_arrived=True), saying on stdout (not as a warning) when agents did not arrive."""
     with warnings.catch_warnings():
@@ -150,6 +167,8 @@ def _run(args: argparse.Namespace) -> int:
         from .plot._animate import animation_writer
 
         animation_writer(args.animate, "--animate")
+    if args.plot:
+        _check_figure_path(args.plot, "--plot")
 
     three_d = _dimensions(args.scenario) == 3
     if three_d and args.color_by is not None:
@@ -220,6 +239,10 @@ def _compare(args: argparse.Namespace) -> int:
     for method in args.methods:
         for name in args.scenario:
             _refuse_unsupported(method, "--methods", name)
+    if args.out:
+        writable_folder(Path(args.out).parent, "--out")
+    if args.plot:
+        _check_figure_path(args.plot, "--plot", suffix_optional=True)
     methods = {}
     for method in args.methods:
         methods.setdefault(method.name, method)
@@ -248,6 +271,7 @@ def _compare(args: argparse.Namespace) -> int:
 def _validate(args: argparse.Namespace) -> int:
     from . import validation
 
+    folder = writable_folder(args.plot, "--plot", create=True) if args.plot else None  # before any test runs
     results = []
     for method in args.method:
         results += validation.run_all(method, tests=args.tests)
@@ -256,11 +280,7 @@ def _validate(args: argparse.Namespace) -> int:
         if result.notes:
             print(f"{result.test}, {result.method}: {result.notes}")
     print("criteria: " + "; ".join(dict.fromkeys(f"{r.test}: {r.criterion}" for r in results)))
-    if args.plot:
-        from pathlib import Path
-
-        folder = Path(args.plot)
-        folder.mkdir(parents=True, exist_ok=True)
+    if folder is not None:
         import matplotlib.pyplot as plt
 
         for result in results:  # one figure open at a time
@@ -307,7 +327,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="number of agents of the circle scenario (default: %(default)s)")
     demo.add_argument("--max-steps", type=int, default=None,
                       help="give up after this many steps (default: the scenario's limit)")
-    demo.add_argument("--dpi", type=int, default=150, help="plot resolution (default: %(default)s)")
+    demo.add_argument("--dpi", type=_dpi, default=150, help="plot resolution (default: %(default)s)")
     demo.add_argument("--quiet", action="store_true", help="no progress bar")
     demo.set_defaults(handler=_demo)
 
@@ -340,7 +360,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--animate", default=None, metavar="PATH",
                      help="write an animation of seed 0 (.gif with pillow, .mp4 when ffmpeg is installed; "
                           "3D: in 3D axes)")
-    run.add_argument("--dpi", type=_positive, default=150, help="resolution of --plot (default: %(default)s)")
+    run.add_argument("--dpi", type=_dpi, default=150, help="resolution of --plot (default: %(default)s)")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.set_defaults(handler=_run)
 
@@ -363,7 +383,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--plot", default=None, metavar="PATH",
                          help="write the standard figures next to this path (results.png gives "
                               "results_metrics.png, results_collisions.png, results_arrivals.png)")
-    compare.add_argument("--dpi", type=_positive, default=120, help="resolution of --plot (default: %(default)s)")
+    compare.add_argument("--dpi", type=_dpi, default=120, help="resolution of --plot (default: %(default)s)")
     compare.add_argument("--quiet", action="store_true", help="no progress bars")
     compare.set_defaults(handler=_compare)
 
@@ -382,7 +402,7 @@ def build_parser() -> argparse.ArgumentParser:
                                "imo4, imo8 (IMO MSC.1/Circ.1238), iso7, iso9, iso12 (ISO 20414), bottleneck (flow against width) "
                                "(default: every test vosim can express)")
     validate.add_argument("--plot", default=None, metavar="DIR", help="write the figures into this folder")
-    validate.add_argument("--dpi", type=_positive, default=120, help="resolution of --plot (default: %(default)s)")
+    validate.add_argument("--dpi", type=_dpi, default=120, help="resolution of --plot (default: %(default)s)")
     validate.set_defaults(handler=_validate)
     return parser
 

@@ -26,7 +26,8 @@ the run (through a sink or at its goal, ``exit_step`` in the run metrics)
 takes part up to the frame of the step it left in, not after.
 In a periodic corridor (``Simulator.set_periodic``)
 the positions are recorded wrapped; speeds and crossings take each move
-the short way round (:meth:`vosim.Trajectory.unwrapped_positions`), so a
+the way round the recorded velocities tell
+(:meth:`vosim.Trajectory.unwrapped_positions`), so a
 wrap is neither a jump in speed nor a crossing of every line on the way.
 
 Example
@@ -50,7 +51,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._checks import integer
-from ._periodic import unwrap
+from ._periodic import recorded_motion, unwrap
 
 __all__ = ["MeasurementArea", "MeasurementLine", "individual_speeds", "density", "mean_speed", "measure_area",
            "crossing_frames", "cumulative_crossings", "flow"]
@@ -162,6 +163,14 @@ def _scene(traj, scene):
     return positions, present, interval
 
 
+def _unwrapped(traj, positions: np.ndarray, scene: int) -> np.ndarray:
+    """One scene's positions (from ``_scene``) without the periodic axis' jumps, by the recorded velocities."""
+    motion = recorded_motion(traj)
+    if motion is not None and traj.is_batch:
+        motion = motion[:, scene]
+    return unwrap(positions, traj.periodic, motion)
+
+
 def individual_speeds(traj, *, frame_step: int = 5, scene: int = 0) -> np.ndarray:
     """Each agent's speed at each frame, ``(T, N)``: its displacement over ``2 frame_step`` frames, per second.
 
@@ -173,7 +182,7 @@ def individual_speeds(traj, *, frame_step: int = 5, scene: int = 0) -> np.ndarra
     positions, present, interval = _scene(traj, scene)
     speeds = np.full(positions.shape[:2], np.nan)
     if len(positions) > 2 * frame_step:
-        positions = unwrap(positions, traj.periodic)
+        positions = _unwrapped(traj, positions, scene)
         moved = positions[2 * frame_step:] - positions[:-2 * frame_step]
         window = np.linalg.norm(moved, axis=-1) / (2 * frame_step * interval)
         speeds[frame_step:-frame_step] = np.where(present[2 * frame_step:] & present[:-2 * frame_step], window, np.nan)
@@ -234,7 +243,7 @@ def crossing_frames(traj, line: MeasurementLine, *, scene: int = 0) -> np.ndarra
     meets = _segments_meet(p, q, line.start, line.end)
     if traj.periodic is not None:
         # Across the seam a move is seen at both ends: leaving p, and arriving at q.
-        moves = np.diff(unwrap(positions, traj.periodic), axis=0)
+        moves = np.diff(_unwrapped(traj, positions, scene), axis=0)
         meets = _segments_meet(p, p + moves, line.start, line.end) | _segments_meet(q - moves, q, line.start, line.end)
     # A move that ends within the threshold of the line is not a crossing yet; the next one, which starts
     # there (on either side by round-off), is: the tolerance applies to both ends alike.

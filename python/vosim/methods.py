@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import types
 from abc import ABC, abstractmethod
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 
 from . import _core
 from ._checks import MAX_MAGNITUDE, integer, scalar
@@ -548,3 +548,55 @@ def method_from_dict(data: dict) -> Method:
     if unknown:
         raise ValueError(f"method: {name} has no setting {unknown[0]!r}")
     return cls(**settings)
+
+
+def _setting_from_text(cls: type, key: str, text: str):
+    """``text`` read as the type ``cls`` declares for setting ``key`` (the registry's kinds for a method's own
+    settings, :class:`Method`'s for the shared ones); TypeError/ValueError naming the setting otherwise."""
+    declared = {f.name: f.type for f in fields(cls)}
+    if key not in declared:
+        raise ValueError(f"{cls.name} has no setting {key!r}; its settings: {', '.join(declared)}")
+    kind = declared[key] if isinstance(declared[key], str) else declared[key].__name__
+    text = text.strip()
+    if kind == "int":
+        try:
+            return int(text)
+        except ValueError:
+            raise TypeError(f"{key}: expected an integer, got {text!r}") from None
+    if kind == "float":
+        try:
+            return float(text)
+        except ValueError:
+            raise TypeError(f"{key}: expected a real number, got {text!r}") from None
+    if kind == "bool":
+        words = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
+        if text.lower() not in words:
+            raise TypeError(f"{key}: expected true or false, got {text!r}")
+        return words[text.lower()]
+    return text
+
+
+def method_from_text(text: str) -> Method:
+    """The method a command line names: ``name``, optionally with settings, ``orca:time_gap=0.5:seed=3``.
+
+    Each value is read as its setting's declared type (``seed=3`` an
+    integer, ``time_gap=0.5`` a real number, ``truncate=false`` a flag, a
+    choice as given) and then checked as the method's constructor checks it.
+
+    Raises
+    ------
+    ValueError
+        An unknown method or setting, a setting not written ``name=value``,
+        or a value out of its range.
+    TypeError
+        A value that is not of its setting's type (``seed=3.5``).
+    """
+    name, *settings = text.strip().split(":")
+    method = method_from_name(name)
+    changes = {}
+    for setting in settings:
+        key, sep, value = setting.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"method setting {setting!r}: expected name=value")
+        changes[key.strip()] = _setting_from_text(type(method), key.strip(), value)
+    return replace(method, **changes) if changes else method

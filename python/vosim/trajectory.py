@@ -150,15 +150,25 @@ class Trajectory:
     def unwrapped_positions(self) -> np.ndarray:
         """The positions without the jumps of a periodic axis, shaped like ``positions``.
 
-        Along the periodic axis, each frame's displacement is taken at its
-        nearest image (the shorter way round) and summed from the first
-        frame, so agents walk on past ``high`` instead of jumping back to
-        ``low``. Exact while no agent moves half a period between recorded
-        frames. Without a periodic axis: ``positions`` itself.
-        """
-        from ._periodic import unwrap
+        Along the periodic axis, each frame's displacement is taken at the
+        image nearest to the displacement the recorded velocities tell (the
+        velocity at the later frame times the interval; none after an agent
+        left) and summed from the first frame, so agents walk on past
+        ``high`` instead of jumping back to ``low``, however many periods
+        they cover between recorded frames (``record_every``). Exact when
+        every step is recorded. Without a periodic axis: ``positions`` itself.
 
-        return unwrap(self.positions, self.periodic)
+        Raises
+        ------
+        ValueError
+            Where the velocities cannot tell how often an agent went round
+            (the nearest image is more than a quarter period from their
+            displacement; the velocity changed much between frames far
+            apart), naming the frames and the agent: record more often.
+        """
+        from ._periodic import recorded_motion, unwrap
+
+        return unwrap(self.positions, self.periodic, recorded_motion(self))
 
     def took_part(self) -> np.ndarray:
         """Whether each agent took part in the run, bool ``(N,)`` or ``(B, N)``.

@@ -215,6 +215,9 @@ class GoalMethods:
         if not (plan is None or isinstance(plan, (str, Roadmap, NavMesh))):
             raise TypeError(f"plan: expected None, 'roadmap', 'navmesh', a Roadmap or a NavMesh, "
                             f"got {type(plan).__name__}")
+        sinks = ids_array(sinks, "sinks", "sink")
+        if assignment is not None:
+            assignment = ids_array(assignment, "assignment", "sink")
         exits = ExitChoice(self, sinks, choice, assignment, reevaluate, plan,
                            scalar(clearance, "clearance", minimum=0.0, maximum=MAX_MAGNITUDE), waypoint_radius, via,
                            waypoint_advance)

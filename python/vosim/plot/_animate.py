@@ -9,6 +9,7 @@ import numpy as np
 from .._checks import integer, scalar
 from ..trajectory import Trajectory
 from . import _style as style
+from ._canvas import checked_dpi, checked_figsize
 from ._common import in_scene, pyplot_module, frame_stride, obstacles, scene_of, show_present
 from ._headings import HEADING_COLOR, heading_ticks, use_headings
 from ._save_animation import save_frames
@@ -66,6 +67,8 @@ def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, m
     dpi, figsize
         Resolution and size (inches) of the figure; by default the size
         follows the scene's shape, so that little canvas is left empty.
+        ``dpi`` is at most 1200, and the canvas at most 24 x 24 inches at
+        that resolution, so that a typo cannot allocate gigabytes.
     title
         Title; the simulated time is shown below it.
     headings
@@ -87,6 +90,8 @@ def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, m
     data = scene_of(traj, scene)
     fps = scalar(fps, "fps", minimum=0.0, strict=True, maximum=1000.0)
     trail = integer(trail, "trail", minimum=0)
+    dpi = checked_dpi(dpi)
+    figsize = checked_figsize(figsize, dpi)
     writer = None
     if path is not None:
         path, writer = animation_writer(path)

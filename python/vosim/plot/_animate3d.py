@@ -8,6 +8,7 @@ from .._checks import integer, scalar
 from ..trajectory import Trajectory
 from . import _style as style
 from ._animate import animation_writer
+from ._canvas import checked_dpi, checked_figsize
 from ._common import in_scene, pyplot_module, show_present
 from ._save_animation import save_frames
 from ._shapes3d import draw_shapes_3d
@@ -42,6 +43,8 @@ def animate3d(traj: Trajectory, *, obstacles=None, scene: int = 0, path=None, fp
         Frames of trail drawn behind each agent.
     dpi, figsize
         Resolution and size (inches) of the figure.
+        ``dpi`` is at most 1200, and the canvas at most 24 x 24 inches at
+        that resolution, so that a typo cannot allocate gigabytes.
     title
         Title; the simulated time is shown below it.
     elev, azim
@@ -57,6 +60,8 @@ def animate3d(traj: Trajectory, *, obstacles=None, scene: int = 0, path=None, fp
     data = scene3d(traj, scene, obstacles)
     fps = scalar(fps, "fps", minimum=0.0, strict=True, maximum=1000.0)
     trail = integer(trail, "trail", minimum=0)
+    dpi = checked_dpi(dpi)
+    figsize = checked_figsize(figsize, dpi)
     rotate = scalar(rotate, "rotate", minimum=-3600.0, maximum=3600.0)
     writer = None
     if path is not None:
