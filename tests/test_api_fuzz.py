@@ -417,7 +417,6 @@ def report(outcome: dict) -> str:
 
 
 def test_random_api_sequences_answer_or_refuse_cleanly():
-
     count = int(os.environ.get("VOSIM_API_FUZZ_SEEDS", "40"))
     outcome = run_in_children(list(range(count)))
     text = report(outcome)
