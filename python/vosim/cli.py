@@ -223,6 +223,7 @@ def _compare(args: argparse.Namespace) -> int:
     methods = {}
     for method in args.methods:
         methods.setdefault(method.name, method)
+    baseline = _baseline(args.baseline, methods) if args.report else None
     table = compare(methods, args.scenario, seeds=range(args.seeds), steps=args.steps, progress=not args.quiet)
     if args.out:
         with atomic_path(args.out) as temporary:
@@ -232,6 +233,11 @@ def _compare(args: argparse.Namespace) -> int:
     print(summary.to_string(formatters=column_formatters(summary), na_rep="-"))
     print("means over the seeds; finished: share of seeds in which every agent arrived; "
           "makespan (s) only where all seeds finished")
+    if args.report:
+        from .comparison import report
+
+        written = report(table, args.report, baseline=baseline, interval=args.interval)
+        print(f"report written to {written['report.md']} (inputs SHA-256 {written['inputs_sha256']})")
     if args.plot:
         from . import plot
         from .plot._compare import FIGURES
@@ -243,6 +249,25 @@ def _compare(args: argparse.Namespace) -> int:
             _save_figure(figure, path, args.dpi)
             print(f"figure written to {path}")
     return 0
+
+
+def _baseline(text: str | None, methods: dict) -> str | None:
+    """The label of --baseline among the methods compared (a name or alias, any case); None: the first."""
+    if text is None:
+        return None
+    wanted = _resolved_name(text) or text.strip().lower()
+    for label in methods:
+        if label.lower() == wanted:
+            return label
+    raise SystemExit(f"vosim compare: error: --baseline {text!r} is not among the methods compared "
+                     f"({', '.join(methods)})")
+
+
+def _resolved_name(text: str) -> str | None:
+    try:
+        return _method(text).name.lower()
+    except (argparse.ArgumentTypeError, ValueError):
+        return None
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -364,6 +389,16 @@ def build_parser() -> argparse.ArgumentParser:
                          help="write the standard figures next to this path (results.png gives "
                               "results_metrics.png, results_collisions.png, results_arrivals.png)")
     compare.add_argument("--dpi", type=_positive, default=120, help="resolution of --plot (default: %(default)s)")
+    compare.add_argument("--report", default=None, metavar="DIR",
+                         help="write a report into this folder: Markdown and LaTeX tables of the means with "
+                              "confidence intervals and of the paired differences from the baseline, figures, "
+                              "and the provenance (version, methods, scenarios, seeds, machine, digest of the "
+                              "inputs)")
+    compare.add_argument("--baseline", default=None, metavar="METHOD",
+                         help="the method --report pairs the others with (default: the first of --methods)")
+    compare.add_argument("--interval", choices=("percentile", "bca", "t"), default="percentile",
+                         help="the report's 95 %% intervals: bootstrap percentile, bootstrap BCa or Student's t "
+                              "(default: %(default)s)")
     compare.add_argument("--quiet", action="store_true", help="no progress bars")
     compare.set_defaults(handler=_compare)
 
