@@ -581,8 +581,9 @@ def paired(table, baseline: str, columns: Sequence[str] | None = None, *, test: 
         "interval": {**options, "description": interval_description(options)},
         "test": test, "alpha": float(alpha), "correction": correction,
         "correction_description": (
-            f"Holm–Bonferroni over the {len(others)} methods compared with {baseline}, for each scenario and "
-            "metric" if correction == "holm" else "none: each p-value stands alone"),
+            f"Holm–Bonferroni over the {len(others)} method{'s' if len(others) > 1 else ''} compared with "
+            f"{baseline}, for each scenario and metric" if correction == "holm" else
+            "none: each p-value stands alone"),
     }
     return result
 
