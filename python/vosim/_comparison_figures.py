@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 
 from .plot._common import pyplot_module
 from .plot._compare import METRICS
 from .plot._style import series_color
 
+#: The metrics' labels in the report's tables and figures: the comparison figures' and the fallbacks'.
+LABELS = {**METRICS, "fallbacks": "fallback agent-steps"}
 #: Mark of a method without a collision guarantee (the tables' mark).
 _MARK = "†"
 
@@ -33,7 +37,7 @@ def _guarantee_note(counts_collisions: bool, methods, scenarios, guarantees) -> 
 def _note(ax, lines: list) -> None:
     """Notes under the panel, where they hide no point."""
     if lines:
-        ax.set_xlabel("\n".join(lines), fontsize="x-small", color="0.3")
+        ax.set_xlabel("\n".join(textwrap.fill(line, 60) for line in lines), fontsize="x-small", color="0.3")
 
 
 def _jitter(count: int, width: float, rng) -> np.ndarray:
@@ -59,7 +63,7 @@ def metrics_figure(table, summary, metrics: list, guarantees: dict):
     rng = np.random.default_rng(0)  # the points' horizontal jitter only
     fig, axes = _panels(plt, len(metrics))
     for ax, metric in zip(axes, metrics):
-        undefined = []
+        undefined = {}  # scenario -> methods with a seed that did not finish
         for s, scenario in enumerate(scenarios):
             for k, method in enumerate(methods):
                 x = s + (k - (len(methods) - 1) / 2) * width
@@ -76,12 +80,16 @@ def metrics_figure(table, summary, metrics: list, guarantees: dict):
                     ax.errorbar(x, row["mean"], yerr=error, fmt="_", markersize=14, markeredgewidth=2,
                                 color="black", ecolor=colors[method], elinewidth=2.2, capsize=4, zorder=3)
                 elif len(values):
-                    undefined.append(method + (f" ({scenario})" if len(scenarios) > 1 else ""))
+                    undefined.setdefault(scenario, []).append(method)
         ax.set_xticks(range(len(scenarios)))
         ax.set_xticklabels(scenarios, fontsize="small")
-        ax.set_title(METRICS.get(metric, metric), fontsize="medium")
+        ax.set_title(LABELS.get(metric, metric), fontsize="medium")
         ax.grid(axis="y", alpha=0.3)
-        notes = ["no mean (a seed did not finish): " + ", ".join(undefined)] if undefined else []
+        notes = []
+        if undefined:
+            notes = ["no mean (a seed did not finish): " + "; ".join(
+                ", ".join(names) + (f" ({scenario})" if len(scenarios) > 1 else "")
+                for scenario, names in undefined.items())]
         _note(ax, notes + _guarantee_note(metric in COLLISION_COLUMNS, methods, scenarios, guarantees))
     handles = [plt.Line2D([], [], linestyle="", marker="o", color=colors[m], markersize=5) for m in methods]
     labels = list(methods)
@@ -136,7 +144,7 @@ def difference_figure(table, differences, baseline: str, guarantees: dict):
                                     textcoords="offset points", xytext=(0, 2), ha="center", fontsize="medium")
         ax.set_xticks(range(len(scenarios)))
         ax.set_xticklabels(scenarios, fontsize="small")
-        ax.set_title(f"{METRICS.get(metric, metric)}, method − {baseline}", fontsize="medium")
+        ax.set_title(f"{LABELS.get(metric, metric)}, method − {baseline}", fontsize="medium")
         ax.grid(axis="y", alpha=0.3)
         _note(ax, _guarantee_note(metric in COLLISION_COLUMNS, [baseline, *methods], scenarios, guarantees))
     handles = [plt.Line2D([], [], linestyle="", marker="o", color=colors[m], markersize=5) for m in methods]

@@ -100,14 +100,14 @@ def _write_text(path: Path, text: str) -> None:
 
 def _summary_tables(summary, metrics: list, guarantees: dict):
     """Per scenario: the header and rows of the means with intervals, and of the spread."""
-    from .plot._compare import METRICS
+    from ._comparison_figures import LABELS
 
     counts_collisions = _counts_collisions(metrics)
     means, spread = {}, {}
     for scenario in dict.fromkeys(summary.index.get_level_values("scenario")):
         part = summary.loc[scenario]
         methods = list(dict.fromkeys(part.index.get_level_values("method")))
-        header = ["method", "seeds (finished)"] + [METRICS.get(m, m) for m in metrics]
+        header = ["method", "seeds (finished)"] + [LABELS.get(m, m) for m in metrics]
         rows, spread_rows = [], []
         for method in methods:
             cells = part.loc[method]
@@ -141,7 +141,7 @@ def _counts_collisions(metrics) -> bool:
 def _paired_tables(differences, guarantees: dict):
     """Per scenario: the header and rows of the paired differences."""
     from .comparison import COLLISION_COLUMNS
-    from .plot._compare import METRICS
+    from ._comparison_figures import LABELS
 
     tables = {}
     for scenario in dict.fromkeys(differences.index.get_level_values("scenario")):
@@ -150,7 +150,7 @@ def _paired_tables(differences, guarantees: dict):
         rows = []
         for (metric, method), row in part.iterrows():
             counts = metric in COLLISION_COLUMNS
-            rows.append([METRICS.get(metric, metric), _marked(method, scenario, guarantees, counts),
+            rows.append([LABELS.get(metric, metric), _marked(method, scenario, guarantees, counts),
                          _with_interval(row["mean_difference"], row["ci_low"], row["ci_high"]),
                          _number(row["cohens_dz"], 2), _number(row["rank_biserial"], 2), _p_text(row["p_value"]),
                          _p_text(row["p_adjusted"]) + (" *" if row["significant"] else "")])
@@ -223,12 +223,14 @@ def _fairness_lines(inputs: dict | None, guarantees: dict) -> list:
 
 
 def write_report(table, path, *, baseline, columns, interval, confidence, resamples, random_seed, test, figures):
-    from .comparison import _check_table, interval_description, paired, summarize
+    from .comparison import REPORT_COLUMNS, _check_table, interval_description, paired, summarize
 
     _check_table(table)
     folder = Path(path)
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"path: {str(folder)!r} is a file; expected a folder for the report")
+    if columns is None:
+        columns = [c for c in REPORT_COLUMNS if c in table.columns]
     summary = summarize(table, columns, interval=interval, confidence=confidence, resamples=resamples,
                         random_seed=random_seed)
     metrics = list(dict.fromkeys(summary.index.get_level_values("metric")))

@@ -339,6 +339,9 @@ SUMMARY_COLUMNS = ("arrival_rate", "finished", "makespan", "collision_agent_step
 #: Columns of :func:`summarize`'s intervals, of :func:`paired` and of :func:`seeds_needed` by default
 #: (those the table has): the summary's metrics, ``finished`` (a share) aside.
 INTERVAL_COLUMNS = tuple(c for c in SUMMARY_COLUMNS if c != "finished")
+#: Columns of :func:`report` by default (those the table has): :data:`INTERVAL_COLUMNS` and ``fallbacks``,
+#: the steps in which a method's collision guarantee did not hold.
+REPORT_COLUMNS = (*INTERVAL_COLUMNS, "fallbacks")
 #: Columns in which collisions are counted: a method without a collision guarantee
 #: (:func:`vosim.methods.collision_guarantee`) is marked wherever one of them is reported.
 COLLISION_COLUMNS = ("collision_agent_steps", "collision_pairs", "max_penetration", "min_clearance")
@@ -700,7 +703,7 @@ def report(table, path, *, baseline: str | None = None, columns: Sequence[str] |
         The method the others are paired with; by default the table's
         first. With one method, no paired differences.
     columns
-        The metrics; by default :data:`INTERVAL_COLUMNS` (those the table has).
+        The metrics; by default :data:`REPORT_COLUMNS` (those the table has).
     interval, confidence, resamples, random_seed, test
         As in :func:`summarize` and :func:`paired`.
     figures
