@@ -168,3 +168,23 @@ def test_collision_guarantee_is_stated_once_per_method_and_setting(method, guara
     assert (no_guarantee_reason(method) is None) == guaranteed
     if not guaranteed:
         assert no_guarantee_reason(method).startswith("none")
+
+
+def test_the_guides_table_of_guarantees_is_the_packages():
+    """docs/guide/comparing_methods.md lists each method's guarantee as vosim.methods states it."""
+    import pathlib
+    import re
+
+    from vosim.methods import collision_guarantee, no_guarantee_reason
+
+    guide = pathlib.Path(__file__).resolve().parents[1] / "docs" / "guide" / "comparing_methods.md"
+    rows = re.findall(r"^\| `vosim\.(\w+)\((.*?)\)` \| (yes, conditional|no) \| (.+) \|$", guide.read_text(), re.M)
+    assert len(rows) >= len(vosim.methods.METHODS) - 1  # every method in the plane at its defaults, and variants
+    named = {name for name, _, _, _ in rows}
+    assert named >= {"ORCA", "AVO", "HRVO", "RVO", "VO", "AdaptiveSampling", "GridSampling", "ForceBased",
+                     "SocialForce", "CollisionFreeSpeed"}
+    for name, arguments, verdict, statement in rows:
+        settings = dict(re.findall(r'(\w+)="(\w+)"', arguments))
+        method = vosim.methods.METHODS[name](**settings)
+        assert (verdict == "yes, conditional") == (collision_guarantee(method) is not None), name
+        assert statement == (collision_guarantee(method) or no_guarantee_reason(method)), (name, settings)

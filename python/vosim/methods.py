@@ -556,7 +556,7 @@ _CONDITIONS = ("in steps in which every agent found an admissible velocity (the 
                "the others) and no acceleration limit binds, and only among agents that all use it")
 _NO_GUARANTEE = {
     "VO": "none: a neighbour's cone assumes it keeps its velocity, which a reacting neighbour does not",
-    "RVO": "none in crowds: reciprocal cones keep apart only pairs that both pick mirrored velocities",
+    "RVO": "none in crowds: the reciprocal cone's guarantee covers a pair that passes on the same side",
     "sampling": "none: velocities inside a cone are penalised, not excluded",
     "AdaptiveSampling": "none: colliding velocities are penalised (time of impact), not excluded",
     "GridSampling": "none: colliding velocities are penalised (time of impact), not excluded",
