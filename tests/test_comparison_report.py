@@ -104,7 +104,7 @@ def test_metrics_figure_draws_each_mean_with_its_interval(table):
     pytest.importorskip("matplotlib")
     import matplotlib.pyplot as plt
 
-    from vosim._comparison_figures import metrics_figure
+    from vosim.comparison._figures import metrics_figure
 
     summary = comparison.summarize(table, ["makespan", "collision_agent_steps"], interval="t")
     figure = metrics_figure(table, summary, ["makespan", "collision_agent_steps"], {})

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from vosim import _statistics as st
+from vosim.comparison import _statistics as st
 
 # Student's t quantiles from printed tables (two-sided 95 % and 99 %).
 T_TABLE = {(0.975, 1): 12.7062, (0.975, 4): 2.7764, (0.975, 9): 2.2622, (0.975, 29): 2.0452,

@@ -9,7 +9,7 @@ import pytest
 pd = pytest.importorskip("pandas")
 
 import vosim  # noqa: E402
-from vosim import _statistics as st  # noqa: E402
+from vosim.comparison import _statistics as st  # noqa: E402
 from vosim import comparison  # noqa: E402
 
 

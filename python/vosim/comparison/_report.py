@@ -8,8 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ._atomic import atomic_path
-from ._comparison_provenance import plain, provenance
+from .._atomic import atomic_path
+from ._provenance import plain, provenance
 
 #: The mark of a method without a collision guarantee, next to its name in every table that counts collisions.
 NO_GUARANTEE_MARK = "†"
@@ -100,7 +100,7 @@ def _write_text(path: Path, text: str) -> None:
 
 def _summary_tables(summary, metrics: list, guarantees: dict):
     """Per scenario: the header and rows of the means with intervals, and of the spread."""
-    from ._comparison_figures import LABELS
+    from ._figures import LABELS
 
     counts_collisions = _counts_collisions(metrics)
     means, spread = {}, {}
@@ -133,15 +133,15 @@ def _spread_text(cell) -> str:
 
 
 def _counts_collisions(metrics) -> bool:
-    from .comparison import COLLISION_COLUMNS
+    from ._summaries import COLLISION_COLUMNS
 
     return any(m in COLLISION_COLUMNS for m in metrics)
 
 
 def _paired_tables(differences, guarantees: dict):
     """Per scenario: the header and rows of the paired differences."""
-    from .comparison import COLLISION_COLUMNS
-    from ._comparison_figures import LABELS
+    from ._summaries import COLLISION_COLUMNS
+    from ._figures import LABELS
 
     tables = {}
     for scenario in dict.fromkeys(differences.index.get_level_values("scenario")):
@@ -223,9 +223,9 @@ def _fairness_lines(inputs: dict | None, guarantees: dict) -> list:
 
 
 def write_report(table, path, *, baseline, columns, interval, confidence, resamples, random_seed, test, figures):
-    from .comparison import REPORT_COLUMNS, _check_table, interval_description, paired, summarize
+    from ._summaries import REPORT_COLUMNS, check_table, interval_description, paired, summarize
 
-    _check_table(table)
+    check_table(table)
     folder = Path(path)
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"path: {str(folder)!r} is a file; expected a folder for the report")
@@ -295,8 +295,8 @@ def write_report(table, path, *, baseline, columns, interval, confidence, resamp
                                    f"tab:{_label(scenario)}-paired", header, rows, mark_note if any_mark else None)
 
     if figures:
-        from ._comparison_figures import difference_figure, metrics_figure
-        from .plot._common import pyplot_module
+        from ._figures import difference_figure, metrics_figure
+        from ..plot._common import pyplot_module
 
         plt = pyplot_module()  # names the extra to install when matplotlib is missing
 

@@ -6,9 +6,9 @@ import textwrap
 
 import numpy as np
 
-from .plot._common import pyplot_module
-from .plot._compare import METRICS
-from .plot._style import series_color
+from ..plot._common import pyplot_module
+from ..plot._compare import METRICS
+from ..plot._style import series_color
 
 #: The metrics' labels in the report's tables and figures: the comparison figures' and the fallbacks'.
 LABELS = {**METRICS, "fallbacks": "fallback agent-steps"}
@@ -53,7 +53,7 @@ def _values(table, scenario, method, metric) -> np.ndarray:
 
 def metrics_figure(table, summary, metrics: list, guarantees: dict):
     """One panel per metric: per scenario and method, every seed's value and the mean with its interval."""
-    from .comparison import COLLISION_COLUMNS
+    from ._summaries import COLLISION_COLUMNS
 
     plt = pyplot_module()
     methods = list(dict.fromkeys(table["method"]))
@@ -107,7 +107,7 @@ def metrics_figure(table, summary, metrics: list, guarantees: dict):
 
 def difference_figure(table, differences, baseline: str, guarantees: dict):
     """One panel per metric: per scenario and method, each seed's difference from the baseline and their mean."""
-    from .comparison import COLLISION_COLUMNS
+    from ._summaries import COLLISION_COLUMNS
 
     plt = pyplot_module()
     metrics = list(dict.fromkeys(differences.index.get_level_values("metric")))

@@ -76,7 +76,7 @@ def _defaults(function, given: set) -> dict:
 
 def describe_source(item) -> dict:
     """A scenario as :func:`vosim.compare` was given it: its function and every argument it ran with."""
-    from .scenarios import ALL_SCENARIOS, Scenario
+    from ..scenarios import ALL_SCENARIOS, Scenario
 
     if isinstance(item, Scenario):
         return {"kind": "fixed scenario", "name": item.name}
@@ -116,7 +116,7 @@ def method_departures(method, as_run: list) -> dict:
 
 def scene_inputs(label_methods: dict, item, scenes: list, seeds: list) -> dict:
     """What one scenario of a comparison ran: its description, seeds, each scene's digest, the methods as run."""
-    from .methods import collision_guarantee, no_guarantee_reason
+    from ..methods import collision_guarantee, no_guarantee_reason
 
     return {
         "description": describe_source(item),
@@ -142,7 +142,7 @@ def record_inputs(label_methods: dict, scenarios: list, steps, seed_rounds: list
     ``threads`` is the engine's thread count here when the runs started
     (not part of the digest: results do not depend on it).
     """
-    from ._threads import get_num_threads
+    from .._threads import get_num_threads
 
     return {
         "threads": get_num_threads(),
@@ -198,8 +198,8 @@ def machine() -> dict:
 
 def provenance(table, statistics: dict) -> dict:
     """Everything a report states about where its numbers came from."""
-    from ._threads import get_num_threads
-    from ._version import __version__
+    from .._threads import get_num_threads
+    from .._version import __version__
 
     inputs = table.attrs.get("inputs")
     return {
