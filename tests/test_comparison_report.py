@@ -139,3 +139,12 @@ def test_cli_compare_writes_the_report(tmp_path, capsys):
     with pytest.raises(SystemExit, match="--baseline 'hrvo' is not among the methods compared"):
         cli.main(["compare", "--scenario", "headon_pair", "--methods", "orca", "--seeds", "1", "--steps", "10",
                   "--quiet", "--report", str(folder), "--baseline", "hrvo"])
+
+
+def test_a_fixed_scene_without_a_seed_is_reported_as_such(tmp_path):
+    fixed = vosim.scenarios.circle(6, radius=4.0)  # one layout, no seed
+    table = vosim.compare(METHODS, [fixed], steps=60)
+    comparison.report(table, tmp_path, figures=False, resamples=200)
+    assert "seeds none (a fixed scene)" in (tmp_path / "report.md").read_text()
+    summary = pd.read_csv(tmp_path / "summary.csv")
+    assert set(summary["n_seeds"]) == {1} and summary["ci_low"].isna().all()  # one run: no interval

@@ -194,9 +194,10 @@ def _provenance_lines(record: dict) -> list:
 
 
 def _seed_text(seeds: list) -> str:
-    if seeds and seeds == list(range(seeds[0], seeds[0] + len(seeds))) and len(seeds) > 2:
+    whole = all(isinstance(s, int) for s in seeds)
+    if whole and len(seeds) > 2 and seeds == list(range(seeds[0], seeds[0] + len(seeds))):
         return f"{seeds[0]}–{seeds[-1]}"
-    return ", ".join("none" if s is None else str(s) for s in seeds)
+    return ", ".join("none (a fixed scene)" if s is None else str(s) for s in seeds)
 
 
 def _fairness_lines(inputs: dict | None, guarantees: dict) -> list:
