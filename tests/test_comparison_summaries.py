@@ -125,6 +125,8 @@ def test_seeds_needed_is_the_t_rule_on_the_pilots_spread():
         comparison.seeds_needed(table, {"makespan": -1})
     with pytest.raises(TypeError, match="precision: expected a half-width"):
         comparison.seeds_needed(table, "tight")
+    with pytest.raises(ValueError, match=r"precision\['speed'\]: the table has no such column"):
+        comparison.seeds_needed(table, {"speed": 0.1})
 
 
 def test_compare_auto_adds_seeds_in_rounds_until_the_intervals_are_tight():
@@ -151,6 +153,8 @@ def test_compare_auto_adds_seeds_in_rounds_until_the_intervals_are_tight():
     assert capped.attrs["inputs"]["seed_rounds"] == [[0, 1, 2]]
     with pytest.raises(ValueError, match='precision: seeds="auto" needs'):
         vosim.compare(methods, ["headon_pair"], seeds="auto")
+    with pytest.raises(ValueError, match=r"precision\['speed'\]: not a metric of the table"):
+        vosim.compare(methods, ["headon_pair"], seeds="auto", precision={"speed": 0.1})
     with pytest.raises(ValueError, match='precision: only with seeds="auto"'):
         vosim.compare(methods, ["headon_pair"], seeds=2, precision=0.1)
 

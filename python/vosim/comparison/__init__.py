@@ -18,7 +18,7 @@ import numpy as np
 from .._checks import integer
 from .._dask import chosen_client
 from ..methods import Method
-from ..metrics import SERIES, scene_peaks
+from ..metrics import PER_SCENE, SCENE_PEAKS, SERIES, scene_peaks
 from ..scenarios import ALL_SCENARIOS, Scenario, build_batch, takes_seed
 from ..simulator import Simulator
 from ._provenance import record_inputs
@@ -246,6 +246,11 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
         max_seeds = integer(max_seeds, "max_seeds", minimum=2)
         pilot_seeds = integer(pilot_seeds, "pilot_seeds", minimum=2, maximum=max_seeds)
         wanted = half_widths(precision)  # checked before anything runs
+        known = {*PER_SCENE, *SCENE_PEAKS, "finished", "agents", "steps_run"}
+        for name in wanted:
+            if name not in known:
+                raise ValueError(f"precision[{name!r}]: not a metric of the table; expected one of "
+                                 f"{', '.join(sorted(known - {'agents'}))}")
         rounds = [list(range(pilot_seeds))]
     else:
         if precision is not None:

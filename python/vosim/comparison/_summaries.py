@@ -327,9 +327,10 @@ def seeds_needed(table, precision: float | Mapping[str, float], *, relative: boo
 
     check_table(table)
     wanted = half_widths(precision)
-    if isinstance(precision, Mapping):
-        _wanted_columns(_with_finished(table), list(wanted), ())
     table = _with_finished(table)
+    for name in wanted if isinstance(precision, Mapping) else ():
+        if name not in table.columns:
+            raise ValueError(f"precision[{name!r}]: the table has no such column")
     options = _statistics_options(confidence, "t", 100, 0)
     max_seeds = integer(max_seeds, "max_seeds", minimum=2)
     rows = []
