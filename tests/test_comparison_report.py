@@ -148,3 +148,16 @@ def test_a_fixed_scene_without_a_seed_is_reported_as_such(tmp_path):
     assert "seeds none (a fixed scene)" in (tmp_path / "report.md").read_text()
     summary = pd.read_csv(tmp_path / "summary.csv")
     assert set(summary["n_seeds"]) == {1} and summary["ci_low"].isna().all()  # one run: no interval
+
+
+def test_cli_compare_chooses_the_seeds_for_a_precision(capsys):
+    arguments = ["compare", "--scenario", "headon_pair", "--methods", "orca,rvo", "--steps", "100", "--quiet"]
+    with pytest.warns(RuntimeWarning, match="stopped at max_seeds=5"):  # RVO's makespan needs more
+        assert cli.main([*arguments, "--seeds", "auto", "--precision", "makespan=0.3", "--max-seeds", "5"]) == 0
+    rounds = re.search(r"seeds chosen in rounds: (\[.*\])", capsys.readouterr().out)
+    assert rounds and json.loads(rounds.group(1)) == [[0, 1, 2, 3, 4]]
+    with pytest.raises(SystemExit, match="--seeds auto and --precision go together"):
+        cli.main([*arguments, "--seeds", "3", "--precision", "makespan=0.3"])
+    with pytest.raises(SystemExit):
+        cli.main([*arguments, "--seeds", "auto", "--precision", "makespan=-1"])
+    assert "expected metric=half_width pairs" in capsys.readouterr().err

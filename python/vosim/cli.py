@@ -127,6 +127,25 @@ def _positive(text: str) -> int:
     return value
 
 
+def _seeds(text: str):
+    """--seeds: a number K (seeds 0 to K-1) or "auto"."""
+    return "auto" if text.strip().lower() == "auto" else _positive(text)
+
+
+def _precision(text: str) -> dict:
+    """--precision: ``metric=half_width`` pairs, comma-separated."""
+    wanted = {}
+    for part in text.split(","):
+        name, sep, value = part.strip().partition("=")
+        try:
+            wanted[name.strip()] = float(value)
+        except ValueError:
+            sep = ""
+        if not sep or not name.strip() or not wanted[name.strip()] > 0:
+            raise argparse.ArgumentTypeError(f"expected metric=half_width pairs such as makespan=0.5, got {part!r}")
+    return wanted
+
+
 def _run_until_arrived(sim, steps: int, label: str | None):
     """sim.run(steps, until_arrived=True), saying on stdout (not as a warning) when agents did not arrive."""
     with warnings.catch_warnings():
@@ -224,7 +243,15 @@ def _compare(args: argparse.Namespace) -> int:
     for method in args.methods:
         methods.setdefault(method.name, method)
     baseline = _baseline(args.baseline, methods) if args.report else None
-    table = compare(methods, args.scenario, seeds=range(args.seeds), steps=args.steps, progress=not args.quiet)
+    if (args.seeds == "auto") != (args.precision is not None):
+        raise SystemExit("vosim compare: error: --seeds auto and --precision go together (the seeds are chosen "
+                         "until each interval is that narrow)")
+    if args.seeds == "auto":
+        table = compare(methods, args.scenario, seeds="auto", precision=args.precision, max_seeds=args.max_seeds,
+                        steps=args.steps, progress=not args.quiet)
+        print(f"seeds chosen in rounds: {table.attrs['inputs']['seed_rounds']}")
+    else:
+        table = compare(methods, args.scenario, seeds=range(args.seeds), steps=args.steps, progress=not args.quiet)
     if args.out:
         with atomic_path(args.out) as temporary:
             table.to_csv(temporary, index=False, float_format=CSV_FLOAT_FORMAT)
@@ -380,8 +407,14 @@ def build_parser() -> argparse.ArgumentParser:
                          metavar="LIST", help=f"comma-separated methods: {', '.join(short_names())} "
                                               f"(default: {DEFAULT_METHODS}, without the planar ones "
                                               "when a scenario is 3D)")
-    compare.add_argument("--seeds", type=_positive, default=4, metavar="K",
-                         help="seeds 0 to K-1 per method and scenario (default: %(default)s)")
+    compare.add_argument("--seeds", type=_seeds, default=4, metavar="K",
+                         help="seeds 0 to K-1 per method and scenario (default: %(default)s); 'auto' with "
+                              "--precision: seeds in rounds until the intervals are that narrow")
+    compare.add_argument("--precision", type=_precision, default=None, metavar="METRIC=H,...",
+                         help="with --seeds auto: the half-width wanted of each metric's 95 %% interval, e.g. "
+                              "makespan=0.5,mean_speed=0.01")
+    compare.add_argument("--max-seeds", type=_positive, default=64,
+                         help="with --seeds auto: the most seeds (default: %(default)s)")
     compare.add_argument("--steps", type=_positive, default=None,
                          help="most steps per run (default: the scenario's suggested limit)")
     compare.add_argument("--out", default=None, metavar="PATH", help="write the table to this .csv file")
