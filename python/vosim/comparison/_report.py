@@ -6,8 +6,6 @@ import json
 import math
 from pathlib import Path
 
-import numpy as np
-
 from .._atomic import atomic_path
 from ._provenance import plain, provenance
 
