@@ -61,7 +61,13 @@ def sha256(data) -> str:
 
 
 def _qualified(function) -> str:
-    return f"{getattr(function, '__module__', '?')}.{getattr(function, '__qualname__', repr(function))}"
+    """The function's importable name: ``vosim.scenarios.crossing`` rather than its private module's."""
+    from .. import scenarios
+
+    name = getattr(function, "__qualname__", repr(function))
+    if getattr(scenarios, name, None) is function:
+        return f"vosim.scenarios.{name}"
+    return f"{getattr(function, '__module__', '?')}.{name}"
 
 
 def _defaults(function, given: set) -> dict:
