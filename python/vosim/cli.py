@@ -142,6 +142,23 @@ def _dpi(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{value} is outside {MIN_DPI} to {MAX_DPI} dots per inch "
                                          f"(a figure at {MAX_DPI} dpi is already print quality)")
     return value
+def _seeds(text: str):
+    """--seeds: a number K (seeds 0 to K-1) or "auto"."""
+    return "auto" if text.strip().lower() == "auto" else _positive(text)
+
+
+def _precision(text: str) -> dict:
+    """--precision: ``metric=half_width`` pairs, comma-separated."""
+    wanted = {}
+    for part in text.split(","):
+        name, sep, value = part.strip().partition("=")
+        try:
+            wanted[name.strip()] = float(value)
+        except ValueError:
+            sep = ""
+        if not sep or not name.strip() or not wanted[name.strip()] > 0:
+            raise argparse.ArgumentTypeError(f"expected metric=half_width pairs such as makespan=0.5, got {part!r}")
+    return wanted
 
 
 def _run_until_arrived(sim, steps: int, label: str | None):
@@ -246,7 +263,16 @@ def _compare(args: argparse.Namespace) -> int:
     methods = {}
     for method in args.methods:
         methods.setdefault(method.name, method)
-    table = compare(methods, args.scenario, seeds=range(args.seeds), steps=args.steps, progress=not args.quiet)
+    baseline = _baseline(args.baseline, methods) if args.report else None
+    if (args.seeds == "auto") != (args.precision is not None):
+        raise SystemExit("vosim compare: error: --seeds auto and --precision go together (the seeds are chosen "
+                         "until each interval is that narrow)")
+    if args.seeds == "auto":
+        table = compare(methods, args.scenario, seeds="auto", precision=args.precision, max_seeds=args.max_seeds,
+                        steps=args.steps, progress=not args.quiet)
+        print(f"seeds chosen in rounds: {table.attrs['inputs']['seed_rounds']}")
+    else:
+        table = compare(methods, args.scenario, seeds=range(args.seeds), steps=args.steps, progress=not args.quiet)
     if args.out:
         with atomic_path(args.out) as temporary:
             table.to_csv(temporary, index=False, float_format=CSV_FLOAT_FORMAT)
@@ -255,6 +281,11 @@ def _compare(args: argparse.Namespace) -> int:
     print(summary.to_string(formatters=column_formatters(summary), na_rep="-"))
     print("means over the seeds; finished: share of seeds in which every agent arrived; "
           "makespan (s) only where all seeds finished")
+    if args.report:
+        from .comparison import report
+
+        written = report(table, args.report, baseline=baseline, interval=args.interval)
+        print(f"report written to {written['report.md']} (inputs SHA-256 {written['inputs_sha256']})")
     if args.plot:
         from . import plot
         from .plot._compare import FIGURES
@@ -266,6 +297,25 @@ def _compare(args: argparse.Namespace) -> int:
             _save_figure(figure, path, args.dpi)
             print(f"figure written to {path}")
     return 0
+
+
+def _baseline(text: str | None, methods: dict) -> str | None:
+    """The label of --baseline among the methods compared (a name or alias, any case); None: the first."""
+    if text is None:
+        return None
+    wanted = _resolved_name(text) or text.strip().lower()
+    for label in methods:
+        if label.lower() == wanted:
+            return label
+    raise SystemExit(f"vosim compare: error: --baseline {text!r} is not among the methods compared "
+                     f"({', '.join(methods)})")
+
+
+def _resolved_name(text: str) -> str | None:
+    try:
+        return _method(text).name.lower()
+    except (argparse.ArgumentTypeError, ValueError):
+        return None
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -375,8 +425,14 @@ def build_parser() -> argparse.ArgumentParser:
                          metavar="LIST", help=f"comma-separated methods: {', '.join(short_names())} "
                                               f"(default: {DEFAULT_METHODS}, without the planar ones "
                                               "when a scenario is 3D)")
-    compare.add_argument("--seeds", type=_positive, default=4, metavar="K",
-                         help="seeds 0 to K-1 per method and scenario (default: %(default)s)")
+    compare.add_argument("--seeds", type=_seeds, default=4, metavar="K",
+                         help="seeds 0 to K-1 per method and scenario (default: %(default)s); 'auto' with "
+                              "--precision: seeds in rounds until the intervals are that narrow")
+    compare.add_argument("--precision", type=_precision, default=None, metavar="METRIC=H,...",
+                         help="with --seeds auto: the half-width wanted of each metric's 95 %% interval, e.g. "
+                              "makespan=0.5,mean_speed=0.01")
+    compare.add_argument("--max-seeds", type=_positive, default=64,
+                         help="with --seeds auto: the most seeds (default: %(default)s)")
     compare.add_argument("--steps", type=_positive, default=None,
                          help="most steps per run (default: the scenario's suggested limit)")
     compare.add_argument("--out", default=None, metavar="PATH", help="write the table to this .csv file")
@@ -384,6 +440,16 @@ def build_parser() -> argparse.ArgumentParser:
                          help="write the standard figures next to this path (results.png gives "
                               "results_metrics.png, results_collisions.png, results_arrivals.png)")
     compare.add_argument("--dpi", type=_dpi, default=120, help="resolution of --plot (default: %(default)s)")
+    compare.add_argument("--report", default=None, metavar="DIR",
+                         help="write a report into this folder: Markdown and LaTeX tables of the means with "
+                              "confidence intervals and of the paired differences from the baseline, figures, "
+                              "and the provenance (version, methods, scenarios, seeds, machine, digest of the "
+                              "inputs)")
+    compare.add_argument("--baseline", default=None, metavar="METHOD",
+                         help="the method --report pairs the others with (default: the first of --methods)")
+    compare.add_argument("--interval", choices=("percentile", "bca", "t"), default="percentile",
+                         help="the report's 95 %% intervals: bootstrap percentile, bootstrap BCa or Student's t "
+                              "(default: %(default)s)")
     compare.add_argument("--quiet", action="store_true", help="no progress bars")
     compare.set_defaults(handler=_compare)
 

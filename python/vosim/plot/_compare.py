@@ -98,7 +98,7 @@ def compare(table, *, figure: str = "metrics", metrics=None, figsize_per_panel=(
 def _metrics(plt, table, metrics, methods, scenario_names, colors, figsize_per_panel):
     from matplotlib.transforms import blended_transform_factory
 
-    from ..comparison import summarize
+    from ..comparison._summaries import summarize
 
     means = summarize(table, columns=list(metrics)) if metrics else None  # the bars: one rule for table and figure
     columns = min(4, max(len(metrics), 1))

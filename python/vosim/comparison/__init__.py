@@ -1,4 +1,12 @@
-"""Comparing avoidance methods on scenarios over seeds: one tidy table of the engine's metrics."""
+"""Comparing avoidance methods on scenarios over seeds: one tidy table of the engine's metrics.
+
+:func:`compare` runs every method on the same seeds (common random numbers);
+:func:`summarize` gives each metric's mean per scenario and method, with a
+confidence interval, the spread and the counts behind it when asked;
+:func:`paired` gives each method's difference from a baseline over the same
+seeds, with a paired test; :func:`seeds_needed` says how many seeds a
+chosen precision takes; :func:`report` writes it all, with what produced it.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +15,15 @@ from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ._checks import integer
-from ._dask import chosen_client
-from .methods import Method
-from .metrics import SERIES, scene_peaks
-from .scenarios import ALL_SCENARIOS, Scenario, build_batch, takes_seed
-from .simulator import Simulator
+from .._checks import integer
+from .._dask import chosen_client
+from ..methods import Method
+from ..metrics import PER_SCENE, SCENE_PEAKS, SERIES, scene_peaks
+from ..scenarios import ALL_SCENARIOS, Scenario, build_batch, takes_seed
+from ..simulator import Simulator
+from ._provenance import record_inputs
+from ._summaries import (COLLISION_COLUMNS, INTERVAL_COLUMNS, REPORT_COLUMNS, SUMMARY_COLUMNS, half_widths,
+                         interval_description, paired, seeds_needed, summarize)
 
 
 def scenario_source(item, k: int) -> Callable[..., Scenario] | Scenario:
@@ -136,8 +147,10 @@ def named_methods(methods) -> dict[str, Method]:
 
 
 def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequence,
-            seeds: Iterable[int] | int = range(4),
-            *, steps: int | None = None, progress: bool = False, client=None):
+            seeds: Iterable[int] | int | str = range(4),
+            *, steps: int | None = None, progress: bool = False, client=None,
+            precision: float | Mapping[str, float] | None = None, max_seeds: int = 64, pilot_seeds: int = 5,
+            relative: bool = False, confidence: float = 0.95):
     """Run every method on every scenario for every seed; one row per run (needs pandas).
 
     All seeds of one method and scenario run together as the scenes of one
@@ -164,6 +177,9 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
     seeds
         The seeds, or a number K for seeds 0 to K-1 (as the command line's
         ``--seeds K``); scene k of each batch is ``factory(seed=seeds[k])``.
+        ``"auto"``: seeds 0, 1, ... in rounds until every metric of
+        ``precision`` has a confidence interval that narrow for every
+        scenario and method, or ``max_seeds`` are reached (see below).
     steps
         Most steps per run; by default the largest ``max_steps`` of the
         scenario's seeds.
@@ -179,6 +195,20 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
         scenario then runs as one task on that cluster (needs
         ``pip install "vosim[dask]"``). False: here, even when a Dask client
         is active. The results are the same either way.
+    precision, relative, confidence
+        With ``seeds="auto"``: the half-width wanted of each metric's
+        ``confidence`` interval of the mean, one number for the metrics of
+        :data:`SUMMARY_COLUMNS` or ``{"metric": half_width}``; with
+        ``relative=True`` as a share of the mean's size. As in
+        :func:`seeds_needed`, which decides each round.
+    max_seeds, pilot_seeds
+        With ``seeds="auto"``: the most seeds, and the seeds of the first
+        round (0 to ``pilot_seeds - 1``). Each later round runs the seeds
+        that :func:`seeds_needed` asks for beyond those already run, as one
+        Batch per method and scenario; rounds are deterministic, and
+        ``table.attrs["inputs"]["seed_rounds"]`` lists them (the rows equal
+        those of ``compare`` called on each round's seeds). A warning says
+        when ``max_seeds`` stopped the rounds first.
 
     Returns
     -------
@@ -192,6 +222,10 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
         ``df.attrs["series"]`` maps
         ``(method, scenario, seed)`` to that run's per-step and per-agent
         metrics and its time step, which :func:`vosim.plot.compare` draws.
+        ``df.attrs["inputs"]`` records what produced the rows (each
+        method's settings, each scenario's function, arguments, seeds and
+        the digest of every scene, the step limit, the seed rounds), which
+        :func:`report` writes out with their digest.
     """
     try:
         import pandas as pd
@@ -200,74 +234,154 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
     named = named_methods(methods)
     if isinstance(scenarios, (str, bytes, Scenario)) or callable(scenarios):
         scenarios = [scenarios]
-    factories = [scenario_source(item, k) for k, item in enumerate(scenarios)]
+    items = list(scenarios)
+    factories = [scenario_source(item, k) for k, item in enumerate(items)]
     if not factories:
         raise ValueError("scenarios: expected at least one scenario")
-    seeds = seed_list(seeds)
+    auto = isinstance(seeds, str) and seeds == "auto"
+    if auto:
+        if precision is None:
+            raise ValueError('precision: seeds="auto" needs the confidence-interval half-width wanted, '
+                             'e.g. precision={"makespan": 0.5}')
+        max_seeds = integer(max_seeds, "max_seeds", minimum=2)
+        pilot_seeds = integer(pilot_seeds, "pilot_seeds", minimum=2, maximum=max_seeds)
+        wanted = half_widths(precision)  # checked before anything runs
+        known = {*PER_SCENE, *SCENE_PEAKS, "finished", "agents", "steps_run"}
+        for name in wanted:
+            if name not in known:
+                raise ValueError(f"precision[{name!r}]: not a metric of the table; expected one of "
+                                 f"{', '.join(sorted(known - {'agents'}))}")
+        rounds = [list(range(pilot_seeds))]
+    else:
+        if precision is not None:
+            raise ValueError('precision: only with seeds="auto"')
+        rounds = [seed_list(seeds)]
     if steps is not None:
         steps = integer(steps, "steps", minimum=1)
 
     client = chosen_client(client)
     # Locally every scene is made here anyway; a cluster makes them on its
     # workers, so only the first is made here, to check the dimensions.
-    cells = [scenes_of(factory, seeds if client is None else seeds[:1]) for factory in factories]
-    for k, (scenes, _) in enumerate(cells):
+    first = [scenes_of(factory, rounds[0] if client is None else rounds[0][:1]) for factory in factories]
+    for k, (scenes, _) in enumerate(first):
         _refuse_unsupported(named, scenes[0], k)
 
-    rows, series = [], {}
-    if client is None:
-        for scenes, run_seeds in cells:
-            for label, method in named.items():
-                cell_rows, cell_series = run_cell(label, method, scenes, run_seeds, steps, progress)
-                rows += cell_rows
-                series.update(cell_series)
-    else:
-        from ._dask import client_for
+    cells, series = _run_round(named, factories, rounds[0], first if client is None else None, steps, progress,
+                               client)
+    while auto:
+        advice = seeds_needed(_frame(pd, _rows(cells)), wanted, relative=relative, confidence=confidence)
+        needed = advice["seeds_needed"].max(skipna=True)
+        done = sum(map(len, rounds))
+        if not np.isfinite(needed) or needed <= done:
+            break
+        if done >= max_seeds:
+            warnings.warn(f"compare: stopped at max_seeds={max_seeds}; the intervals asked for need "
+                          f"{int(needed)} seeds (see vosim.comparison.seeds_needed)", RuntimeWarning, stacklevel=2)
+            break
+        rounds.append(list(range(done, min(int(needed), max_seeds))))
+        more_cells, more_series = _run_round(named, factories, rounds[-1], None, steps, progress, client,
+                                             seeded_only=True)
+        for key, cell_rows in more_cells.items():
+            cells[key] += cell_rows
+        series.update(more_series)
 
-        with client_for(client) as dask_client:
-            futures = [dask_client.submit(_run_cell_on_worker, label, method, factory, seeds, steps,
-                                          pure=False)
-                       for factory in factories for label, method in named.items()]
-            for cell_rows, cell_series in dask_client.gather(futures):
-                rows += cell_rows
-                series.update(cell_series)
-    table = pd.DataFrame(rows)
-    if len(table) and table["seed"].isna().any():
-        table["seed"] = table["seed"].astype("Int64")  # fixed scenarios without a seed
+    table = _frame(pd, _rows(cells))
+    all_seeds = [seed for r in rounds for seed in r]
+    described = []
+    for item, factory in zip(items, factories):
+        scenes, run_seeds = scenes_of(factory, all_seeds)
+        described.append((item, scenes, run_seeds))
     table.attrs["series"] = series
+    table.attrs["inputs"] = record_inputs(named, described, steps, rounds)
     return table
 
 
-#: Columns :func:`summarize` reports, in order (those the table has).
-SUMMARY_COLUMNS = ("arrival_rate", "finished", "makespan", "collision_agent_steps", "max_penetration",
-                   "path_efficiency", "mean_speed")
+def _frame(pd, rows: list):
+    table = pd.DataFrame(rows)
+    if len(table) and table["seed"].isna().any():
+        table["seed"] = table["seed"].astype("Int64")  # fixed scenarios without a seed
+    return table
 
 
-def summarize(table, columns: Sequence[str] | None = None):
-    """The mean of each metric per scenario and method, over the seeds of a :func:`compare` table.
+def _rows(cells: dict) -> list:
+    return [row for cell_rows in cells.values() for row in cell_rows]
 
-    ``finished`` is the share of seeds in which every agent arrived.
-    ``makespan`` is averaged only when every seed finished, and is NaN
-    otherwise: a mean over the finished seeds alone would favour a method
-    that finishes only its easy seeds.
+
+def _run_round(named, factories, seeds, made, steps, progress, client, seeded_only=False):
+    """Every method on every scenario for ``seeds`` (``made``: the scenes, if made already).
+
+    Returns the rows of each cell, keyed (scenario index, label) in the
+    table's order, and the series. ``seeded_only``: leave out the fixed
+    Scenarios (a later round of seeds has nothing new to run for them).
+    """
+    todo = [(k, factory) for k, factory in enumerate(factories)
+            if not (seeded_only and isinstance(factory, Scenario))]
+    cells, series = {(k, label): [] for k, _ in todo for label in named}, {}
+    if client is None:
+        for k, factory in todo:
+            scenes, run_seeds = made[k] if made else scenes_of(factory, seeds)
+            for label, method in named.items():
+                cell_rows, cell_series = run_cell(label, method, scenes, run_seeds, steps, progress)
+                cells[(k, label)] = cell_rows
+                series.update(cell_series)
+        return cells, series
+    from .._dask import client_for
+
+    with client_for(client) as dask_client:
+        keys = [(k, label) for k, _ in todo for label in named]
+        futures = [dask_client.submit(_run_cell_on_worker, label, named[label], factories[k], seeds, steps,
+                                      pure=False) for k, label in keys]
+        for key, (cell_rows, cell_series) in zip(keys, dask_client.gather(futures)):
+            cells[key] = cell_rows
+            series.update(cell_series)
+    return cells, series
+
+
+def report(table, path, *, baseline: str | None = None, columns: Sequence[str] | None = None,
+           interval: str = "percentile", confidence: float = 0.95, resamples: int = 9999, random_seed: int = 0,
+           test: str = "auto", figures: bool = True):
+    """Write a comparison's report to the folder ``path``: tables, figures and what produced them.
+
+    Files (each written atomically): ``report.md`` (Markdown: the
+    provenance, the fairness notes, the means with intervals, the spread,
+    the paired differences), ``summary.tex`` and ``paired.tex`` (LaTeX
+    tables, booktabs), ``summary.csv`` and ``paired.csv``,
+    ``provenance.json``, and with ``figures`` (needs matplotlib)
+    ``metrics.png`` (per-seed points, means and their intervals) and
+    ``differences.png`` (the paired differences and their intervals).
 
     Parameters
     ----------
     table
-        The DataFrame of :func:`compare`.
+        The DataFrame of :func:`compare` (its ``attrs["inputs"]`` give the
+        provenance; a table without them, read back from a CSV file, gets
+        a report that says its inputs are unknown).
+    path
+        The folder, made if missing; files of an earlier report there are
+        replaced.
+    baseline
+        The method the others are paired with; by default the table's
+        first. With one method, no paired differences.
     columns
-        The columns to give, in order; by default :data:`SUMMARY_COLUMNS`
-        (those the table has).
+        The metrics; by default :data:`REPORT_COLUMNS` (those the table has).
+    interval, confidence, resamples, random_seed, test
+        As in :func:`summarize` and :func:`paired`.
+    figures
+        Draw the figures.
+
+    Returns
+    -------
+    dict
+        The path of each file written, by name, and ``"inputs_sha256"``:
+        the digest of the inputs, equal for two reports exactly when their
+        methods, scenes, seeds and step limit are.
     """
-    grouped = table.drop(columns=["seed"]).groupby(["scenario", "method"], sort=False)
-    summary = grouped.mean(numeric_only=True)
-    if "makespan" in table.columns:
-        summary["finished"] = grouped["makespan"].agg(lambda s: s.notna().mean())
-        summary["makespan"] = grouped["makespan"].agg(lambda s: s.mean() if s.notna().all() else np.nan)
-    wanted = [c for c in SUMMARY_COLUMNS if c in summary.columns] if columns is None else list(columns)
-    for k, name in enumerate(wanted):
-        if name not in summary.columns:
-            raise ValueError(f"columns[{k}] is {name!r}; the summary has no such column")
-    summary = summary[wanted]
-    summary.attrs = {}  # the per-run series stay with the table
-    return summary
+    from ._report import write_report
+
+    return write_report(table, path, baseline=baseline, columns=columns, interval=interval, confidence=confidence,
+                        resamples=resamples, random_seed=random_seed, test=test, figures=figures)
+
+
+__all__ = ["COLLISION_COLUMNS", "INTERVAL_COLUMNS", "REPORT_COLUMNS", "SUMMARY_COLUMNS", "compare",
+           "interval_description", "named_methods", "paired", "report", "run_cell", "scenario_source", "scenes_of",
+           "seed_list", "seeds_needed", "summarize", "unsupported"]
