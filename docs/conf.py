@@ -76,9 +76,13 @@ html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
     "header_links_before_dropdown": 8,
-    "secondary_sidebar_items": ["page-toc"],
+    # The page's own table of contents on the right, except where wide tables need the room.
+    "secondary_sidebar_items": {"**": ["page-toc"], "validation": [], "performance": [], "parity": [],
+                                "benchmark_results": [],
+                                **{f"methods/{page.stem}": [] for page in (HERE / "methods").glob("*.md")}},
 }
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["vosim.css"]
 templates_path = ["_templates"]
 html_sidebars = {"index": [], "migrating": [], "changelog": []}
 
@@ -87,9 +91,10 @@ sphinx_gallery_conf = {
     "examples_dirs": ["gallery"],
     "gallery_dirs": ["auto_gallery"],
     "filename_pattern": r"/plot_",
+    "within_subsection_order": "vosim_docs.GalleryOrder",
     "download_all_examples": False,
     "remove_config_comments": True,
-    "image_scrapers": ("matplotlib",),
+    "image_scrapers": (vosim_docs.TightScraper(),),
     "matplotlib_animations": False,
     "show_memory": False,
     "min_reported_time": 1,
@@ -98,3 +103,4 @@ sphinx_gallery_conf = {
 }
 
 suppress_warnings = ["myst.header", "config.cache"]
+smartquotes = False   # 'sampling' stays the string a user types

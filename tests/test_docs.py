@@ -94,8 +94,8 @@ def test_every_method_has_a_page_with_its_settings_from_the_registry():
 def test_the_settings_tables_show_defaults_and_ranges():
     assert "| `vel_bias` | `0.4` | [0, 1] |" in vosim_docs.method_parameter_table("AdaptiveSampling")
     assert "| `horiz_time` | `2.5` | (0, ∞) |" in vosim_docs.method_parameter_table("AdaptiveSampling")
-    assert "| `selection` | `'geometric'` | `'sampling'`, `'geometric'` |" in vosim_docs.method_parameter_table("HRVO")
-    assert "| `truncate` | `False` | `True`, `False` |" in vosim_docs.method_parameter_table("VO")
+    assert "| `selection` | `'geometric'` | 'sampling', 'geometric' |" in vosim_docs.method_parameter_table("HRVO")
+    assert "| `truncate` | `False` | True, False |" in vosim_docs.method_parameter_table("VO")
     assert "| `grid_size` | `33` | [2, 4096] |" in vosim_docs.method_parameter_table("GridSampling")
     with pytest.raises(KeyError):
         vosim_docs.method_parameter_table("NoSuchMethod")

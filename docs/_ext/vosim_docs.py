@@ -145,9 +145,9 @@ def _number(value: float) -> str:
 def _range(param: dict) -> str:
     kind = param["kind"]
     if kind == "choice":
-        return ", ".join(f"`{choice!r}`" for choice in param["choices"])
+        return ", ".join(repr(choice) for choice in param["choices"])
     if kind == "flag":
-        return "`True`, `False`"
+        return "True, False"
     low = "(" if param["exclusive_minimum"] else "["
     high = ")" if param["maximum"] >= 1e15 else "]"
     minimum, maximum = _number(param["minimum"]), _number(param["maximum"])
@@ -168,11 +168,12 @@ def method_parameter_table(name: str) -> str:
     lines = [f"`vosim.{name}()`: {entry['summary']}. Works in {dims}.",
              f" Also `method=\"{name.lower()}\"`" + (f" or {aliases}" if aliases else "") + ".", ""]
     if entry["params"]:
-        lines += ["| setting | default | range | meaning |", "|---|---|---|---|"]
+        lines += ["```{table}", ":class: vosim-settings", "", "| setting | default | range | meaning |", "|---|---|---|---|"]
         for param in entry["params"]:
             default = param["default"]
             shown = f"`{default!r}`" if not isinstance(default, float) else f"`{default:g}`"
             lines.append(f"| `{param['name']}` | {shown} | {_range(param)} | {param['doc'].replace('|', '/')} |")
+        lines.append("```")
     lines += ["", "Every method also takes the shared settings of {class}`vosim.Method` "
                   "(`perturbation`, `seed`, `deadlock` and its timings)."]
     return "\n".join(lines) + "\n"
@@ -182,6 +183,42 @@ def method_names() -> list[str]:
     from vosim import _core
 
     return [m["name"] for m in _core.METHODS]
+
+
+#: The gallery's order: a first run, comparisons, what methods see, scene features, robots, 3D, studies.
+GALLERY_ORDER = (
+    "plot_circle.py", "plot_compare_methods.py", "plot_methods_side_by_side.py", "plot_velocity_space.py",
+    "plot_velocity_space_hrvo.py", "plot_bottleneck_flow.py", "plot_speed_zones_and_sinks.py",
+    "plot_navigation.py", "plot_differential_drive.py", "plot_warehouse.py", "plot_swarm_3d.py",
+    "plot_batch_sweep.py", "plot_rl_environment.py", "plot_validation_fundamental_diagram.py",
+)
+
+
+class GalleryOrder:
+    """sphinx-gallery's sort key of the gallery's scripts: GALLERY_ORDER, then any other by name."""
+
+    def __init__(self, src_dir):
+        self.src_dir = src_dir
+
+    def __call__(self, filename: str):
+        name = Path(filename).name
+        return (GALLERY_ORDER.index(name), "") if name in GALLERY_ORDER else (len(GALLERY_ORDER), name)
+
+    def __repr__(self) -> str:   # sphinx-gallery keys its cache on this
+        return "GalleryOrder()"
+
+
+class TightScraper:
+    """sphinx-gallery's matplotlib scraper saving the whole drawing: vosim's plots put legends under
+    their axes, outside the figure's box, where a notebook's inline figures (cut tight) show them too."""
+
+    def __call__(self, block, block_vars, gallery_conf, **kwargs):
+        from sphinx_gallery.scrapers import matplotlib_scraper
+
+        return matplotlib_scraper(block, block_vars, gallery_conf, bbox_inches="tight", **kwargs)
+
+    def __repr__(self) -> str:
+        return "TightScraper()"
 
 
 def _write_if_changed(path: Path, text: str) -> None:
