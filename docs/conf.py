@@ -66,7 +66,6 @@ nitpick_ignore_regex = [
                   r"None|Path|Sequence|Mapping|Iterable|Iterator|Figure|Axes|FuncAnimation|DataFrame|Series|ABC|"
                   r"function|path-like|file-like|sequence|mapping|iterable)"),
     (r"py:class", r"vosim\._core\..*"),     # the compiled core's classes are internals
-    (r"py:class", r"vosim\.(\w+\.)*_\w+(\.\w+)*"),   # private base classes named under "Bases:"
     (r"py:attr", r"(observation_space|action_space|np_random_seed|np_random)"),   # gymnasium.Env's
 ]
 
@@ -84,7 +83,9 @@ html_theme_options = {
 html_static_path = ["_static"]
 html_css_files = ["vosim.css"]
 templates_path = ["_templates"]
-html_sidebars = {"index": [], "migrating": [], "changelog": []}
+# Pages without sub-pages get the width of the left column (the validation and speed tables need it).
+html_sidebars = {page: [] for page in ("index", "getting_started", "validation", "parity", "performance",
+                                       "benchmark_results", "migrating", "changelog")}
 
 # The gallery: docs/gallery/plot_*.py run at build time, each ending in a figure.
 sphinx_gallery_conf = {
