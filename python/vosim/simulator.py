@@ -80,7 +80,7 @@ class Simulator(GoalMethods, _Simulation):
 
         Scalars stand for every agent; None means the default. The ranges
         are the engine's working range (docs/guide/working_range.md); the defaults are
-        those of RVO2's examples. An agent with a goal heads for it: before
+        a walking adult's (docs/guide/simulators.md, "The default agent"). An agent with a goal heads for it: before
         each step its preferred velocity becomes ``goal - position``,
         shortened to ``pref_speed`` when longer. A row of NaN in ``goals``
         means that agent has no goal and keeps the preferred velocity you
