@@ -38,7 +38,7 @@ OPTIONS = {
 
 
 # The horizons and neighbourhood of RVO2's Circle example, vosim's defaults when
-# the README's table was measured (its ring and pair are built for them).
+# the user guide's table (docs/guide/methods.md) was measured (its ring and pair are built for them).
 RVO2_HORIZONS = dict(neighbor_dist=15.0, time_horizon=10.0, time_horizon_obst=10.0)
 
 

@@ -18,7 +18,7 @@ def test_add_agents_returns_stable_int64_ids():
 
 
 def test_defaults_are_a_walking_adult():
-    """README, "Default agent": a pedestrian, not RVO2's Circle example."""
+    """User guide (docs/guide/simulators.md), "Default agent": a pedestrian, not RVO2's Circle example."""
     sim = vosim.Simulator()
     sim.add_agents([[0.0, 0.0]])
     assert sim.radius[0] == 0.25 and sim.max_speed[0] == 1.8 and sim.neighbor_dist[0] == 10.0

@@ -2,7 +2,7 @@
 
 The parity test runs one script on pyrvo (RVO2 2.0.3) and on the
 compatibility class, replaying RVO2's state before every step, and holds the
-new velocities to the ORCA parity pass mark of the README; it is skipped
+new velocities to the ORCA parity pass mark of docs/parity.md; it is skipped
 when pyrvo is not installed. The other tests need nothing but vosim.
 """
 

@@ -1,5 +1,5 @@
 """Dense and degenerate states have defined behaviour and finite results
-(README, "Degenerate states"): agents on one spot, zero radius, zero speed,
+(docs/guide/working_range.md, "Degenerate states"): agents on one spot, zero radius, zero speed,
 horizons shorter than the step, no agents, one agent, 100,000 agents on one
 point, huge coordinates, tiny radii, the edges of the working range."""
 

@@ -41,7 +41,7 @@ ROUNDING_SPEED = 1e-5
 PARAM_SETS = ["default", "demo_low", "demo_medium", "demo_good", "demo_high"]
 GRID_PARAM_SETS = ["default", "demo_high"]
 FULL_REASON = ("full DetourCrowd reference data not found in ../shared/reference/detour; set VOSIM_REFERENCE_DIR "
-               "to a copy of the reference folder (README, Parity)")
+               "to a copy of the reference folder (docs/parity.md)")
 
 _CACHE: dict[bool, DetourData] = {}
 

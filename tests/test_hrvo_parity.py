@@ -156,7 +156,7 @@ def test_committed_subset_matches_hrvo(name):
 def test_full_reference_matches_hrvo(name):
     if not hrvo_full_available(name):
         pytest.skip("full HRVO reference data not found in ../shared/reference/hrvo/orig; set VOSIM_REFERENCE_DIR "
-                    "to a copy of the reference folder (README, Parity)")
+                    "to a copy of the reference folder (docs/parity.md)")
     case = load_hrvo(name, full=True)
     check(case, replay(case), PASS_MARK["full"])
     check_acceleration_limit(case)

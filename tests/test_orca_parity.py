@@ -79,7 +79,7 @@ def test_committed_subset_matches_rvo2(name):
 def test_full_reference_matches_rvo2(name):
     if not full_available(name):
         pytest.skip("full RVO2 reference data not found in ../shared/reference/rvo2; set VOSIM_REFERENCE_DIR "
-                    "to a copy of the reference folder (README, Parity)")
+                    "to a copy of the reference folder (docs/parity.md)")
     case = load_rvo2(name, full=True)
     dv, dp, tables = replay(case)
     check_pass_mark(dv)

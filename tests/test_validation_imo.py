@@ -7,7 +7,7 @@ import pytest
 
 from vosim import validation
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+VALIDATION_PAGE = Path(__file__).resolve().parents[1] / "docs" / "validation.md"
 
 
 def test_imo_4_orca_measures_the_flow_through_the_exit():
@@ -92,8 +92,8 @@ def test_iso_20414_mapping_covers_its_13_components_with_tests_or_needs():
     assert validation.iso_20414_coverage({})[0][1].startswith("not expressible yet")
 
 
-def test_readme_shows_the_iso_20414_mapping_from_the_code():
-    assert validation.iso_20414_table() in README.read_text(encoding="utf-8")
+def test_the_validation_page_shows_the_iso_20414_mapping_from_the_code():
+    assert validation.iso_20414_table() in VALIDATION_PAGE.read_text(encoding="utf-8")
 
 
 def test_vosim_validate_runs_the_new_tests_and_writes_their_figures(tmp_path, capsys):

@@ -73,7 +73,7 @@ def test_iso_9_and_12_are_registered_and_cover_their_components():
 
 def test_pedestrian_models_leave_nobody_through_the_closed_exit():
     # The collision-free speed model and the social force model, as ORCA above: the closed sink takes
-    # nobody, whatever the method (whether everyone gets out is the method's own result, in the README).
+    # nobody, whatever the method (whether everyone gets out is the method's own result, in docs/validation.md).
     for method in ("csm", "sfm"):
         result = validation.iso_9(method, persons=20)
         m = result.measured

@@ -166,7 +166,7 @@ def _checked_fields(arrays: dict, metadata: dict) -> dict:
 
 
 def load_state(path):
-    """Read a Simulator or Batch written by :meth:`Simulator.save_state`.
+    """Read a Simulator or Batch written by :meth:`vosim.Simulator.save_state`.
 
     Parameters
     ----------

@@ -71,4 +71,4 @@ def require_guard(what: str) -> None:
     raise RuntimeError(
         f"{what} starts worker processes, which import the main script {file} again; its line {line} "
         f"runs outside `if __name__ == \"__main__\":`. Put the script's work under that guard "
-        f"(see the README's 'Sweeps on a cluster'), or run in this process (client=None)")
+        f"(see 'Sweeps on a cluster' in the user guide), or run in this process (client=None)")

@@ -21,6 +21,7 @@ from ._checks import (
     MAX_AGENTS,
     MAX_MAGNITUDE,
     MIN_TIME,
+    as_array,
     boolean,
     check_values,
     flags,
@@ -470,7 +471,11 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
         """Remove agents by id. Unknown or repeated ids raise ValueError and remove nothing.
 
         Re-read the views afterwards: slots after a removed agent move down.
+        A Batch takes ids of any shape, such as the ``(B, n)`` that its
+        ``add_agents`` returns or a slice of ``batch.ids`` (read in row order).
         """
+        if self._scene_axis:
+            ids = np.ravel(as_array(ids, "ids"))
         self._engine.remove_agents(ids_array(ids))
 
     # ------------------------------------------------------------- stepping
@@ -770,7 +775,13 @@ def add_agents_method(doc: str, vector_shape: str, scalar_shape: str):
     parameter docs built from the field table; ``doc`` holds ``{parameters}``."""
 
     def add_agents(self, positions, **arguments):
-        bound = ADD_AGENTS_SIGNATURE.bind(self, positions, **arguments)  # TypeError for unknown names
+        unknown = [name for name in arguments if name not in ADD_AGENTS_SIGNATURE.parameters]
+        if unknown:  # a typo such as goal= for goals= is named with the close matches
+            known = [name for name in ADD_AGENTS_SIGNATURE.parameters if name not in ("self", "positions")]
+            close = difflib.get_close_matches(unknown[0], known, n=3)
+            hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+            raise TypeError(f"add_agents() got an unexpected keyword argument {unknown[0]!r}{hint}")
+        bound = ADD_AGENTS_SIGNATURE.bind(self, positions, **arguments)  # TypeError for a missing or repeated one
         given = set(bound.arguments)
         bound.apply_defaults()
         values = dict(bound.arguments)

@@ -132,7 +132,7 @@ class _SinkMethods:
 
         The sink takes agents only in the steps whose middle falls in
         ``[opens_at, closes_at)`` (simulated seconds); outside that time
-        agents walk through it. After :meth:`set_exits`, ``run()`` lets
+        agents walk through it. After :meth:`~vosim.Simulator.set_exits`, ``run()`` lets
         the agents choose again at each step where one of their exits opens
         or closes: nobody heads for a closed exit while another is open.
 

@@ -61,15 +61,24 @@ def left_goal(traj) -> int:
     return int((_arrived(traj, seeking) & ~np.asarray(traj.arrived()[-1])).sum())
 
 
+def counted(number: int, noun: str) -> str:
+    """``1 agent``, ``2 agents``."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _agents(traj) -> str:
+    shape = np.shape(traj.ids)
+    return (f"{counted(shape[0], 'scene')} x {counted(shape[1], 'agent')}" if traj.is_batch
+            else counted(shape[0], "agent"))
+
+
 def one_line(traj) -> str:
     """``Trajectory(ORCA, 250 agents, 3137 steps = 784.2 s, 250/250 arrived, 2 frames)``."""
     method = traj.method.get("method", "?") if isinstance(traj.method, dict) else "?"
-    shape = np.shape(traj.ids)
-    agents = f"{shape[0]} scenes x {shape[1]} agents" if traj.is_batch else f"{shape[0]} agents"
     arrived, seeking = arrivals(traj)
     duration = traj.steps_run * traj.time_step
-    return (f"Trajectory({method}, {agents}, {traj.steps_run} steps = {duration:.4g} s, "
-            f"{arrived}/{seeking} arrived, {len(traj)} frames)")
+    return (f"Trajectory({method}, {_agents(traj)}, {counted(traj.steps_run, 'step')} = {duration:.4g} s, "
+            f"{arrived}/{seeking} arrived, {counted(len(traj), 'frame')})")
 
 
 def summary(traj) -> str:
@@ -79,8 +88,10 @@ def summary(traj) -> str:
     duration = traj.steps_run * traj.time_step
     method = traj.method.get("method", "?") if isinstance(traj.method, dict) else "?"
     scenes = np.shape(traj.ids)[0] if traj.is_batch else 1
-    lines = [one_line(traj),
-             f"  method             {method}" + (f" over {scenes} scenes" if traj.is_batch else ""),
+    # A heading, not repr(traj): printing a trajectory and then its summary would show that line twice.
+    lines = ["Run summary",
+             f"  method             {method}" + (f" over {counted(scenes, 'scene')}" if traj.is_batch else ""),
+             f"  agents             {_agents(traj)}, {counted(len(traj), 'frame')} recorded",
              f"  steps              {traj.steps_run} of {traj.time_step:g} s = {duration:.4g} s simulated, "
              f"{traj.wall_time:.3g} s wall time"]
     makespan = _scalar(m, "makespan", np.max)
@@ -106,8 +117,8 @@ def summary(traj) -> str:
                      f"for 40 steps in a row without arriving)")
         lines.append(f"  fallbacks          {_shown(m, 'fallbacks', np.sum)} agent-steps")
     if seeking and arrived < seeking:
-        lines.append(f"  warning            {seeking - arrived} goal-seeking agents did not arrive within "
-                     f"{traj.steps_run} steps; makespan is undefined (NaN), not averaged over the others")
+        lines.append(f"  warning            {counted(seeking - arrived, 'goal-seeking agent')} did not arrive within "
+                     f"{counted(traj.steps_run, 'step')}; makespan is undefined (NaN), not averaged over the others")
     left = left_goal(traj)
     if left:
         lines.append(f"  left goal          {left} of the agents that arrived were not at their goals at the "

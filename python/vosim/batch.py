@@ -13,8 +13,11 @@ class Batch(_Simulation):
 
     Every per-agent field is a ``(B, N, ...)`` view of the engine's memory.
     Scenes never interact; all of them run in one C++ loop (in parallel),
-    which is what makes parameter sweeps and seeds cheap. Agents removed
-    from some scenes only leave inactive slots behind (``batch.active``).
+    which is what makes parameter sweeps and seeds cheap. Ids are unique
+    across scenes (``batch.ids`` is ``(B, N)``). Removing the agents of a
+    slot in every scene removes the slot: the later slots move down (read the
+    views again). Removing an agent from some scenes only leaves an inactive
+    slot in those scenes (``batch.active`` False, id -1).
 
     Parameters
     ----------

@@ -56,9 +56,9 @@ def _demo(args: argparse.Namespace) -> int:
     print(f"simulated time:    {sim.time:.2f} s")
     print(f"wall time:         {traj.wall_time:.3f} s")
     print(f"agents arrived:    {arrived} of {sim.num_agents}")
-    print(f"minimum clearance: {clearance:+.4f} between agents (negative means overlap)")
+    print(f"minimum clearance: {clearance:+.4f} m between agents (negative: overlap)")
     if traj.obstacles:
-        print(f"                   {float(traj.min_obstacle_clearance().min()):+.2e} to obstacles")
+        print(f"                   {float(traj.min_obstacle_clearance().min()):+.4f} m to obstacles")
     from . import plot
 
     figure = plot.trajectories(traj, title=f"{scenario.name}: {sim.method.name}, {scenario.num_agents} agents, "
@@ -214,7 +214,7 @@ def _run(args: argparse.Namespace) -> int:
     print(f"steps:             {traj.steps_run} ({traj.times[-1]:.2f} s simulated, {traj.wall_time:.3f} s wall time)")
     for k, seed in enumerate(seeds):
         print(f"seed {seed}: {arrived[k]} of {scenes[k].num_agents} arrived, "
-              f"minimum clearance {clearance[k]:+.4f} m")
+              f"minimum clearance {clearance[k]:+.4f} m between agents (negative: overlap)")
     if args.out:
         written = traj.save(args.out, scenario=scenes[0] if len(seeds) == 1 else None)
         print(f"trajectory written to {written}")
@@ -355,6 +355,43 @@ def _tests(text: str) -> list:
     return parts
 
 
+def _first_line(function) -> str:
+    """The first sentence of a docstring, as plain text (no reST roles or literals)."""
+    import re
+
+    paragraph = " ".join((function.__doc__ or "").strip().split("\n\n")[0].split())
+    sentence = re.split(r"(?<=\.)\s", paragraph)[0]
+    return re.sub(r":\w+:`~?([^`]+)`", r"\1", sentence).replace("``", "")
+
+
+LISTS = ("scenarios", "methods", "tests")
+
+
+def _list(args: argparse.Namespace) -> int:
+    from . import _core, scenarios, validation
+    from .methods import method_from_name
+
+    shown = LISTS if args.what == "all" else (args.what,)
+    if "scenarios" in shown:
+        print("scenarios (run and compare --scenario NAME):")
+        for name, make in scenarios.SCENARIOS.items():
+            print(f"  {name:<28} {_first_line(make)}")
+        for name, make in scenarios.SCENARIOS_3D.items():
+            print(f"  {name:<28} 3D: {_first_line(make)}")
+    if "methods" in shown:
+        registry = {entry["name"]: entry for entry in _core.METHODS}
+        print("methods (run --method NAME, compare --methods LIST, validate --method LIST):")
+        for short in short_names():
+            entry = registry[type(method_from_name(short)).__name__]
+            dimensions = " and ".join(f"{d}D" for d in entry["dimensions"])
+            print(f"  {short:<28} {entry['name']}: {entry['summary']} ({dimensions})")
+    if "tests" in shown:
+        print("validation tests (validate --tests LIST):")
+        for test, function in validation.TESTS.items():
+            print(f"  {test:<28} {_first_line(function)}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
@@ -470,6 +507,14 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--plot", default=None, metavar="DIR", help="write the figures into this folder")
     validate.add_argument("--dpi", type=_dpi, default=120, help="resolution of --plot (default: %(default)s)")
     validate.set_defaults(handler=_validate)
+
+    listing = commands.add_parser(
+        "list", help="list the scenarios, methods and validation tests by the names the other commands take",
+        description="Prints the ready-made scenarios, the avoidance methods and the validation tests, each with "
+                    "the name that run, compare and validate take and a line saying what it is.")
+    listing.add_argument("what", nargs="?", choices=("all",) + LISTS, default="all",
+                         help="what to list (default: %(default)s)")
+    listing.set_defaults(handler=_list)
     return parser
 
 

@@ -199,7 +199,7 @@ class ORCA(Method):
         tenth of it (two agents each ahead of the other would otherwise both
         stand for good; this way they edge round). Plain ORCA keeps
         its free speed in dense crowds; this slows it as people slow (see
-        the README's validation section for its fundamental diagram).
+        the documentation's validation page for its fundamental diagram).
     perturbation, seed
         See :class:`Method`.
     """

@@ -27,7 +27,7 @@ class Simulator(GoalMethods, _Simulation):
         (``"orca"``, ``"hrvo"``, ``"adaptive"``, ...) for its defaults.
     dimensions
         2 (agents in the plane, the default) or 3 (agents in space: every
-        vector field is ``(N, 3)``; see "3D agents" in the README).
+        vector field is ``(N, 3)``; see "3D" in the user guide, docs/guide/three_d.md).
 
     Examples
     --------
@@ -79,8 +79,8 @@ class Simulator(GoalMethods, _Simulation):
             obstacle or outside the boundary.
 
         Scalars stand for every agent; None means the default. The ranges
-        are the engine's working range (see the README); the defaults are
-        those of RVO2's examples. An agent with a goal heads for it: before
+        are the engine's working range (docs/guide/working_range.md); the defaults are
+        a walking adult's (docs/guide/simulators.md, "The default agent"). An agent with a goal heads for it: before
         each step its preferred velocity becomes ``goal - position``,
         shortened to ``pref_speed`` when longer. A row of NaN in ``goals``
         means that agent has no goal and keeps the preferred velocity you

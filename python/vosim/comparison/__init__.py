@@ -218,7 +218,7 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
         ``arrival_rate``, ``makespan``, ...), and ``peak_angular_speed``,
         the largest over the scene's agents (rad/s; see :mod:`vosim.metrics`). ``makespan`` is NaN for a run
         in which some agent did not arrive: average it only over the seeds
-        of a method that all finished (:func:`summarize` does).
+        of a method that all finished (:func:`vosim.comparison.summarize` does).
         ``df.attrs["series"]`` maps
         ``(method, scenario, seed)`` to that run's per-step and per-agent
         metrics and its time step, which :func:`vosim.plot.compare` draws.

@@ -14,7 +14,7 @@ and code you cannot edit (a library that does ``import rvo2``) runs after::
 
 Agents are stepped by :class:`vosim.ORCA`, which reproduces RVO2 (vosim
 computes in float64 where RVO2 uses float32, so results agree within the
-parity tolerance in the README, not bit for bit). What differs:
+parity tolerance of the documentation's parity page, not bit for bit). What differs:
 
 - bad arguments (an unknown agent number, NaN, a negative radius) raise
   ``ValueError`` or ``TypeError`` naming them, where RVO2 would read out of

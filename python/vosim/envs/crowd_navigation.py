@@ -118,7 +118,7 @@ class CrowdNavigation(gymnasium.Env):
 class CrowdNavigationVector(gymnasium.vector.VectorEnv):
     """``num_envs`` copies of :class:`CrowdNavigation` stepped by one Batch step in C++.
 
-    The scenes are independent episodes; one :meth:`step` advances them all
+    The scenes are independent episodes; one ``step()`` advances them all
     with one call into the engine and NumPy arithmetic, without a Python
     loop over environments. Episodes that end are reset at the next step
     (Gymnasium's ``NEXT_STEP`` autoreset: that step returns the first

@@ -141,7 +141,7 @@ class NavMesh:
         filled first (only vertices removed; each filled triangle provably
         within that tenth of the polygon): the inflated obstacle still holds
         every point within ``inflation`` of the polygon, and reaches at most
-        ``0.1 * inflation`` farther than the exact one (:attr:`extra_margin`).
+        ``0.1 * inflation`` farther than the exact one (``extra_margin``).
         Smaller polygons, and any whose filled outline would not be simple,
         are inflated exactly.
         """

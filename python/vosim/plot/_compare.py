@@ -57,7 +57,7 @@ def compare(table, *, figure: str = "metrics", metrics=None, figsize_per_panel=(
         ``table.attrs["series"]``.
     metrics
         Columns drawn in ``"metrics"``; by default those of
-        :data:`METRICS` that the table has.
+        ``METRICS`` that the table has.
     figsize_per_panel
         Size of one panel (inches).
 

@@ -66,7 +66,7 @@ class Scenario:
     waypoints
         None, or one ``(k_i, 2)`` (``(k_i, 3)``) array per agent: the points it heads for in
         turn, the last being its goal (agents move on to the next within
-        their ``waypoint_radius``, or as :attr:`waypoint_advance` says).
+        their ``waypoint_radius``, or as ``waypoint_advance`` says).
     waypoint_advance
         The rule by which agents move on along their waypoints, as for
         ``add_agents``: ``"distance"`` (the default), ``"passed"`` or

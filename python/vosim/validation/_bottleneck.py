@@ -112,7 +112,7 @@ def bottleneck_width(method="orca", *, widths=WIDTHS, persons: int = 150, length
     """Bottleneck flow against width: the steady flow J through a corridor of each width, against measured crowds.
 
     ``persons`` pedestrians (150) wait evenly spread over a room 8 m deep
-    and 8 m wide (:data:`ROOM`); from the middle of its far wall a corridor
+    and 8 m wide (``ROOM``); from the middle of its far wall a corridor
     ``length`` m long (4 m) and ``b`` m wide leads out, and a sink 1 m past
     its end takes them out. The same start positions (``seed``) are run once
     per width in ``widths`` (0.8 to 2.5 m). Everyone heads for a lane of
@@ -124,7 +124,7 @@ def bottleneck_width(method="orca", *, widths=WIDTHS, persons: int = 150, length
     crowd's front arriving before a jam has formed) and the last 20 % (the
     room emptying, nobody pressing from behind) are left out, and J is the
     crossings between the first and the last kept over the time between
-    them (:func:`steady_flow`). The specific flow is J / b.
+    them (``steady_flow()``). The specific flow is J / b.
 
     Measured crowds (:func:`bottleneck_flow_measured`: Seyfried et al.
     2009, the 2006 runs analysed by Liddle et al. 2011, Kretz et al.

@@ -422,7 +422,7 @@ def rimea_9(method="orca", *, persons: int = 1000, seed: int = 0, seconds: float
 
     ``persons`` pedestrians (the guideline: 1,000) stand evenly spread over
     a 30 m x 20 m room with four ``door`` m wide exits, two in each long
-    wall, their centres 2 m from the corners (:data:`EXITS_9`). Each heads
+    wall, their centres 2 m from the corners (``EXITS_9``). Each heads
     for the nearest open exit (through its door, then beyond) and leaves
     the simulation through a sink just outside it (``add_sink``), inside
     one ``run()``. The room is evacuated twice: with all four exits open,

@@ -43,7 +43,7 @@ def rimea_6(method="orca", *, persons: int = 20, seed: int = 0, seconds: float =
 
     ``persons`` pedestrians (the guideline: 20, at most 20 here) start at
     random, uniformly (a jittered lattice of two rows), in the first 6 m of a 2 m wide corridor that turns left after 12 m
-    into 10 m more (:data:`CORNER_6`, JuPedSim's geometry). Each heads for a
+    into 10 m more (``CORNER_6``, JuPedSim's geometry). Each heads for a
     waypoint in the bend, then out through the open end, where a line sink
     takes it out of the simulation.
 

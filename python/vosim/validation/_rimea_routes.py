@@ -75,7 +75,7 @@ def rimea_10(method="orca", *, seconds: float = 200.0, reevaluate: float | None 
     """RiMEA test 10: pedestrians leave through the exits assigned to them.
 
     23 pedestrians in 12 rooms on both sides of a 1 m corridor (JuPedSim's
-    geometry, :data:`PERSONS_10`): those of rooms 0-3 and 6-9 (15) are
+    geometry, ``PERSONS_10``): those of rooms 0-3 and 6-9 (15) are
     assigned exit 1 at the top of a side passage, those of rooms 4, 5, 10
     and 11 (8) exit 2 at the corridor's end, although some of them are
     nearer the other. Each follows a path planned on a navigation mesh to
@@ -135,7 +135,7 @@ def rimea_11(method="orca", *, persons: int = 300, seed: int = 0, seconds: float
     its later runs place 1,000 smaller ellipses, more than discs of radius
     0.25 m fit in the start area) stand evenly spread over the left part of
     a 30 m x 20 m room with two 1 m exits in its top wall, 6 m apart
-    (:data:`EXITS_11`). They choose with ``set_exits(choice="quickest",
+    (``EXITS_11``). They choose with ``set_exits(choice="quickest",
     reevaluate=...)``: path length / speed plus the queue at each exit,
     chosen again every ``reevaluate`` seconds, and leave through sinks just
     beyond the exits.
@@ -216,7 +216,7 @@ def rimea_14(method="orca", *, persons: int = 10, choice: str = "quickest", stai
     """RiMEA test 14: route choice, a short way over stairs or a longer level one.
 
     ``persons`` pedestrians stand in the start room (JuPedSim's geometry,
-    :data:`STAIRS_14`) and leave by the one exit, either way: the short one
+    ``STAIRS_14``) and leave by the one exit, either way: the short one
     (about 28 m) down a flight of stairs, along the lower floor and up
     again, or the long level corridor (about 46 m). Stairs are speed zones
     at Weidmann's horizontal stair speeds (0.694 m/s down, 0.610 m/s up,

@@ -127,8 +127,8 @@ def rimea_8(method="orca", *, variations=None, seeds=(0, 1, 2), seconds: float =
     by side in the plane, each flight a speed zone that slows people to
     the stair speed (Weidmann's 0.694 m/s downstairs by default).
 
-    ``variations``: (name, changes) pairs over :data:`BASE_8`
-    (:data:`VARIATIONS_8` by default: 20 persons per storey at 1.34 m/s,
+    ``variations``: (name, changes) pairs over ``BASE_8``
+    (``VARIATIONS_8`` by default: 20 persons per storey at 1.34 m/s,
     then 10 and 30 per storey, 1.0 m/s on the level, 0.5 m/s on the
     stairs, pre-movement times drawn from 0 to 30 s). Each is run once per
     seed in ``seeds`` (the same seeds for every variation: placement,
@@ -141,7 +141,7 @@ def rimea_8(method="orca", *, variations=None, seeds=(0, 1, 2), seconds: float =
     Criterion (vosim's, the guideline asks only for documented results):
     every variation is evacuated within ``seconds`` s, and the evacuation
     time moves the plausible way with each parameter it varies
-    (:data:`EXPECTED_8`: longer with more persons, slower walking on the
+    (``EXPECTED_8``: longer with more persons, slower walking on the
     level or the stairs, and pre-movement times), where the variations
     named there are run.
     """
