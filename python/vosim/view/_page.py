@@ -66,7 +66,9 @@ def page_text(scene: ViewScene) -> str:
             f"<script type=\"application/octet-stream\" id=\"vosim-data\">{encoded}</script>\n"
             f"<script type=\"module\">\n{module}\n"
             "const scene = sceneFromDocument(document);\n"
-            f"createViewer(document.getElementById(\"vosim-app\"), scene, {{ pageSize: {json.dumps(size)} }});\n"
+            "// (#renderer=2d in the address draws with the 2D canvas, as where WebGL is missing)\n"
+            "const renderer = new URLSearchParams(location.hash.slice(1)).get(\"renderer\");\n"
+            f"createViewer(document.getElementById(\"vosim-app\"), scene, {{ pageSize: {json.dumps(size)}, renderer }});\n"
             "</script>\n</body>\n</html>\n"
         )
 
