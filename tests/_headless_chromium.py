@@ -152,4 +152,6 @@ class Chromium:
 
 
 def in_ci() -> bool:
-    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+    """Whether this is CI's run of the source tree (.ci/run installs chromium), not a wheel's own test run
+    (cibuildwheel sets CIBUILDWHEEL=1; its machines have no chromium)."""
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes") and os.environ.get("CIBUILDWHEEL") != "1"
