@@ -31,9 +31,9 @@ def find_chromium() -> str | None:
 
 
 class Chromium:
-    """One headless browser with one page; use as a context manager."""
+    """One headless browser with one page; use as a context manager. ``extra``: more command-line switches."""
 
-    def __init__(self, *, width: int = 1000, height: int = 800, timeout: float = 30.0):
+    def __init__(self, *, width: int = 1000, height: int = 800, timeout: float = 30.0, extra: tuple = ()):
         import websocket
 
         executable = find_chromium()
@@ -47,7 +47,8 @@ class Chromium:
                      "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist",
                      "--force-device-scale-factor=1", "--hide-scrollbars", "--mute-audio",
                      "--remote-debugging-port=0", "--remote-allow-origins=*",
-                     f"--user-data-dir={self.folder}/profile", f"--window-size={width},{height}", "about:blank"]
+                     f"--user-data-dir={self.folder}/profile", f"--window-size={width},{height}",
+                     *extra, "about:blank"]
         self.process = subprocess.Popen(arguments, stdout=subprocess.DEVNULL, stderr=self._log)
         port = None
         deadline = time.monotonic() + timeout
@@ -143,11 +144,16 @@ class Chromium:
                             ".getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()")
         return box[0], box[1]
 
-    def screenshot(self):
-        """The page as a PIL image (RGB)."""
+    def screenshot(self, selector: str | None = None):
+        """The page (or the element ``selector`` picks) as a PIL image (RGB)."""
         from PIL import Image
 
-        data = self.call("Page.captureScreenshot", format="png")["data"]
+        clip = {}
+        if selector is not None:
+            box = self.evaluate(f"(() => {{ const r = document.querySelector({json.dumps(selector)})"
+                                ".getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()")
+            clip = {"clip": dict(x=box[0], y=box[1], width=box[2], height=box[3], scale=1)}
+        data = self.call("Page.captureScreenshot", format="png", **clip)["data"]
         return Image.open(io.BytesIO(base64.b64decode(data))).convert("RGB")
 
 

@@ -49,9 +49,8 @@ def kept_agents(live: np.ndarray, max_agents) -> tuple[np.ndarray, int]:
     return slots[::every], every
 
 
-def quantised_speeds(velocities: np.ndarray, scale: float) -> np.ndarray:
+def quantised_speeds(speed: np.ndarray, scale: float) -> np.ndarray:
     """Speeds as uint8, 255 meaning ``scale`` (the front end multiplies back)."""
-    speed = np.linalg.norm(velocities, axis=-1)
     speed = np.nan_to_num(speed, nan=0.0, posinf=scale, neginf=0.0)
     return np.clip(np.rint(speed * (255.0 / scale)), 0, 255).astype(np.uint8)
 
@@ -166,7 +165,7 @@ def from_trajectory(traj, *, scene: int = 0, every: int = 1, max_agents: int | N
     }
     buffers = {
         "positions": positions.reshape(-1),
-        "speeds": quantised_speeds(data["velocities"][:, kept], scale).reshape(-1),
+        "speeds": quantised_speeds(speeds, scale).reshape(-1),
         "ids": np.asarray(data["ids"], np.int32)[kept],
         "radius": radius.astype(np.float32),
         "goals": goals.astype(np.float32).reshape(-1),
@@ -238,7 +237,7 @@ def from_simulator(sim, *, scene: int = 0, title: str | None = None, color_by: s
 def live_frame(sim, scene, kept: np.ndarray, scale: float) -> dict:
     """The simulator's state now: float32 positions, uint8 speeds, flags (bit 0 active, bit 1 arrived)."""
     positions = np.ascontiguousarray(pick(sim.positions, scene)[kept], dtype=np.float32).reshape(-1)
-    speeds = quantised_speeds(pick(sim.velocities, scene)[kept], scale)
+    speeds = quantised_speeds(np.linalg.norm(pick(sim.velocities, scene)[kept], axis=-1), scale)
     flags = pick(sim.active, scene)[kept].astype(np.uint8) | (pick(sim.arrived, scene)[kept].astype(np.uint8) << 1)
     return {"positions": positions, "speeds": speeds, "flags": flags, "time": float(sim.time)}
 

@@ -2,7 +2,7 @@
 // notebook widget (vosim.view). A scene is `meta` (JSON: counts, times, geometry, bounds) plus one
 // binary blob holding typed arrays at the offsets `meta.layout` gives (positions as float32, speeds
 // as uint8 scaled to meta.speed_scale, ...). Agents are drawn with WebGL as point sprites (one
-// draw call; per frame only the frame's positions and colour values are uploaded); without WebGL,
+// draw call; a recorded run's frames are uploaded once, a live run's frame by frame); without WebGL,
 // the plane falls back to a 2D canvas. Nothing is fetched from the network.
 
 const TYPES = { float32: Float32Array, uint8: Uint8Array, int32: Int32Array };
@@ -22,6 +22,8 @@ const MAPS = {
   density: [[255, 237, 160], [254, 178, 76], [253, 141, 60], [240, 59, 32], [128, 0, 38]],
   arrival: [[230, 159, 0], [0, 114, 178]],
 };
+// Largest recording (positions' bytes) kept on the GPU whole; a larger one is uploaded frame by frame.
+const RESIDENT_BYTES = 256e6;
 // Agents per square metre at the top of the density colours.
 const DENSITY_TOP = 6;
 const MODES = ["speed", "arrival", "density", "agent"];
@@ -84,6 +86,9 @@ class Frames {
       this.positionList.push(arrays.positions.subarray(f * n * d, (f + 1) * n * d));
       this.speedList.push(arrays.speeds.subarray(f * n, (f + 1) * n));
     }
+    // Every frame in one array each (a recorded run): what the GPU can hold once instead of frame by frame.
+    this.allPositions = meta.live ? null : arrays.positions;
+    this.allSpeeds = meta.live ? null : arrays.speeds;
     this.ids = arrays.ids;
     this.radius = arrays.radius;
     this.goals = arrays.goals;
@@ -219,19 +224,25 @@ class GLAgents {
     this.upload("index", Float32Array.from({ length: n }, (_, i) => i), gl.STATIC_DRAW);
     this.version = -1;
     this.lineCount = 0;
+    // A recorded run of up to RESIDENT_BYTES is uploaded once; a frame is then an offset into it.
+    this.resident = frames.allPositions !== null && frames.allPositions.byteLength <= RESIDENT_BYTES;
+    if (this.resident) {
+      this.upload("pos", frames.allPositions, gl.STATIC_DRAW);
+      this.upload("value", frames.allSpeeds, gl.STATIC_DRAW);
+    }
   }
   upload(name, data, usage) {
     const gl = this.gl;
     gl.bindBuffer(gl.ARRAY_BUFFER, this.buffer[name]);
     gl.bufferData(gl.ARRAY_BUFFER, data, usage);
   }
-  attribute(prog, name, buffer, size, type, normalized) {
+  attribute(prog, name, buffer, size, type, normalized, offset = 0) {
     const gl = this.gl;
     const at = gl.getAttribLocation(prog, name);
     if (at < 0) return;
     gl.bindBuffer(gl.ARRAY_BUFFER, this.buffer[buffer]);
     gl.enableVertexAttribArray(at);
-    gl.vertexAttribPointer(at, size, type, normalized, 0, 0);
+    gl.vertexAttribPointer(at, size, type, normalized, 0, offset);
   }
   setLines(vertices) {
     this.upload("lines", new Float32Array(vertices), this.gl.STATIC_DRAW);
@@ -260,14 +271,15 @@ class GLAgents {
     const p = this.points;
     gl.useProgram(p);
     for (let k = 0; k < 8; k++) gl.disableVertexAttribArray(k);
-    this.upload("pos", fr.positions(f), gl.STREAM_DRAW);
-    this.attribute(p, "a_pos", "pos", fr.dims, gl.FLOAT, false); // (a plane's z reads as 0)
+    if (!this.resident) this.upload("pos", fr.positions(f), gl.STREAM_DRAW);
+    const at = this.resident ? f * n : 0;
+    this.attribute(p, "a_pos", "pos", fr.dims, gl.FLOAT, false, at * fr.dims * 4); // (a plane's z reads as 0)
     if (mode === "density") {
       this.upload("density", density, gl.STREAM_DRAW);
       this.attribute(p, "a_value", "density", 1, gl.FLOAT, false);
     } else {
-      this.upload("value", fr.speeds(f), gl.STREAM_DRAW);
-      this.attribute(p, "a_value", "value", 1, gl.UNSIGNED_BYTE, true);
+      if (!this.resident) this.upload("value", fr.speeds(f), gl.STREAM_DRAW);
+      this.attribute(p, "a_value", "value", 1, gl.UNSIGNED_BYTE, true, at);
     }
     this.attribute(p, "a_radius", "radius", 1, gl.FLOAT, false);
     this.attribute(p, "a_leave", "leave", 1, gl.FLOAT, false);
@@ -383,12 +395,13 @@ export function createViewer(root, scene, options = {}) {
   const state = {
     frame: 0, playing: false, speed: 1, colorBy: colorSelect.value, selected: -1, follow: false,
     renderer, workMs: 0, fps: 0, drawn: 0, clock: meta.times[0] || 0,
+    uploads: gl ? (gl.resident ? "once" : "per frame") : "none",
   };
   const [lo, hi] = meta.bounds;
   const view = { cx: (lo[0] + hi[0]) / 2, cy: (lo[1] + hi[1]) / 2, scale: 1 };
   view.scale = Math.min(width / Math.max(hi[0] - lo[0], 1e-6), height / Math.max(hi[1] - lo[1], 1e-6));
   const span = Math.hypot(...lo.map((v, i) => hi[i] - v));
-  const orbit = { yaw: -0.6, pitch: 0.5, distance: 1.6 * span, target: lo.map((v, i) => (v + hi[i]) / 2) };
+  const orbit = { yaw: -0.6, pitch: 0.5, distance: 1.1 * span, target: lo.map((v, i) => (v + hi[i]) / 2) };
   const density = new Float32Array(frames.n);
   const work = [];
 
@@ -543,6 +556,7 @@ export function createViewer(root, scene, options = {}) {
       gl.draw(f, m, pixels, dims === 3, state.colorBy, density, [0.45, 0.45, 0.45]);
     } else if (dims === 2) drawAgents2d(f);
     const spent = performance.now() - started;
+    state.lastWorkMs = spent;
     work.push(spent); if (work.length > 60) work.shift();
     state.workMs = work.reduce((a, b) => a + b, 0) / work.length;
     state.drawn++;
