@@ -114,33 +114,37 @@ class Frames {
   }
 }
 
-// Agents per square metre around each agent: counts on a grid of cells, summed over the 3 x 3 block.
+// Agents per square metre around each agent: counts on a grid of cells, summed over the 3 x 3 block
+// around each cell (two sequential passes over the grid), then read once per agent.
+const grids = new Map();
 function densities(frames, f, bounds, out) {
   const n = frames.n, d = frames.dims, p = frames.positions(f);
   const lo = bounds[0], hi = bounds[1];
   let cell = 0.75;
   let nx = Math.ceil((hi[0] - lo[0]) / cell) + 1, ny = Math.ceil((hi[1] - lo[1]) / cell) + 1;
   while (nx * ny > 4e6) { cell *= 2; nx = Math.ceil(nx / 2) + 1; ny = Math.ceil(ny / 2) + 1; }
-  const counts = new Int32Array(nx * ny);
-  const cellOf = new Int32Array(n);
+  if (!grids.has(frames)) grids.set(frames, { counts: new Int32Array(nx * ny), rows: new Int32Array(nx * ny), cellOf: new Int32Array(n) });
+  const { counts, rows, cellOf } = grids.get(frames);
+  counts.fill(0);
   for (let i = 0; i < n; i++) {
     if (!frames.present(i, f)) { cellOf[i] = -1; continue; }
     const cx = Math.min(nx - 1, Math.max(0, Math.floor((p[i * d] - lo[0]) / cell)));
     const cy = Math.min(ny - 1, Math.max(0, Math.floor((p[i * d + 1] - lo[1]) / cell)));
-    cellOf[i] = cy * nx + cx;
-    counts[cellOf[i]]++;
+    const c = cy * nx + cx;
+    cellOf[i] = c;
+    counts[c]++;
   }
-  const area = 9 * cell * cell;
-  for (let i = 0; i < n; i++) {
-    const c = cellOf[i];
-    if (c < 0) { out[i] = 0; continue; }
-    const cx = c % nx, cy = (c - cx) / nx;
-    let sum = 0;
-    for (let y = Math.max(0, cy - 1); y <= Math.min(ny - 1, cy + 1); y++) {
-      for (let x = Math.max(0, cx - 1); x <= Math.min(nx - 1, cx + 1); x++) sum += counts[y * nx + x];
+  for (let y = 0; y < ny; y++) {
+    const row = y * nx;
+    for (let x = 0; x < nx; x++) {
+      rows[row + x] = counts[row + x] + (x > 0 ? counts[row + x - 1] : 0) + (x < nx - 1 ? counts[row + x + 1] : 0);
     }
-    out[i] = sum / area / DENSITY_TOP;
   }
+  for (let c = 0; c < nx * ny; c++) {
+    counts[c] = rows[c] + (c >= nx ? rows[c - nx] : 0) + (c < nx * (ny - 1) ? rows[c + nx] : 0);
+  }
+  const scale = 1 / (9 * cell * cell) / DENSITY_TOP;
+  for (let i = 0; i < n; i++) out[i] = cellOf[i] < 0 ? 0 : counts[cellOf[i]] * scale;
   return out;
 }
 
