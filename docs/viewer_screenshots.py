@@ -1,4 +1,5 @@
-"""The viewer's pictures in docs/images/: pages written by Trajectory.to_html, shot in headless Chromium.
+"""The viewer's pictures in docs/images/ (pages written by Trajectory.to_html, shot in headless Chromium)
+and the page the guide embeds, docs/_static/viewer_bottleneck.html.
 
     python docs/viewer_screenshots.py
 
@@ -42,6 +43,11 @@ def main() -> int:
             browser.evaluate(f"window.vosimViewers[0].seek({frame})")
             image = browser.screenshot(".vosim-viewer")
             image.quantize(colors=96).save(out / picture, optimize=True)
+            if name == "bottleneck":  # the page the guide embeds
+                static = HERE / "_static"
+                static.mkdir(exist_ok=True)
+                traj.to_html(static / "viewer_bottleneck.html", geometry_of=sim, color_by=color_by,
+                             title=f"{name}: {sim.method.name}, {scene.num_agents} agents")
             print(f"{out / picture}: frame {frame + 1} of {len(traj.times)}, {(out / picture).stat().st_size} bytes")
     return 0
 
