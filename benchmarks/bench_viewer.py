@@ -92,7 +92,8 @@ LOOP = """
   }
   const finishMs = (performance.now() - finishStarted) / finished;
   work.sort((a, b) => a - b);
-  return { finishMs, median: work[work.length >> 1], fps: drawn * 1000 / elapsed, renderer: v.state.renderer, uploads: v.state.uploads };
+  return { finishMs, median: work[work.length >> 1], fps: drawn * 1000 / elapsed,
+           renderer: v.state.renderer, uploads: v.state.uploads };
 })()
 """
 

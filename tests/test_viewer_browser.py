@@ -120,7 +120,8 @@ def test_play_pause_and_scrub_are_the_pages_own_controls(browser, page, run):
     assert browser.evaluate("document.querySelector('[data-role=play]').textContent") == "Play"
     # A click three quarters along the slider's track moves to about three quarters of the frames.
     left, top, width = browser.evaluate("(() => { const r = document.querySelector('[data-role=scrub]')"
-                                        ".getBoundingClientRect(); return [r.left, r.top + r.height / 2, r.width]; })()")
+                                        ".getBoundingClientRect();"
+                                        " return [r.left, r.top + r.height / 2, r.width]; })()")
     browser.click(left + 0.75 * width, top)
     last = len(traj.times) - 1
     assert abs(browser.evaluate(frame) - 0.75 * last) <= 0.06 * last
@@ -174,7 +175,8 @@ def test_a_3d_swarm_is_drawn_with_webgl_where_the_camera_puts_it(browser, tmp_pa
     box = stage_box(browser)
     image = browser.screenshot()
     points = browser.evaluate("(() => { const v = window.vosimViewers[0], p = v.frames.positions(0);"
-                              " return Array.from({length: 40}, (_, i) => v.worldToScreen(p[3*i], p[3*i+1], p[3*i+2])); })()")
+                              " return Array.from({length: 40},"
+                              " (_, i) => v.worldToScreen(p[3*i], p[3*i+1], p[3*i+2])); })()")
     drawn = [not near(pixel(image, box["left"] + x, box["top"] + y), BACKGROUND) for x, y in points]
     assert sum(drawn) >= 36  # (a few may hide behind others, whose colour also counts)
     # Orbiting (a drag on the stage) moves them.

@@ -68,7 +68,8 @@ def page_text(scene: ViewScene) -> str:
             "const scene = sceneFromDocument(document);\n"
             "// (#renderer=2d in the address draws with the 2D canvas, as where WebGL is missing)\n"
             "const renderer = new URLSearchParams(location.hash.slice(1)).get(\"renderer\");\n"
-            f"createViewer(document.getElementById(\"vosim-app\"), scene, {{ pageSize: {json.dumps(size)}, renderer }});\n"
+            "createViewer(document.getElementById(\"vosim-app\"), scene,"
+            f" {{ pageSize: {json.dumps(size)}, renderer }});\n"
             "</script>\n</body>\n</html>\n"
         )
 
