@@ -11,7 +11,7 @@
 # The tests run here are a subset (WHEEL_TESTS): the README's test command
 # in .ci/run already runs the whole suite against vosim built from this
 # tree; this lane checks what the wheel itself can get wrong: the compiled
-# core on several threads and in forked children, the files and the
+# core on several threads and in forked children, the files (the viewer's script among them) and the
 # command-line entry point a wheel must ship, the README's examples and
 # every docstring example against the installed package.
 set -euo pipefail
@@ -21,7 +21,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 WHEEL_TESTS=(test_readme.py test_determinism.py test_cli.py test_io.py test_checkpoints.py
-             test_run.py test_scenarios.py test_methods.py test_usability.py test_fork_safety.py)
+             test_run.py test_scenarios.py test_methods.py test_usability.py test_fork_safety.py test_view.py)
 
 echo "wheel lane: building the sdist and the wheel from it"
 python3 -m venv "$work/tools"

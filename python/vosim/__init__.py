@@ -19,8 +19,9 @@ from .trajectory import Trajectory
 
 # Submodules reachable as attributes without importing them first
 # (``vosim.plot.trajectories(...)``); imported on first use, so that
-# ``import vosim`` needs only NumPy.
-_LAZY_SUBMODULES = ("measurement", "metrics", "plot", "scenarios", "validation")
+# ``import vosim`` needs only NumPy. ``vosim.view`` is also callable:
+# ``vosim.view(obj)`` is ``vosim.view.view(obj)``.
+_LAZY_SUBMODULES = ("measurement", "metrics", "plot", "scenarios", "validation", "view")
 
 
 def __getattr__(name: str):
@@ -67,6 +68,7 @@ __all__ = [
     "set_num_threads",
     "sweep",
     "thread_limit",
+    "view",
     "__version__",
 ]
 # Every registered method is exported, including any without a name above.

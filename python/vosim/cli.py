@@ -186,6 +186,13 @@ def _run(args: argparse.Namespace) -> int:
         animation_writer(args.animate, "--animate")
     if args.plot:
         _check_figure_path(args.plot, "--plot")
+    if args.view:
+        from .view._page import check_page_path
+
+        try:
+            check_page_path(args.view)
+        except ValueError as error:
+            raise ValueError(f"--view: {error}") from None
 
     three_d = _dimensions(args.scenario) == 3
     if three_d and args.color_by is not None:
@@ -218,6 +225,12 @@ def _run(args: argparse.Namespace) -> int:
     if args.out:
         written = traj.save(args.out, scenario=scenes[0] if len(seeds) == 1 else None)
         print(f"trajectory written to {written}")
+    if args.view:
+        from .view._scene import size_text
+
+        title = f"{scenes[0].name}: {method.name}" + (f", seed {seeds[0]}" if scenes[0].seed is not None else "")
+        written = traj.to_html(args.view, scene=0, geometry_of=sim, title=title)
+        print(f"page written to {written} ({size_text(written.stat().st_size)})")
     if args.plot or args.animate:
         from . import plot
 
@@ -448,6 +461,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="write an animation of seed 0 (.gif with pillow, .mp4 when ffmpeg is installed; "
                           "3D: in 3D axes)")
     run.add_argument("--dpi", type=_dpi, default=150, help="resolution of --plot (default: %(default)s)")
+    run.add_argument("--view", default=None, metavar="PATH",
+                     help="write an interactive page of the run (the first seed) to this .html file: play, "
+                          "scrub, zoom, click agents; one self-contained file")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.set_defaults(handler=_run)
 

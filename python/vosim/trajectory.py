@@ -280,6 +280,65 @@ class Trajectory:
         traj = self if every == 1 else self.subsample(every)
         return save(traj, path, scenario=scenario, compress=compress)
 
+    def to_html(self, path, *, scene: int = 0, every: int = 1, max_agents: int | None = None,
+                color_by: str = "speed", title: str | None = None, geometry_of=None):
+        """Write one self-contained HTML page that plays this run in any browser.
+
+        The page holds everything (the viewer's script, the frames as
+        float32 binary in base64, the obstacles) and fetches nothing. It
+        plays, pauses, scrubs, changes playback speed, zooms and pans (3D
+        runs orbit), colours agents by speed, arrival, local density or
+        agent, shows a clicked agent's id, speed, goal and nearest
+        neighbours, and follows it; it states its own size and the thinning
+        chosen. Agents are drawn with WebGL (a 2D canvas where WebGL is
+        missing). The file is written to a temporary file in the same folder
+        and renamed into place. The same viewer in a notebook:
+        :func:`vosim.view`.
+
+        Size: about ``frames * agents * 4 * (dimensions + 0.25) * 4 / 3``
+        bytes (float32 positions and a byte of speed per agent and frame,
+        in base64), plus 40 kB; thin large runs with ``every`` and
+        ``max_agents``.
+
+        Parameters
+        ----------
+        path
+            Where to write; must end in ``.html`` or ``.htm``.
+        scene
+            Which scene of a Batch trajectory.
+        every
+            Keep every ``every``-th frame (the first and last always kept).
+        max_agents
+            Keep at most this many agents (every k-th one); None: all.
+        color_by
+            The colouring the page opens with: ``"speed"``, ``"arrival"``,
+            ``"density"`` or ``"agent"``.
+        title
+            The line above the picture; by default the method and agent count.
+        geometry_of
+            The Simulator or Batch that ran, for its sinks, speed zones and
+            3D obstacle shapes (a trajectory records only 2D obstacles).
+
+        Returns
+        -------
+        pathlib.Path
+            The path written.
+
+        Raises
+        ------
+        ValueError
+            A path without ``.html``/``.htm`` or in a missing folder, a
+            trajectory without frames, or a bad ``every``, ``max_agents``,
+            ``scene`` or ``color_by``.
+        """
+        from .view._page import check_page_path, write_page
+        from .view._scene import from_trajectory
+
+        check_page_path(path)
+        scene_data = from_trajectory(self, scene=scene, every=every, max_agents=max_agents, title=title,
+                                     color_by=color_by, geometry_of=geometry_of)
+        return write_page(scene_data, path)
+
     def to_dataframe(self, *, frames=None, ids=None):
         """A tidy pandas DataFrame, one row per (scene, frame, agent) (needs pandas).
 

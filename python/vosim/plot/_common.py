@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._checks import integer
+from .._scene_frames import in_scene, scene_arrays
 from ..trajectory import Trajectory
 
 
@@ -71,48 +72,10 @@ def obstacles(items, *, ax, scene: int | None = None):
 
 
 def scene_of(traj: Trajectory, scene: int) -> dict:
-    """One scene of a trajectory: positions ``(T, N, 2)``, velocities, headings ``(T, N)`` (None when not
-    recorded), kinematics (names; None when not recorded), goals, has_goal, radius, ids, active (at the end;
-    None when not recorded) and took_part (also those that left during the run: ``Trajectory.took_part``)."""
+    """One scene of a trajectory (see :func:`vosim._scene_frames.scene_arrays`), after checking it is one."""
     if not isinstance(traj, Trajectory):
         raise TypeError(f"traj: expected a vosim.Trajectory, got {type(traj).__name__}")
-    if traj.is_batch:
-        scene = integer(scene, "scene", minimum=0, maximum=traj.positions.shape[1] - 1)
-
-        def pick(a):
-            return None if a is None else np.asarray(a)[scene]
-
-        headings = getattr(traj, "headings", None)
-        return dict(positions=traj.positions[:, scene], velocities=traj.velocities[:, scene],
-                    headings=None if headings is None else headings[:, scene],
-                    goals=pick(traj.goals), has_goal=pick(traj.has_goal), radius=pick(traj.radius),
-                    ids=pick(traj.ids), active=pick(traj.active), took_part=pick(traj.took_part()),
-                    kinematics=pick(traj.kinematics), scene=scene)
-    return dict(positions=traj.positions, velocities=traj.velocities, headings=getattr(traj, "headings", None),
-                kinematics=traj.kinematics,
-                goals=traj.goals, has_goal=traj.has_goal, radius=traj.radius, ids=traj.ids, active=traj.active,
-                took_part=traj.took_part(), scene=None)
-
-
-def in_scene(traj: Trajectory, data: dict) -> np.ndarray:
-    """Whether each agent of the scene ``data`` is in it at each recorded frame, bool ``(T, N)``.
-
-    An agent that took part is in the scene from the first frame until the
-    step it left in (``exit_step`` of the run metrics: through a sink or at
-    its goal), that frame excluded; empty slots and agents switched off
-    before the run never are.
-    """
-    frames = len(traj.times)
-    present = np.broadcast_to((np.asarray(data["ids"]) >= 0) & np.asarray(data["took_part"], bool),
-                              (frames, len(data["ids"]))).copy()
-    exit_step = traj.metrics.get("exit_step") if isinstance(traj.metrics, dict) else None
-    if exit_step is not None:
-        exit_step = np.asarray(exit_step)
-        exit_step = exit_step[data["scene"]] if data["scene"] is not None else exit_step
-        if exit_step.shape == present.shape[1:]:
-            steps = np.asarray(traj.steps) - traj.steps[0]
-            present &= (exit_step < 0) | (steps[:, None] < exit_step)
-    return present
+    return scene_arrays(traj, scene)
 
 
 def show_present(markers, trails, positions: np.ndarray, present: np.ndarray, colors: np.ndarray,

@@ -1,0 +1,79 @@
+"""Watch a run: an interactive viewer in notebooks and in standalone pages.
+
+``vosim.view(obj)`` is a notebook widget (needs ``anywidget``:
+``pip install "vosim[view]"``) for a :class:`~vosim.Trajectory` (any scene
+of a Batch's), or a Simulator or Batch to follow live while it runs::
+
+    w = vosim.view(sim)      # shows the current state
+    w                        # (display it)
+    traj = w.run(500)        # sim.run(500, progress=w.follow): each report is a frame
+
+:meth:`vosim.Trajectory.to_html` writes the same viewer into one
+self-contained HTML page (no anywidget needed). Both play, pause, scrub,
+change playback speed, zoom and pan (drag and wheel; 3D runs orbit), colour
+agents by speed, arrival, local density or agent, show a clicked agent's
+id, speed, goal and nearest neighbours, and follow it. Agents are drawn
+with WebGL (a 2D canvas where WebGL is missing); positions travel as
+float32 binary, never as JSON lists.
+
+This module can be called: ``vosim.view(obj)`` is :func:`view`.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+
+
+def view(obj, *, scene: int = 0, every: int = 1, max_agents: int | None = None, color_by: str = "speed",
+         title: str | None = None, geometry_of=None):
+    """An interactive viewer widget of a run for Jupyter (JupyterLab, Notebook 7, VS Code, Colab).
+
+    Parameters
+    ----------
+    obj
+        A :class:`~vosim.Trajectory` (recorded frames), or a Simulator or
+        Batch: then the widget shows its current state and follows a run
+        given ``widget.follow`` as its ``progress`` callback (or
+        ``widget.run(steps, ...)``).
+    scene
+        Which scene of a Batch (or of a Batch's trajectory).
+    every, max_agents
+        Trajectories only: show every ``every``-th frame and at most
+        ``max_agents`` agents (every k-th one); the page says what was kept.
+    color_by
+        ``"speed"``, ``"arrival"``, ``"density"`` (agents per square metre
+        around each agent) or ``"agent"``; changeable in the widget.
+    title
+        The line above the picture; by default the method and agent count.
+    geometry_of
+        With a trajectory: the Simulator or Batch it came from, for its
+        sinks, speed zones and 3D obstacle shapes (a trajectory records
+        only 2D obstacles).
+
+    Returns
+    -------
+    RunViewer
+        The widget (an ``anywidget.AnyWidget``).
+
+    Raises
+    ------
+    ImportError
+        Without anywidget, naming ``pip install "vosim[view]"``.
+    """
+    from ._widget import viewer_for
+
+    return viewer_for(obj, scene=scene, every=every, max_agents=max_agents, color_by=color_by, title=title,
+                      geometry_of=geometry_of)
+
+
+class _CallableModule(types.ModuleType):
+    """``vosim.view`` is both this package and its function: ``vosim.view(obj)``."""
+
+    def __call__(self, obj, **arguments):
+        return view(obj, **arguments)
+
+
+sys.modules[__name__].__class__ = _CallableModule
+
+__all__ = ["view"]

@@ -1,0 +1,241 @@
+"""The viewer in a real browser: headless Chromium opens exported pages (and the widget's front end),
+its own controls are pressed, and screenshots are checked where the data puts agents and obstacles.
+
+Skipped where no chromium is installed, except in CI (CI=true), where a
+missing browser fails: ``.ci/run`` installs Debian's ``chromium``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import numpy as np
+import pytest
+
+import vosim
+from vosim.view._page import module_source, pack
+from vosim.view._scene import from_simulator, live_frame
+
+from _headless_chromium import Chromium, find_chromium, in_ci
+
+if find_chromium() is None:
+    if in_ci():
+        pytest.fail("CI=true but no chromium on PATH: .ci/run installs it (apt-get install chromium)",
+                    pytrace=False)
+    pytest.skip("no chromium on PATH (apt-get install chromium); the browser tests need it",
+                allow_module_level=True)
+pytest.importorskip("websocket", reason="the browser tests drive Chromium with websocket-client")
+pytest.importorskip("PIL")
+
+BACKGROUND = (250, 250, 250)
+OBSTACLE = (153, 153, 153)
+# Five agents placed so that a mirrored or swapped axis puts them where nothing is.
+STARTS = np.array([[0.0, 0.0], [1.5, 3.0], [-3.0, 1.0], [8.0, -2.0], [9.0, 2.5]])
+GOALS = np.array([[10.0, 0.0], [10.0, 3.0], [10.0, 1.0], [-3.0, -2.0], [-3.0, 2.5]])
+SQUARE = np.array([[4.0, -0.6], [5.2, -0.6], [5.2, 0.6], [4.0, 0.6]])
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with Chromium(width=1100, height=900) as chromium:
+        yield chromium
+
+
+@pytest.fixture(scope="module")
+def run():
+    sim = vosim.Simulator(time_step=0.1)
+    sim.add_obstacle(SQUARE)
+    sim.add_agents(STARTS, goals=GOALS, radius=0.4)
+    return sim, sim.run(80)
+
+
+@pytest.fixture(scope="module")
+def page(run, tmp_path_factory):
+    sim, traj = run
+    return traj.to_html(tmp_path_factory.mktemp("view") / "run.html", geometry_of=sim)
+
+
+def stage_box(browser) -> dict:
+    return browser.evaluate("(() => { const r = document.querySelector('.vv-agents').getBoundingClientRect();"
+                            " return {left: r.left, top: r.top, width: r.width, height: r.height}; })()")
+
+
+def fitted(meta: dict, box: dict):
+    """Where the page must put a world point: the bounds fitted to the stage (computed here, not by the page)."""
+    lo, hi = np.array(meta["bounds"][0]), np.array(meta["bounds"][1])
+    scale = min(box["width"] / (hi[0] - lo[0]), box["height"] / (hi[1] - lo[1]))
+    centre = (lo + hi) / 2
+
+    def at(x, y):
+        return (box["left"] + box["width"] / 2 + (x - centre[0]) * scale,
+                box["top"] + box["height"] / 2 - (y - centre[1]) * scale)
+    return at, scale
+
+
+def pixel(image, x, y):
+    return image.getpixel((int(round(x)), int(round(y))))
+
+
+def near(color, expected, tolerance=12):
+    return all(abs(int(a) - int(b)) <= tolerance for a, b in zip(color, expected))
+
+
+def meta_of(browser) -> dict:
+    return browser.evaluate("window.vosimViewers[0].meta")
+
+
+@pytest.mark.parametrize("renderer", ["webgl", "2d"])
+def test_agents_and_obstacles_are_drawn_where_the_data_puts_them(browser, page, run, renderer):
+    _, traj = run
+    browser.open(page, fragment=f"renderer={renderer}" if renderer == "2d" else "")
+    assert browser.evaluate("window.vosimViewers[0].state.renderer") == renderer
+    at, scale = fitted(meta_of(browser), stage_box(browser))
+    image = browser.screenshot()
+    for x, y in traj.positions[0]:
+        assert not near(pixel(image, *at(x, y)), BACKGROUND), (x, y)
+        assert not near(pixel(image, *at(x, -y)), pixel(image, *at(x, y)), 2) or y == 0  # not mirrored
+    # The obstacle's middle is obstacle grey, the free space beside it background.
+    assert near(pixel(image, *at(4.6, 0.0)), OBSTACLE)
+    assert near(pixel(image, *at(4.6, -1.6)), BACKGROUND)
+    # An agent's disc is as wide as its radius says: inside at 0.7 r, outside at 1.5 r.
+    x, y = traj.positions[0, 2]
+    assert not near(pixel(image, *at(x + 0.7 * 0.4, y)), BACKGROUND)
+    assert near(pixel(image, *at(x + 1.5 * 0.4, y)), BACKGROUND)
+    assert browser.console == [] or not any("exception" in line for line in browser.console)
+
+
+def test_play_pause_and_scrub_are_the_pages_own_controls(browser, page, run):
+    _, traj = run
+    browser.open(page)
+    frame = "window.vosimViewers[0].state.frame"
+    assert browser.evaluate(frame) == 0
+    browser.click(*browser.center_of("[data-role=play]"))
+    browser.wait_for(f"{frame} > 3", timeout=10)
+    assert browser.evaluate("window.vosimViewers[0].state.playing") is True
+    browser.click(*browser.center_of("[data-role=play]"))  # now the pause button
+    paused = browser.evaluate(frame)
+    time.sleep(0.4)
+    assert browser.evaluate(frame) == paused and browser.evaluate("window.vosimViewers[0].state.playing") is False
+    assert browser.evaluate("document.querySelector('[data-role=play]').textContent") == "Play"
+    # A click three quarters along the slider's track moves to about three quarters of the frames.
+    left, top, width = browser.evaluate("(() => { const r = document.querySelector('[data-role=scrub]')"
+                                        ".getBoundingClientRect();"
+                                        " return [r.left, r.top + r.height / 2, r.width]; })()")
+    browser.click(left + 0.75 * width, top)
+    last = len(traj.times) - 1
+    assert abs(browser.evaluate(frame) - 0.75 * last) <= 0.06 * last
+    # The picture moved with it: agent 0 is drawn where that frame has it, and gone from where it started.
+    f = browser.evaluate(frame)
+    at, _ = fitted(meta_of(browser), stage_box(browser))
+    image = browser.screenshot()
+    assert not near(pixel(image, *at(*traj.positions[f, 0])), BACKGROUND)
+    assert near(pixel(image, *at(*traj.positions[0, 0])), BACKGROUND)
+    assert f"frame {f + 1} of {last + 1}" in browser.evaluate("document.querySelector('[data-role=time]').textContent")
+
+
+def test_clicking_an_agent_shows_its_id_speed_goal_and_neighbours(browser, run, tmp_path):
+    sim, traj = run
+    # Every second agent kept (slots 0, 2, 4): the page's third agent is slot 4, whose id is 4, not 2.
+    browser.open(traj.to_html(tmp_path / "thin.html", max_agents=3, geometry_of=sim))
+    browser.evaluate("window.vosimViewers[0].seek(30)")
+    at, _ = fitted(meta_of(browser), stage_box(browser))
+    browser.click(*at(*traj.positions[30, 4]))
+    text = browser.evaluate("document.querySelector('[data-role=agent]').textContent")
+    speed = np.linalg.norm(traj.velocities[30, 4])
+    assert text.startswith(f"agent {traj.ids[4]}:") and "goal (-3.00, 2.50)" in text
+    assert abs(float(text.split("speed ")[1].split()[0]) - speed) <= traj.velocities.max() / 255 + 0.005
+    assert "nearest: " in text and text.count("m)") == 2
+    assert browser.evaluate("window.vosimViewers[0].state.selected") == 2
+
+
+def test_density_colours_a_crowded_agent_hotter_than_a_lone_one(browser, tmp_path):
+    sim = vosim.Simulator()
+    cluster = np.array([[x, y] for x in np.arange(0, 2.4, 0.5) for y in np.arange(0, 2.4, 0.5)])
+    sim.add_agents(np.vstack([cluster, [[12.0, 1.0]]]), radius=0.2)
+    traj = sim.run(2)
+    browser.open(traj.to_html(tmp_path / "density.html", color_by="density"))
+    at, _ = fitted(meta_of(browser), stage_box(browser))
+    image = browser.screenshot()
+    crowded, lone = pixel(image, *at(1.0, 1.0)), pixel(image, *at(12.0, 1.0))
+    # The ramp runs from pale yellow to dark red: blue and green fall as density rises.
+    assert sum(crowded[1:]) < sum(lone[1:]) - 60, (crowded, lone)
+    assert browser.evaluate("document.querySelector('[data-role=legend]').textContent").startswith("colour: density")
+
+
+def test_a_3d_swarm_is_drawn_with_webgl_where_the_camera_puts_it(browser, tmp_path):
+    rng = np.random.default_rng(1)
+    sim = vosim.Simulator(dimensions=3)
+    sim.add_agents(rng.uniform(-5, 5, (40, 3)), goals=rng.uniform(-5, 5, (40, 3)), radius=0.3)
+    sim.add_obstacle(vosim.Sphere(center=(0.0, 0.0, 8.0), radius=1.5))
+    traj = sim.run(5)
+    browser.open(traj.to_html(tmp_path / "swarm.html", geometry_of=sim))
+    assert browser.evaluate("window.vosimViewers[0].state.renderer") == "webgl"
+    assert len(meta_of(browser)["shapes"]) == 1
+    box = stage_box(browser)
+    image = browser.screenshot()
+    points = browser.evaluate("(() => { const v = window.vosimViewers[0], p = v.frames.positions(0);"
+                              " return Array.from({length: 40},"
+                              " (_, i) => v.worldToScreen(p[3*i], p[3*i+1], p[3*i+2])); })()")
+    drawn = [not near(pixel(image, box["left"] + x, box["top"] + y), BACKGROUND) for x, y in points]
+    assert sum(drawn) >= 36  # (a few may hide behind others, whose colour also counts)
+    # Orbiting (a drag on the stage) moves them.
+    browser.call("Input.dispatchMouseEvent", type="mousePressed", x=box["left"] + 300, y=box["top"] + 300,
+                 button="left", clickCount=1, buttons=1)
+    browser.call("Input.dispatchMouseEvent", type="mouseMoved", x=box["left"] + 420, y=box["top"] + 320,
+                 button="left", buttons=1)
+    browser.call("Input.dispatchMouseEvent", type="mouseReleased", x=box["left"] + 420, y=box["top"] + 320,
+                 button="left", clickCount=1, buttons=0)
+    moved = browser.evaluate("(() => { const v = window.vosimViewers[0], p = v.frames.positions(0);"
+                             " return v.worldToScreen(p[0], p[1], p[2]); })()")
+    assert np.hypot(moved[0] - points[0][0], moved[1] - points[0][1]) > 5
+
+
+def test_the_widget_front_end_follows_a_live_run(browser, tmp_path):
+    """viewer.js's anywidget entry point with a stand-in model: the kernel's frames arrive as messages."""
+    sim = vosim.Simulator()
+    sim.add_agents(STARTS, goals=GOALS, radius=0.4)
+    meta, blob = pack(from_simulator(sim))
+    slots = np.arange(len(STARTS))
+    sim.run(30)
+    frame = live_frame(sim, None, slots, meta["speed_scale"])
+    buffers = [list(frame[name].tobytes()) for name in ("positions", "speeds", "flags")]
+    page = tmp_path / "widget.html"
+    page.write_text(
+        "<!DOCTYPE html><html><body><div id='el'></div><script type='module'>\n" + module_source() + "\n"
+        f"const meta = {json.dumps(meta)}; const blob = new Uint8Array({list(blob)});\n"
+        "const handlers = {};\n"
+        "const model = { get: (k) => k === 'meta' ? meta : new DataView(blob.buffer),"
+        " on: (name, f) => { handlers[name] = f; } };\n"
+        "renderWidget({ model, el: document.getElementById('el') });\n"
+        f"window.sendFrame = () => handlers['msg:custom']({{type: 'frame', time: {frame['time']}}},"
+        f" {json.dumps(buffers)}.map((b) => new DataView(new Uint8Array(b).buffer)));\n"
+        "</script></body></html>\n")
+    browser.open(page)
+    viewer = "window.vosimViewers[0]"
+    assert browser.evaluate(f"{viewer}.frames.count") == 1
+    browser.evaluate("window.sendFrame()")
+    assert browser.evaluate(f"{viewer}.frames.count") == 2
+    assert browser.evaluate(f"{viewer}.state.frame") == 1  # at the newest frame: it follows
+    at, _ = fitted(meta_of(browser), stage_box(browser))
+    image = browser.screenshot()
+    moved = sim.positions[3]
+    assert np.linalg.norm(moved - STARTS[3]) > 1.0
+    assert not near(pixel(image, *at(*moved)), BACKGROUND)
+    assert near(pixel(image, *at(*STARTS[3])), BACKGROUND)
+
+
+def test_the_viewer_benchmark_runs(tmp_path):
+    """benchmarks/bench_viewer.py end to end at a tiny size, so that it cannot rot."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_viewer.py"
+    done = subprocess.run([sys.executable, str(script), "--sizes", "300", "--frames", "3", "--seconds", "0.3"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    row = next(line for line in done.stdout.splitlines() if line.startswith("| 300 |"))
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    assert cells[1] == "3" and cells[2].endswith("kB") and cells[-1] == "webgl, once"
+    assert all(float(cell) >= 0 for cell in cells[3:-1])
