@@ -250,8 +250,8 @@ public:
     // integration (OverlapResolution); none by default. Plane only.
     virtual OverlapResolution overlap_resolution() const { return {}; }
     // True when the method may leave max_speed behind on purpose (AVO2's
-    // speed lines bound the speed along the heading only): the engine then
-    // does not cap the speed.
+    // speed lines bound the speed along the heading only; DetourCrowd's grid
+    // reaches half a cell beyond it): the engine then does not cap the speed.
     virtual bool may_exceed_max_speed() const { return false; }
     // True when the method's velocities already keep agents out of obstacle
     // edges (ORCA's hard obstacle lines): the integrate phase then skips its

@@ -63,6 +63,7 @@ void integrate(AgentState& s, const Method& method, double dt, bool nonholonomic
     // A method that models acceleration has already kept to it.
     const bool clamp_acceleration = !method.models_acceleration(kDim<V>);
     const double method_accel = method.acceleration_limit();
+    const bool cap_speeds = !method.may_exceed_max_speed();  // (as the velocities phase)
     if (kDim<V> == 2 && nonholonomic) s.angular_velocities.materialize();  // (lazy: written in parallel below)
     if (before) {
         before->velocities.resize(static_cast<std::size_t>(total) * kDim<V>);
@@ -87,7 +88,8 @@ void integrate(AgentState& s, const Method& method, double dt, bool nonholonomic
         if (clamp_acceleration && accel < std::numeric_limits<double>::infinity()) {
             // The old velocity may exceed max_speed (users write velocities):
             // the blend must not.
-            v = cap_speed(limit_acceleration(old_velocity, v, accel, dt), s.max_speed[i]);
+            v = limit_acceleration(old_velocity, v, accel, dt);
+            if (cap_speeds) v = cap_speed(v, s.max_speed[i]);
         }
         if constexpr (kDim<V> == 2) {
             if (guard) v = guarded_velocity(*guard, s, at, v, dt);

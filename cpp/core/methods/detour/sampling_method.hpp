@@ -27,6 +27,9 @@ public:
 
     SamplingMethod(Pattern pattern, DetourParams params, CrowdUpdate crowd = {});
     double acceleration_limit() const override { return crowd_.max_acceleration; }
+    // The grid's candidates reach half a cell beyond max_speed, and
+    // DetourCrowd keeps them.
+    bool may_exceed_max_speed() const override { return pattern_ == Pattern::grid; }
     OverlapResolution overlap_resolution() const override;
     std::string name() const override;
     Vec2 new_velocity(const SceneOf<Vec2>& scene, int slot, Workspace& ws) const override;
