@@ -224,5 +224,9 @@ def test_every_scenario_runs_with_every_method(name, method):
     traj = sim.run(40, record_every=40)
     assert np.isfinite(traj.positions).all()
     speeds = np.linalg.norm(sim.velocities, axis=1)
-    assert np.all(speeds <= sim.max_speed * (1 + 1e-9))
+    limit = sim.max_speed * (1 + 1e-9)
+    if method.name == "GridSampling":  # DetourCrowd's grid reaches half a cell beyond max_speed
+        settings = method.to_dict()
+        limit = limit * (1 + (1 - settings["vel_bias"]) / (settings["grid_size"] - 1))
+    assert np.all(speeds <= limit)
     assert traj.metrics["mean_path_length"] > 0

@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -176,6 +177,18 @@ struct DeadlockResolution {
     double stall_fraction = 0.1;
 };
 
+// A stage after the integration that a method may ask for (engine/
+// resolve_phase.cpp): overlapping agents are pushed apart, as DetourCrowd's
+// dtCrowd::update does after it integrates ("Handle collisions"). In each of
+// `iterations` rounds, every agent moves by the mean over the neighbours it
+// overlaps of `share` times half the penetration, away from each, all
+// computed from the positions the round began with and then applied; the
+// neighbours are those the velocities phase gathered. Velocities are kept.
+struct OverlapResolution {
+    int iterations = 0;  // 0: no such stage
+    double share = 0.0;  // of half the penetration, per round
+};
+
 // What a method does in one dimension (V: Vec2 or Vec3). Method combines
 // both; a method overrides the members of the dimensions it supports.
 template <class V>
@@ -232,9 +245,16 @@ public:
     // model (AVO) in an engine of `dimensions`: integration then applies no
     // max_acceleration clamp of its own.
     virtual bool models_acceleration(int /*dimensions*/) const { return false; }
+    // A limit of the method's own on the change of velocity per second
+    // (DetourCrowd's agents' maxAcceleration), which integration applies
+    // with each agent's max_acceleration: the lower wins. None by default.
+    virtual double acceleration_limit() const { return std::numeric_limits<double>::infinity(); }
+    // Whether (and how) overlapping agents are pushed apart after the
+    // integration (OverlapResolution); none by default. Plane only.
+    virtual OverlapResolution overlap_resolution() const { return {}; }
     // True when the method may leave max_speed behind on purpose (AVO2's
-    // speed lines bound the speed along the heading only): the engine then
-    // does not cap the speed.
+    // speed lines bound the speed along the heading only; DetourCrowd's grid
+    // reaches half a cell beyond it): the engine then does not cap the speed.
     virtual bool may_exceed_max_speed() const { return false; }
     // True when the method's velocities already keep agents out of obstacle
     // edges (ORCA's hard obstacle lines): the integrate phase then skips its

@@ -139,10 +139,39 @@ TEST_CASE("DetourCrowd's grid sampling, alone: the grid point at the desired vel
     // cell 4 / (5 - 1) = 1, so (1, 0) is a candidate. With no neighbour the
     // penalty is 2 |v - (1, 0)| + 0.75 |v| plus terms equal for every
     // candidate; 2 |v - d| + 0.75 |v| >= 0.75 |d| + 1.25 |v - d|, least only at d.
-    const Vec2 v = velocity_after_step<Vec2>(alone(), "GridSampling",
-                                             {{"vel_bias", 0.0}, {"grid_size", std::int64_t{5}}}, 0);
+    // (No acceleration limit of the method's: max_acceleration 1e15.)
+    const Vec2 v = velocity_after_step<Vec2>(
+        alone(), "GridSampling", {{"vel_bias", 0.0}, {"grid_size", std::int64_t{5}}, {"max_acceleration", 1e15}}, 0);
     CHECK(v.x == doctest::Approx(1.0));
     CHECK(v.y == doctest::Approx(0.0));
+}
+
+TEST_CASE("DetourCrowd's crowd update, alone: one step changes the velocity by max_acceleration * dt") {
+    // From rest towards the grid's (1, 0) with 8 m/s^2 over 0.1 s: (0.8, 0).
+    const Vec2 v = velocity_after_step<Vec2>(alone(), "GridSampling",
+                                             {{"vel_bias", 0.0}, {"grid_size", std::int64_t{5}}}, 0);
+    CHECK(v.x == doctest::Approx(0.8));
+    CHECK(v.y == doctest::Approx(0.0));
+}
+
+TEST_CASE("DetourCrowd's collision handling: an overlapping pair is pushed apart, 0.7 of half the overlap a round") {
+    // Radius 0.5 each, 0.5 apart: overlap 0.5. Each round both move 0.35 of
+    // the overlap away from each other, which leaves 0.3 of it; after 4
+    // rounds 0.5 * 0.3^4. The velocities stay ~0 (max_acceleration 1e-12).
+    Crowd pair({Vec2(0.0, 0.0), Vec2(0.5, 0.0)}, {Vec2(-10.0, 0.0), Vec2(10.5, 0.0)});
+    for (const bool resolve : {true, false}) {
+        INFO(resolve);
+        Engine engine(1, 0.1, 2);
+        engine.set_method(make_method("GridSampling", {{"max_acceleration", 1e-12}, {"resolve_collisions", resolve}},
+                                      0, 2));
+        engine.add_agents(pair.size(), pair.input());
+        REQUIRE(engine.step());
+        const Vec2 a = engine.state().position(engine.state().index(0, 0));
+        const Vec2 b = engine.state().position(engine.state().index(0, 1));
+        CHECK(a.x == doctest::Approx(resolve ? -(0.5 - 0.5 * std::pow(0.3, 4)) / 2.0 : 0.0).epsilon(1e-9));
+        CHECK(b.x - a.x == doctest::Approx(resolve ? 1.0 - 0.5 * std::pow(0.3, 4) : 0.5).epsilon(1e-9));
+        CHECK(a.y == doctest::Approx(0.0));
+    }
 }
 
 TEST_CASE("force-based, alone: steering closes the gap in steering_time, one step's worth") {

@@ -6,6 +6,7 @@ copying, many steps and scenes run in C++ with the GIL released.
 """
 
 from ._loading import load, load_state
+from ._overlap_warning import OverlapWarning
 from ._threads import get_num_threads, have_openmp, have_threads, set_num_threads, thread_limit
 from .batch import Batch
 from .comparison import compare
@@ -51,6 +52,7 @@ __all__ = [
     "Method",
     "ObstacleSet3D",
     "ORCA",
+    "OverlapWarning",
     "AVO",
     "Plane",
     "RVO",

@@ -45,6 +45,7 @@ from ._kinematics import default_headings, kinematics_codes, kinematics_names
 from ._fields import (ADD_AGENTS_SIGNATURE, ADD_DEFAULTS, CONDITIONAL_DEFAULTS, FIELDS, VIEWS, bytes_per_agent,
                       derive_defaults, parameter_docs)
 from .metrics import from_engine as metrics_from_engine
+from ._overlap_warning import warn_of_deep_overlaps
 from .methods import ORCA, Method, method_from_name
 from .trajectory import Trajectory
 
@@ -659,6 +660,9 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
         if error is not None:
             error.trajectory = trajectory
             raise error
+        if not getattr(self, "_overlap_warned", False):
+            self._overlap_warned = warn_of_deep_overlaps(trajectory.method, trajectory.metrics, trajectory.radius,
+                                                         trajectory.active)
         if until_arrived and not trajectory.all_arrived:
             seeking = self.has_goal & self.active
             steps = trajectory.metrics.get("arrival_step")

@@ -26,6 +26,10 @@ def _seeking(traj) -> np.ndarray:
     return np.asarray(traj.has_goal, bool) & traj.took_part()
 
 
+# Steps in a row slower than the stall speed that make a stall (metric_table.hpp, stalled_agents).
+_STALL_STEPS = 40
+
+
 def _arrived(traj, seeking: np.ndarray) -> np.ndarray:
     """Which goal-seeking agents arrived during the run (see Arrival in vosim.metrics).
 
@@ -81,6 +85,14 @@ def one_line(traj) -> str:
             f"{arrived}/{seeking} arrived, {counted(len(traj), 'frame')})")
 
 
+def _stalled_then_arrived(traj, m: dict) -> str:
+    """How many stalled agents arrived afterwards (a stall counts only before arrival, so it came first)."""
+    if "longest_stall" not in m:
+        return ""
+    later = int(np.sum((np.asarray(m["longest_stall"]) >= _STALL_STEPS) & arrived_agents(traj)))
+    return f"; {later} of them arrived afterwards (stalled first, then arrived)" if later else ""
+
+
 def summary(traj) -> str:
     """Several lines: steps, time, arrivals, collisions, clearance, stalls, fallbacks, warnings."""
     m = traj.metrics or {}
@@ -114,7 +126,7 @@ def summary(traj) -> str:
             lines.append(f"  obstacles          {_shown(m, 'obstacle_agent_steps', np.sum)} agent-steps "
                          f"touching, deepest {_shown(m, 'max_obstacle_penetration', np.max, '.3g')} m")
         lines.append(f"  stalled agents     {_shown(m, 'stalled_agents', np.sum)} (slower than 0.05 m/s "
-                     f"for 40 steps in a row without arriving)")
+                     f"for 40 steps in a row without arriving){_stalled_then_arrived(traj, m)}")
         lines.append(f"  fallbacks          {_shown(m, 'fallbacks', np.sum)} agent-steps")
     if seeking and arrived < seeking:
         lines.append(f"  warning            {counted(seeking - arrived, 'goal-seeking agent')} did not arrive within "

@@ -291,6 +291,21 @@ _SAMPLING_PARAMETERS = """
         impact (with the reciprocal velocity ``2 v - v_cur - v_neighbour``
         for neighbours; rays from the centre, hits within 1 s doubled, for
         walls).
+    resolve_collisions
+        After each step, push overlapping agents apart as ``dtCrowd::update``
+        does (on by default): in ``collision_rounds`` rounds, each agent
+        moves by the mean, over the neighbours it overlaps, of 0.7 times
+        half the penetration, all pushes computed from the round's starting
+        positions. False gives the bare sampler, which has no collision
+        guarantee: a dense crowd can stack agents onto each other.
+    collision_rounds
+        Rounds of pushing apart per step (DetourCrowd's 4). More rounds leave
+        shallower overlaps; none is a guarantee.
+    max_acceleration
+        Largest change of velocity per second (m/s^2), DetourCrowd's
+        ``maxAcceleration`` (the default, 8, is that of RecastDemo's agents;
+        ``dtCrowd`` has none of its own). An agent's own ``max_acceleration``,
+        when lower, wins. A huge value (1e15) leaves only the agents' own.
     perturbation, seed
         See :class:`Method`.
 

@@ -131,10 +131,15 @@ bool Engine::advance_in(Ticker* ticker, std::int64_t steps_done) {
     ObstacleWorld world;
     const bool guarded = kDim<V> == 2 && !method.keeps_clear_of_obstacles() &&
                          obstacle_world(shared_obstacles_, scene_obstacles_, state_.scenes(), world);
+    // Methods that ask for it get the resolve phase: overlapping agents
+    // pushed apart, among the neighbours the velocities phase saw.
+    const OverlapResolution resolution = kDim<V> == 2 ? method.overlap_resolution() : OverlapResolution{};
+    if (resolution.iterations > 0) gather_overlap_neighbors();
     integrate<V>(state_, method, time_step_, nonholonomic_, observing ? &motion_before_ : nullptr,
                  guarded ? &world : nullptr);
+    if (resolution.iterations > 0) resolve_overlaps(resolution, guarded ? &world : nullptr);
 
-    // 5. observe: run metrics and deadlock timers.
+    // 5. observe: run metrics and deadlock timers (after the resolve phase's pushes).
     if (observing) observe_motion<V>(state_, motion_before_, method, waypoints_, metrics_, clock, step_count_);
 
     // 6. exits: agents in a sink, or at their final goal with remove_at_goal, leave (become inactive).

@@ -121,6 +121,10 @@ private:
     void append_obstacle_neighbors(int scene, std::size_t i, std::vector<ObstacleContact3>& out) const;
     template <class V>  // neighbours of agents [begin, end) in processing order into ws (observed in a run)
     void find_neighbors(std::int64_t begin, std::int64_t end, Workspace& ws) const;
+    // The resolve phase (resolve_phase.cpp, plane only): the neighbours of the
+    // velocities phase gathered before the integration, then the rounds.
+    void gather_overlap_neighbors();
+    void resolve_overlaps(const OverlapResolution& rule, const ObstacleWorld* guard);
     template <class V>  // metrics of the state observed (engine_metrics.cpp)
     void observe_agent(int scene, int slot, std::size_t i, Span<Neighbor> agents, int wanted,
                        Span<ObstaclesNearOf<V>> edges, StateTally& tally) const;
@@ -154,6 +158,12 @@ private:
     Sinks sinks_;                          // the exits phase's areas and lines
     SpeedZones speed_zones_;               // the goals phase's speed factors
     Periodic periodic_;                    // the neighbour search's seam and the wrap phase's bounds
+    struct OverlapBuffers {                // the resolve phase's, per storage index
+        std::vector<Neighbor> neighbors;   // each agent's from starts[i], counts[i] of them
+        std::vector<std::size_t> starts;
+        std::vector<int> counts;
+        std::vector<double> pushes;        // one round's push of each agent
+    } overlap_;
 };
 
 }  // namespace vosim

@@ -1,5 +1,6 @@
 #include "engine/integrate_phase.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -46,10 +47,11 @@ Vec2 guarded_velocity(const ObstacleWorld& guard, const AgentState& s, std::size
 
 Motion realised_motion(const AgentState& s, const Method& method, std::size_t i, Vec2 u, bool clamp_acceleration,
                        double time_step) {
-    if (clamp_acceleration && s.max_acceleration[i] < std::numeric_limits<double>::infinity()) {
+    const double accel = std::min(s.max_acceleration[i], method.acceleration_limit());
+    if (clamp_acceleration && accel < std::numeric_limits<double>::infinity()) {
         // max_acceleration limits the change of the presented velocity (for
         // the effective centre: of v and of w D together).
-        u = limit_acceleration(method.present_agent(s, i).velocity, u, s.max_acceleration[i], time_step);
+        u = limit_acceleration(method.present_agent(s, i).velocity, u, accel, time_step);
     }
     return saturate(method.motion_from_method(u, s, i, time_step), drive_limits(s, i));
 }
@@ -60,6 +62,8 @@ void integrate(AgentState& s, const Method& method, double dt, bool nonholonomic
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
     // A method that models acceleration has already kept to it.
     const bool clamp_acceleration = !method.models_acceleration(kDim<V>);
+    const double method_accel = method.acceleration_limit();
+    const bool cap_speeds = !method.may_exceed_max_speed();  // (as the velocities phase)
     if (kDim<V> == 2 && nonholonomic) s.angular_velocities.materialize();  // (lazy: written in parallel below)
     if (before) {
         before->velocities.resize(static_cast<std::size_t>(total) * kDim<V>);
@@ -80,10 +84,12 @@ void integrate(AgentState& s, const Method& method, double dt, bool nonholonomic
             }
         }
         V v = load<V>(s.new_velocities.data(), at);
-        if (clamp_acceleration && s.max_acceleration[i] < std::numeric_limits<double>::infinity()) {
+        const double accel = std::min(s.max_acceleration[i], method_accel);
+        if (clamp_acceleration && accel < std::numeric_limits<double>::infinity()) {
             // The old velocity may exceed max_speed (users write velocities):
             // the blend must not.
-            v = cap_speed(limit_acceleration(old_velocity, v, s.max_acceleration[i], dt), s.max_speed[i]);
+            v = limit_acceleration(old_velocity, v, accel, dt);
+            if (cap_speeds) v = cap_speed(v, s.max_speed[i]);
         }
         if constexpr (kDim<V> == 2) {
             if (guard) v = guarded_velocity(*guard, s, at, v, dt);

@@ -18,7 +18,8 @@ V limit_acceleration(V velocity, V target, double max_accel, double time_step) {
 
 // A method's velocity longer than max_speed times this is capped at
 // max_speed. Methods keep to max_speed themselves up to round-off (except
-// DetourCrowd's grid, whose cells reach half a cell beyond it); in
+// those that may exceed it on purpose: AVO2, DetourCrowd's grid, whose cells
+// reach half a cell beyond it, and which the engine leaves uncapped); in
 // degenerate inputs (a disc of admissible velocities of radius 0 around
 // half-planes 1e15 away, say) cancellation can leave them far outside it.
 constexpr double kSpeedTolerance = 1.0 + 1e-9;

@@ -1,5 +1,7 @@
 #include "methods/detour/sampling_method.hpp"
 
+#include "limits.hpp"
+#include "methods/require.hpp"
 #include "record.hpp"
 
 namespace vosim {
@@ -13,8 +15,16 @@ struct SamplingScratch final : MethodScratch {
 
 }  // namespace
 
-SamplingMethod::SamplingMethod(Pattern pattern, DetourParams params) : pattern_(pattern), params_(params) {
+SamplingMethod::SamplingMethod(Pattern pattern, DetourParams params, CrowdUpdate crowd)
+    : pattern_(pattern), params_(params), crowd_(crowd) {
     check_detour_params(params_);
+    require_in_range("max_acceleration", crowd_.max_acceleration, 0.0, kMaxMagnitude, true);
+    require_in_range("collision_rounds", crowd_.collision_rounds, 1.0, 1000.0);
+}
+
+OverlapResolution SamplingMethod::overlap_resolution() const {
+    if (!crowd_.resolve_collisions) return {};
+    return {crowd_.collision_rounds, CrowdUpdate::kCollisionResolveFactor};
 }
 
 std::string SamplingMethod::name() const {
