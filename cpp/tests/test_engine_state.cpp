@@ -34,6 +34,10 @@ EngineSnapshot one_agent_snapshot() {
         s.columns.push_back({name, width, values});
     });
     s.waypoints.push_back({0, {1.0, 0.0, 2.0, 0.0, 3.0, 0.0}, 0, 0.5});
+    // As an appended agent has it: left through no sink.
+    for (SavedColumn& c : s.columns) {
+        if (c.name == "exit_sink") std::get<std::vector<std::int32_t>>(c.values)[0] = -1;
+    }
     return s;
 }
 
@@ -89,6 +93,11 @@ TEST_CASE("a snapshot with two tracks of one agent or hidden values out of range
     EngineSnapshot timer = good;
     column<double>(timer, "deadlock_timer")[0] = std::numeric_limits<double>::quiet_NaN();
     CHECK_THROWS_WITH_AS(engine.restore(timer), doctest::Contains("deadlock_timer[0, 0] is nan"),
+                         std::invalid_argument);
+
+    EngineSnapshot exited = good;  // through a sink the state does not have
+    column<std::int32_t>(exited, "exit_sink")[0] = 0;
+    CHECK_THROWS_WITH_AS(engine.restore(exited), doctest::Contains("exit_sink[0, 0] is 0, but the state has 0 sinks"),
                          std::invalid_argument);
 
     EngineSnapshot turning = good;
