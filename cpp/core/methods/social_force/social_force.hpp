@@ -64,6 +64,11 @@ public:
     std::unique_ptr<MethodScratch> make_scratch() const override;
     // The forces are the acceleration model: no max_acceleration clamp after them.
     bool models_acceleration(int) const override { return true; }
+    // As in JuPedSim: walls push by their forces alone (the body force
+    // resists an overlap; no obstacle guard), and every wall segment near
+    // the agent pushes, whichever side of it the agent is on.
+    bool walls_are_soft() const override { return true; }
+    bool sees_edges_from_both_sides() const override { return true; }
 
 private:
     Vec2 solve(const SceneView& scene, int slot, Workspace& ws, Record* forces) const;
