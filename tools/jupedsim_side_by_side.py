@@ -8,6 +8,12 @@ step). Needs JuPedSim installed (``pip install jupedsim==1.4.2``)::
 
     python tools/jupedsim_side_by_side.py            # the whole table
     python tools/jupedsim_side_by_side.py door       # rows whose label starts with "door"
+    python tools/jupedsim_side_by_side.py --steer centroid   # vosim's agents steered at the exit's centroid
+
+``--steer centroid`` gives vosim's agents the exit's centroid as their goal
+throughout (the tests' steering before they followed JuPedSim's routing:
+no routing round a door's post, and vosim's goals phase slows agents within
+``pref_speed`` metres of the goal).
 """
 
 import argparse
@@ -59,7 +65,10 @@ def describe(a):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("only", nargs="?", default="", help="run only the rows whose label starts with this")
+    parser.add_argument("--steer", choices=["routed", "centroid"], default="routed",
+                        help="how vosim's agents are steered (default: as JuPedSim's routing)")
     args = parser.parse_args()
+    routed = args.steer == "routed"
     print("| scene | model | JuPedSim | vosim |")
     print("|---|---|---|---|")
     for label, model, scene, overrides in ROWS:
@@ -67,7 +76,7 @@ def main():
             continue
         started = time.perf_counter()
         golden = golden_in_memory(model, scene, overrides)
-        ours = run_vosim(golden)
+        ours = run_vosim(golden, routed=routed, far_goals=routed)
         print(f"| {label} | {model} | {describe(door_aggregates(golden))} | {describe(door_aggregates(ours))} |"
               f" <!-- {time.perf_counter() - started:.0f} s -->", flush=True)
 
