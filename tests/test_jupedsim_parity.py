@@ -7,7 +7,7 @@ trajectory by trajectory; the bottleneck by its aggregates."""
 import numpy as np
 import pytest
 
-from jupedsim_scenes import load_golden, run_vosim
+from jupedsim_scenes import door_aggregates, load_golden, run_vosim
 
 # Largest distance (m) between JuPedSim's and vosim's agent at any stored
 # frame, and largest difference (s) of exit times. Measured: sfm corridor
@@ -44,21 +44,17 @@ def test_trajectories_match_jupedsim(model, scene):
     np.testing.assert_allclose(ours["path_length"], golden["path_length"], rtol=0.01)
 
 
-# Relative tolerances of the bottleneck's aggregates (exits must be equal).
-# sfm, measured JuPedSim / vosim: 52 / 52 of 56 exit (both clog: 4 stay
-# pinned at the door), flow 0.445 / 0.443 per s, last exit 116.7 / 117.5 s,
-# mean speed 0.308 / 0.297 m/s. csm: 56 / 56 exit, flow 1.65 / 1.03 per s,
-# last exit 35.6 / 56.1 s, mean speed 0.463 / 0.405 m/s: vosim's agents
-# steer at the exit's centre all the way, JuPedSim re-routes each step
-# round the door's post once an agent pressed against the wall beside the
-# door no longer sees the exit, so vosim's queue at the door is slower (and
-# vosim's agents sliding along a wall keep the headway along that motion,
-# JuPedSim's may overlap there). The
-# csm mark is loose on purpose and says only that the crowd gets out at a
-# comparable rate (before walls stopped slowing the model only 4 got out).
+# Relative tolerances of the bottleneck's aggregates. sfm, measured
+# JuPedSim / vosim: 52 / 54 of 56 exit (both clog: a few stay pinned at the
+# door), flow 0.445 / 0.464 per s, last exit 116.7 / 116.5 s, mean speed
+# 0.308 / 0.295 m/s. csm: 56 / 56 exit, flow 1.65 / 1.45 per s, last exit
+# 35.6 / 39.9 s, mean speed 0.463 / 0.471 m/s. Both steer as JuPedSim's
+# routing does (round the door's post once the exit is out of sight, at the
+# desired speed: tests/jupedsim_scenes.py); steered at the exit's centre
+# with vosim's slowing near the goal, csm's flow was 1.03 per s.
 BOTTLENECK = {
-    "sfm": {"exited": 0, "flow": 0.05, "last_exit": 0.05, "mean_speed": 0.1},
-    "csm": {"exited": 0, "flow": 0.4, "last_exit": 0.6, "mean_speed": 0.15},
+    "sfm": {"exited": 0.05, "flow": 0.06, "last_exit": 0.05, "mean_speed": 0.1},
+    "csm": {"exited": 0, "flow": 0.15, "last_exit": 0.15, "mean_speed": 0.05},
 }
 
 
@@ -68,3 +64,39 @@ def test_bottleneck_aggregates_match_jupedsim(model):
     ours = bottleneck_aggregates(run_vosim(load_golden(model, "bottleneck")))
     for key, tolerance in BOTTLENECK[model].items():
         assert ours[key] == pytest.approx(golden[key], rel=tolerance, abs=0), key
+
+
+# Door scenes (JuPedSim's default models, radius 0.25 m, desired speed
+# 1.34 m/s, dt 0.01 s; the exit a door's first metre). A crowd at a door is
+# chaotic: JuPedSim itself, with its 60 starts of the door scene moved by up
+# to 1 mm, ends between 47.4 and 55.8 s with a door flow of 1.33-1.51 /s
+# (SocialForceModel) and between 38.4 and 44.0 s, 1.45-1.73 /s, or jams for
+# good (CollisionFreeSpeedModel). One run of each is compared, so the marks
+# are that spread, not 5 %: relative, on the last exit and on the flow
+# between the 10 % and the 90 % exit. Measured vosim against JuPedSim (last
+# exit, flow): csm door +1.4 %, -2.3 %; two exits -5.1 %, +10.7 %; corner
+# +8.0 %, -13.7 %; sfm door +7.9 %, -6.2 %; two exits +7.8 %, -6.4 %;
+# corner +4.7 %, -10.4 %. Before SocialForce took JuPedSim's walls (no
+# obstacle guard, segments from both sides) its door run ended at 54.1 s,
+# 1.34 /s (+14 %, -11 %); with goals on the exit's centroid (vosim's goals
+# phase slowing agents near it) the csm door ended at 56.4 s, 1.11 /s.
+DOOR_TOLERANCE = {"door": 0.1, "two_exits": 0.12, "corner": 0.15}
+DOOR_CASES = [(model, scene) for model in ("csm", "sfm") for scene in DOOR_TOLERANCE]
+
+
+@pytest.mark.parametrize("model, scene", DOOR_CASES)
+def test_door_flow_and_last_exit_match_jupedsim(model, scene):
+    golden = load_golden(model, scene)
+    ours_run = run_vosim(golden)
+    expected, ours = door_aggregates(golden), door_aggregates(ours_run)
+    assert ours["exited"] == expected["exited"] == expected["agents"]
+    tolerance = DOOR_TOLERANCE[scene]
+    assert ours["last_exit"] == pytest.approx(expected["last_exit"], rel=tolerance), "last exit"
+    assert ours["flow"] == pytest.approx(expected["flow"], rel=tolerance), "door flow"
+    # Early on, before the crowd presses at the door, the runs are the same
+    # walk: every agent within 0.1 m of JuPedSim's over the first 2 s
+    # (measured 0.000-0.085 m; the frames are 0.5 s apart).
+    frames = int(round(2.0 / float(golden["frame_dt"]))) + 1
+    both = ~np.isnan(golden["positions"][:frames, :, 0]) & ~np.isnan(ours_run["positions"][:frames, :, 0])
+    gap = np.linalg.norm(golden["positions"][:frames] - ours_run["positions"][:frames], axis=2)[both]
+    assert gap.max() <= 0.1

@@ -57,9 +57,23 @@ def test_opposing_pair_stands_where_driving_balances_repulsion():
 
 
 def test_agent_pressed_against_a_wall_stands_where_forces_balance():
-    # Same balance against a wall: d - r = B ln(A_W tau / (m v0)) = 0.1786 m.
+    # Same balance against a wall. Every wall segment near the agent pushes,
+    # as in JuPedSim, also the slab's far face 0.2 m behind the near one:
+    # A_W (exp((r - d) / B) + exp((r - d - 0.2) / B)) = m v0 / tau, so
+    # d - r = B ln(A_W tau (1 + exp(-0.2 / B)) / (m v0)) = 0.1850 m.
     sim = walkers([[5.0, 0.0]], [[5.0, 50.0]])
     sim.add_obstacle([[0.0, 1.0], [30.0, 1.0], [30.0, 1.2], [0.0, 1.2]])
+    for _ in range(200):
+        sim.step()
+    gap = 1.0 - sim.positions[0, 1] - 0.25
+    assert gap == pytest.approx(0.08 * np.log(2000.0 * 0.5 * (1 + np.exp(-0.2 / 0.08)) / (80.0 * 1.34)), abs=1e-6)
+
+
+def test_a_wall_line_pushes_once_from_the_side_the_agent_faces():
+    # A wall drawn as a line (its two edges fold back on each other) is one
+    # segment: the balance of a single face, d - r = B ln(A_W tau / (m v0)).
+    sim = walkers([[5.0, 0.0]], [[5.0, 50.0]])
+    sim.add_wall([[0.0, 1.0], [15.0, 1.0], [30.0, 1.0]])
     for _ in range(200):
         sim.step()
     gap = 1.0 - sim.positions[0, 1] - 0.25

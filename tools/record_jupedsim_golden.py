@@ -1,12 +1,15 @@
 """Record golden data from JuPedSim for vosim's pedestrian-model parity tests.
 
-Runs JuPedSim's CollisionFreeSpeedModel and SocialForceModel on three small
-scenes with explicit start positions (no randomness): a corridor (a following
-pair and a lone walker), a head-on pair in a corridor, and a bottleneck (56
-agents leaving a room through a 1 m door). Each run is written to
-``tests/data/jupedsim/<model>_<scene>.npz`` together with the scene itself
-(walkable polygon, exits, starts, parameters), so the tests rebuild the scene
-from the file alone.
+Runs JuPedSim's CollisionFreeSpeedModel and SocialForceModel on small
+scenes with explicit start positions (no randomness): a corridor (a
+following pair and a lone walker), a head-on pair in a corridor, a
+bottleneck (56 agents leaving a room through a 1 m door), and the door
+scenes: a 10 m x 10 m room with a 1 m door (60 agents), a room with two
+exits (40) and an L-shaped corridor round a corner (20). Each run is
+written to ``tests/data/jupedsim/<model>_<scene>.npz`` together with the
+scene itself (walkable polygon, exits, starts, parameters), so the tests
+rebuild the scene from the file alone. ``SCENES`` also holds scenes that
+``tools/jupedsim_side_by_side.py`` compares without recording them.
 
 It imports jupedsim, so run it with an interpreter that has JuPedSim
 installed (never from the tests)::
@@ -52,6 +55,61 @@ SCENES = {
         "exit_of": [0] * 56,
         "duration": 120.0,
     },
+    # Not recorded (RECORDED below): compared side by side only, by
+    # tools/jupedsim_side_by_side.py.
+    "free": {
+        "walkable": [(0, 0), (25, 0), (25, 4), (0, 4)],
+        "exits": [[(22, 0), (25, 0), (25, 4), (22, 4)]],
+        "starts": [(2.0, 2.0)],  # 20 m from the exit
+        "exit_of": [0],
+        "duration": 30.0,
+        "sfm": {"radius": 0.25, "desired_speed": 1.34},
+    },
+    "crowd_corridor": {
+        # 50 m x 10 m, the exit its last 2 m; 100 agents on a 0.8 m grid.
+        "walkable": [(0, 0), (50, 0), (50, 10), (0, 10)],
+        "exits": [[(48, 0), (50, 0), (50, 10), (48, 10)]],
+        "starts": [(1.0 + 0.8 * i, 1.4 + 0.8 * j) for i in range(10) for j in range(10)],
+        "exit_of": [0] * 100,
+        "duration": 120.0,
+        "sfm": {"radius": 0.25, "desired_speed": 1.34},
+    },
+    "door": {
+        # 10 m x 10 m room, a 1 m door in the middle of its right wall, a
+        # 1 m wide, 4 m long corridor behind it; the exit is the door's
+        # first metre. 60 agents on a 0.8 m grid (6 x 10), 0.1 m off the
+        # door's axis (a grid symmetric about it can jam two agents abreast
+        # in the door for good).
+        "walkable": [(0, 0), (10, 0), (10, 4.5), (14, 4.5), (14, 5.5), (10, 5.5), (10, 10), (0, 10)],
+        "exits": [[(10, 4.5), (11, 4.5), (11, 5.5), (10, 5.5)]],
+        "starts": [(1.0 + 0.8 * i, 1.3 + 0.8 * j) for i in range(6) for j in range(10)],
+        "exit_of": [0] * 60,
+        "duration": 120.0,
+        "sfm": {"radius": 0.25, "desired_speed": 1.34},
+    },
+    "two_exits": {
+        # 10 m x 10 m room, two 1 m doors in its right wall (centred at
+        # y = 2.5 and 7.5), a 2 m deep exit area behind each; 40 agents on a
+        # 0.8 m grid (5 x 8), the lower four rows to the lower door.
+        "walkable": [(0, 0), (10, 0), (10, 2), (12, 2), (12, 3), (10, 3), (10, 7), (12, 7), (12, 8),
+                     (10, 8), (10, 10), (0, 10)],
+        "exits": [[(10, 2), (11, 2), (11, 3), (10, 3)], [(10, 7), (11, 7), (11, 8), (10, 8)]],
+        "starts": [(2.0 + 0.8 * i, 2.2 + 0.8 * j) for i in range(5) for j in range(8)],
+        "exit_of": [0 if j < 4 else 1 for i in range(5) for j in range(8)],
+        "duration": 80.0,
+        "sfm": {"radius": 0.25, "desired_speed": 1.34},
+    },
+    "corner": {
+        # an L-shaped corridor 2 m wide: 12 m along x, then 10 m up along
+        # y round a 90 degree corner; the exit is its last 2 m. 20 agents
+        # in the first leg, none of which sees the exit.
+        "walkable": [(0, 0), (12, 0), (12, 12), (10, 12), (10, 2), (0, 2)],
+        "exits": [[(10, 10), (12, 10), (12, 12), (10, 12)]],
+        "starts": [(1.0 + 0.7 * i, 0.5 + 1.0 * j) for i in range(10) for j in range(2)],
+        "exit_of": [0] * 20,
+        "duration": 60.0,
+        "sfm": {"radius": 0.25, "desired_speed": 1.34},
+    },
 }
 
 # Models: JuPedSim's defaults except the agents' radius and preferred speed
@@ -65,11 +123,18 @@ MODELS = {
             "body_force": 120000.0, "friction": 240000.0},
 }
 
-FRAME_STRIDE = {"corridor": 10, "headon": 10, "bottleneck": 50}  # steps between stored frames
+RECORDED = ["corridor", "headon", "bottleneck", "door", "two_exits", "corner"]
+FRAME_STRIDE = {"corridor": 10, "headon": 10, "bottleneck": 50, "door": 50, "two_exits": 50,
+                "corner": 50}  # steps between stored frames
 
 
-def build(model_name, scene):
-    p = MODELS[model_name]
+def parameters(model_name, scene):
+    """The model's parameters for `scene`: MODELS[model_name] with the scene's overrides."""
+    return {**MODELS[model_name], **scene.get(model_name, {})}
+
+
+def build(model_name, scene, p=None):
+    p = p or parameters(model_name, scene)
     if model_name == "csm":
         model = jps.CollisionFreeSpeedModel(
             strength_neighbor_repulsion=p["strength_neighbor_repulsion"],
@@ -97,13 +162,13 @@ def build(model_name, scene):
     return sim, ids
 
 
-def record(model_name, scene_name):
+def record(model_name, scene_name, p=None, stride=None):
     scene = SCENES[scene_name]
-    p = MODELS[model_name]
-    sim, ids = build(model_name, scene)
+    p = p or parameters(model_name, scene)
+    sim, ids = build(model_name, scene, p)
     n = len(ids)
     index = {agent_id: i for i, agent_id in enumerate(ids)}
-    stride = FRAME_STRIDE[scene_name]
+    stride = stride or FRAME_STRIDE[scene_name]
     steps = int(round(scene["duration"] / p["dt"]))
     position = np.array(scene["starts"], dtype=float)
     exit_time = np.full(n, np.nan)
@@ -145,7 +210,7 @@ def main():
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     for model_name in MODELS:
-        for scene_name in SCENES:
+        for scene_name in RECORDED:
             data = record(model_name, scene_name)
             path = os.path.join(args.out, f"{model_name}_{scene_name}.npz")
             fd, tmp = tempfile.mkstemp(dir=args.out, suffix=".npz")

@@ -261,6 +261,16 @@ public:
     // obstacle guard (engine/obstacle_guard.hpp), which every other method
     // gets.
     virtual bool keeps_clear_of_obstacles() const { return false; }
+    // True when the method's own wall forces are its contact model, as in
+    // the system it reproduces (SocialForce: JuPedSim's agents press into
+    // walls, resisted by the body force): the integrate phase then skips
+    // its obstacle guard too.
+    virtual bool walls_are_soft() const { return false; }
+    // True when the method sees every nearby edge of a closed obstacle,
+    // also those the agent is behind (JuPedSim's models take each wall
+    // segment near the agent, whichever side it is on: at a door post both
+    // walls meeting there push); otherwise only the edges it faces.
+    virtual bool sees_edges_from_both_sides() const { return false; }
     // Whether the method reads its neighbours only from the engine's lists
     // (SceneView::neighbor_position), and so sees them across a periodic
     // seam; one with its own neighbour search returns false and is refused

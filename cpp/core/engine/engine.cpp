@@ -126,10 +126,10 @@ bool Engine::advance_in(Ticker* ticker, std::int64_t steps_done) {
     const bool observing = wants_observation(method, metrics_);
     const bool exits = wants_exits(state_, sinks_);
     if (exits && sinks_.any_live_line()) sinks_.keep_positions(state_);
-    // Methods that do not keep clear of obstacles themselves get the
-    // integrate phase's obstacle guard (plane only).
+    // Methods that do not keep clear of obstacles themselves, nor model
+    // soft walls, get the integrate phase's obstacle guard (plane only).
     ObstacleWorld world;
-    const bool guarded = kDim<V> == 2 && !method.keeps_clear_of_obstacles() &&
+    const bool guarded = kDim<V> == 2 && !method.keeps_clear_of_obstacles() && !method.walls_are_soft() &&
                          obstacle_world(shared_obstacles_, scene_obstacles_, state_.scenes(), world);
     // Methods that ask for it get the resolve phase: overlapping agents
     // pushed apart, among the neighbours the velocities phase saw.

@@ -106,8 +106,9 @@ void Engine::append_obstacle_neighbors(int scene, std::size_t i, std::vector<Obs
     const double range = horizon * state_.max_speed[i] + state_.radius[i] + centre;
     const Vec2 p = state_.position(i);
     const std::size_t first = out.size();
-    shared_obstacles_.query(p, range * range, out, first);
-    own.query(p, range * range, out, first);
+    const bool both_sides = method_ && method_->sees_edges_from_both_sides();
+    shared_obstacles_.query(p, range * range, out, first, both_sides);
+    own.query(p, range * range, out, first, both_sides);
 }
 
 }  // namespace vosim

@@ -408,22 +408,31 @@ std::int32_t ObstacleSet::build_node(std::vector<std::int32_t>& edges) {
     return node;
 }
 
-void ObstacleSet::query(Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out, std::size_t first) const {
+bool ObstacleSet::counts(std::int32_t v, double side, bool both_sides) const {
+    if (side < 0.0) return true;
+    if (!both_sides) return false;
+    const ObstacleKind kind = sources_[obstacle_of_[v]].kind;
+    return kind == ObstacleKind::polygon || kind == ObstacleKind::boundary;
+}
+
+void ObstacleSet::query(Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out, std::size_t first,
+                        bool both_sides) const {
     if (use_grid_) {
-        query_grid(p, range_sq, out, first);
+        query_grid(p, range_sq, out, first, both_sides);
     } else if (root_ >= 0) {
-        query_node(root_, p, range_sq, out, first);
+        query_node(root_, p, range_sq, out, first, both_sides);
     }
     for (const auto& child : children_) {
         if (!child) continue;
         const Source& s = child->sources_[0];
         const double dx = std::fmax(0.0, std::fmax(s.lo.x - p.x, p.x - s.hi.x));
         const double dy = std::fmax(0.0, std::fmax(s.lo.y - p.y, p.y - s.hi.y));
-        if (dx * dx + dy * dy < range_sq) child->query(p, range_sq, out, first);
+        if (dx * dx + dy * dy < range_sq) child->query(p, range_sq, out, first, both_sides);
     }
 }
 
-void ObstacleSet::query_grid(Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out, std::size_t first) const {
+void ObstacleSet::query_grid(Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out, std::size_t first,
+                             bool both_sides) const {
     const double range = std::sqrt(range_sq);
     int c0, r0, c1, r1;
     if (!grid_.cells_of_box(p - Vec2(range, range), p + Vec2(range, range), c0, r0, c1, r1)) return;
@@ -434,7 +443,7 @@ void ObstacleSet::query_grid(Vec2 p, double range_sq, std::vector<ObstacleNeighb
         for (int c = c0; c <= c1; ++c) {
             for (const std::int32_t* e = grid_.begin(c, r); e != grid_.end(c, r); ++e) {
                 const Vec2 a = point_[*e], b = point_[next_[*e]];
-                if (left_of(a, b, p) >= 0.0) continue;
+                if (!counts(*e, left_of(a, b, p), both_sides)) continue;
                 const double d = dist_sq_point_segment(a, b, p);
                 if (d < range_sq) out.push_back({d, this, *e});
             }
@@ -455,16 +464,16 @@ void ObstacleSet::query_grid(Vec2 p, double range_sq, std::vector<ObstacleNeighb
 }
 
 void ObstacleSet::query_node(std::int32_t node, Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out,
-                             std::size_t first) const {
+                             std::size_t first, bool both_sides) const {
     const Node& n = nodes_[node];
     const Vec2 a = point_[n.vertex], b = point_[next_[n.vertex]];
     const double side = left_of(a, b, p);
     const std::int32_t near = side >= 0.0 ? n.left : n.right;
     const std::int32_t far = side >= 0.0 ? n.right : n.left;
-    if (near >= 0) query_node(near, p, range_sq, out, first);
+    if (near >= 0) query_node(near, p, range_sq, out, first, both_sides);
     if (sqr(side) / abs_sq(b - a) >= range_sq) return;  // the far side is out of range
-    if (side < 0.0) {
-        // The agent is on the edge's open side.
+    if (counts(n.vertex, side, both_sides)) {
+        // The agent is on the edge's open side (or behind it, both_sides).
         const double d = dist_sq_point_segment(a, b, p);
         if (d < range_sq) {
             out.push_back({d, this, n.vertex});
@@ -476,7 +485,7 @@ void ObstacleSet::query_node(std::int32_t node, Vec2 p, double range_sq, std::ve
             out[i] = {d, this, n.vertex};
         }
     }
-    if (far >= 0) query_node(far, p, range_sq, out, first);
+    if (far >= 0) query_node(far, p, range_sq, out, first, both_sides);
 }
 
 bool ObstacleSet::inside_polygon(Vec2 p, bool with_moving) const {

@@ -139,7 +139,12 @@ public:
     // Appends to `out`, keeping out[first ..] sorted by distance (stable:
     // ties keep the order of discovery), every edge with the agent strictly
     // on its right (the side it faces) and squared distance below range_sq.
-    void query(Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out, std::size_t first = 0) const;
+    // With `both_sides`, also the edges of closed obstacles (polygons,
+    // boundaries) that the agent is behind: every wall segment near it, as
+    // JuPedSim's models see walls (a wall's or segment's folded twin edges
+    // still count once, from the side the agent faces).
+    void query(Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out, std::size_t first = 0,
+               bool both_sides = false) const;
 
     // Whether p lies strictly inside one of the solid polygons (moving ones
     // too unless with_moving is false).
@@ -182,8 +187,12 @@ private:
     void place();
     std::int32_t build_node(std::vector<std::int32_t>& edges);
     void query_node(std::int32_t node, Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out,
-                    std::size_t first) const;
-    void query_grid(Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out, std::size_t first) const;
+                    std::size_t first, bool both_sides) const;
+    void query_grid(Vec2 p, double range_sq, std::vector<ObstacleNeighbor>& out, std::size_t first,
+                    bool both_sides) const;
+    // Whether edge v counts for an agent at `side` (left_of) of it: facing
+    // it, or behind an edge of a closed obstacle with `both_sides`.
+    bool counts(std::int32_t v, double side, bool both_sides) const;
     int depth(std::int32_t node) const;
 
     std::vector<Source> sources_;

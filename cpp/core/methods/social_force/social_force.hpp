@@ -17,8 +17,11 @@
 //
 //   f_iW = [A_W exp((r_i - d) / B) + k g(r_i - d)] n - kappa g(r_i - d) (v_i . t) t.
 //
-// The wall's sliding friction has the paper's sign (it opposes sliding);
-// JuPedSim's adds it. Coincident centres push the lower slot towards -x;
+// Walls as in JuPedSim: every edge of a closed obstacle near the agent
+// pushes, whichever side of it the agent is on (at a door post both walls
+// meeting there), and nothing but these forces keeps agents off walls (no
+// obstacle guard). The wall's sliding friction has the paper's sign (it
+// opposes sliding); JuPedSim's adds it. Coincident centres push the lower slot towards -x;
 // a centre on an edge is pushed along the edge's outward normal.
 #pragma once
 
@@ -70,6 +73,11 @@ public:
     std::unique_ptr<MethodScratch> make_scratch() const override;
     // The forces are the acceleration model: no max_acceleration clamp after them.
     bool models_acceleration(int) const override { return true; }
+    // As in JuPedSim: walls push by their forces alone (the body force
+    // resists an overlap; no obstacle guard), and every wall segment near
+    // the agent pushes, whichever side of it the agent is on.
+    bool walls_are_soft() const override { return true; }
+    bool sees_edges_from_both_sides() const override { return true; }
 
 private:
     Vec2 solve(const SceneView& scene, int slot, Workspace& ws, Record* forces) const;

@@ -1,0 +1,85 @@
+"""JuPedSim and vosim side by side on the same scenes: exits, last exit, door flow.
+
+Runs JuPedSim's CollisionFreeSpeedModel and SocialForceModel (in memory,
+with the scenes and parameters of ``tools/record_jupedsim_golden.py``) and
+vosim's CollisionFreeSpeed and SocialForce on the same scenes as the parity
+tests build them (``tests/jupedsim_scenes.py``: JuPedSim's routing, every
+step). Needs JuPedSim installed (``pip install jupedsim==1.4.2``)::
+
+    python tools/jupedsim_side_by_side.py            # the whole table
+    python tools/jupedsim_side_by_side.py door       # rows whose label starts with "door"
+    python tools/jupedsim_side_by_side.py --steer centroid   # vosim's agents steered at the exit's centroid
+
+``--steer centroid`` gives vosim's agents the exit's centroid as their goal
+throughout (the tests' steering before they followed JuPedSim's routing:
+no routing round a door's post, and vosim's goals phase slows agents within
+``pref_speed`` metres of the goal).
+"""
+
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "tests"))
+
+import record_jupedsim_golden as recorder  # noqa: E402
+from jupedsim_scenes import door_aggregates, run_vosim  # noqa: E402
+
+# (label, model, scene, parameter overrides)
+ROWS = [
+    ("free walk, 1 agent, 20 m", "csm", "free", {}),
+    ("free walk, 1 agent, 20 m", "sfm", "free", {}),
+    ("corridor 50 x 10 m, 100 agents", "csm", "crowd_corridor", {}),
+    ("corridor 50 x 10 m, 100 agents", "sfm", "crowd_corridor", {}),
+    ("door: room 10 x 10 m, 1 m door, 60 agents", "csm", "door", {}),
+    ("door: room 10 x 10 m, 1 m door, 60 agents", "sfm", "door", {}),
+    ("door, SFM friction 0", "sfm", "door", {"friction": 0.0}),
+    ("bottleneck golden scene, r 0.25, v0 1.34", "sfm", "bottleneck", {"radius": 0.25, "desired_speed": 1.34}),
+    ("bottleneck golden scene, r 0.25, v0 1.34", "csm", "bottleneck", {}),
+    ("two exits, 40 agents", "csm", "two_exits", {}),
+    ("two exits, 40 agents", "sfm", "two_exits", {}),
+    ("corner, 20 agents", "csm", "corner", {}),
+    ("corner, 20 agents", "sfm", "corner", {}),
+]
+
+
+def golden_in_memory(model, scene_name, overrides):
+    """JuPedSim's run as the recorder would store it (without writing it)."""
+    scene = recorder.SCENES[scene_name]
+    p = {**recorder.parameters(model, scene), **overrides}
+    data = recorder.record(model, scene_name, p=p, stride=50)
+    data["model"] = model
+    data["parameters"] = p
+    return data
+
+
+def describe(a):
+    return f"{a['exited']}/{a['agents']} out, last {a['last_exit']:.2f} s, flow {a['flow']:.3f} /s"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("only", nargs="?", default="", help="run only the rows whose label starts with this")
+    parser.add_argument("--steer", choices=["routed", "centroid"], default="routed",
+                        help="how vosim's agents are steered (default: as JuPedSim's routing)")
+    args = parser.parse_args()
+    routed = args.steer == "routed"
+    print("| scene | model | JuPedSim | vosim |")
+    print("|---|---|---|---|")
+    for label, model, scene, overrides in ROWS:
+        if not label.startswith(args.only):
+            continue
+        started = time.perf_counter()
+        golden = golden_in_memory(model, scene, overrides)
+        ours = run_vosim(golden, routed=routed, far_goals=routed)
+        print(f"| {label} | {model} | {describe(door_aggregates(golden))} | {describe(door_aggregates(ours))} |"
+              f" <!-- {time.perf_counter() - started:.0f} s -->", flush=True)
+
+
+if __name__ == "__main__":
+    main()
