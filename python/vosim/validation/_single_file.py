@@ -49,8 +49,8 @@ def single_file_envelope() -> dict:
 def _ring(method, persons: int, seconds: float, rng):
     """``persons`` pedestrians walk anticlockwise round the ring.
 
-    Returns the positions and velocities every 0.4 s, ``(T, N, 2)`` each,
-    and the centre line's radius. Each pedestrian's preferred velocity is
+    Returns the positions every 0.4 s, ``(T, N, 2)``, and the centre line's
+    radius. Each pedestrian's preferred velocity is
     set every step (no goals): the free speed along the ring, turned
     towards the centre line in proportion to its distance from it, so a
     lone walker keeps the free speed all the way round.
@@ -68,7 +68,7 @@ def _ring(method, persons: int, seconds: float, rng):
     slack = max(0.0, (spacing * radius - 2.0 * RADIUS - 0.02) / 2.0) / radius
     start = np.arange(persons) * spacing + rng.uniform(-slack, slack, persons)
     sim.add_agents(np.column_stack([np.cos(start), np.sin(start)]) * radius, max_speed=SPEED, **PEDESTRIAN)
-    positions, velocities = [], []
+    positions = []
     factor = substeps(sim)  # steps of the simulator per 0.1 s
     for step in range(int(round(seconds / TIME_STEP)) * factor):
         here = sim.positions
@@ -80,19 +80,37 @@ def _ring(method, persons: int, seconds: float, rng):
         sim.step()
         if step % (4 * factor) == 4 * factor - 1:
             positions.append(sim.positions.copy())
-            velocities.append(sim.velocities.copy())
-    return np.array(positions), np.array(velocities), radius
+    return np.array(positions), radius
 
 
-def _headway_samples(positions, velocities, radius: float) -> tuple[np.ndarray, np.ndarray]:
-    """(1 / headway along the ring's centre line, speed) of every agent in every frame."""
+#: Seconds between two samples of the ring (every 4 steps of 0.1 s).
+SAMPLE_INTERVAL = 4 * TIME_STEP
+
+
+def ring_speeds(positions, radius: float, interval: float = SAMPLE_INTERVAL) -> np.ndarray:
+    """``(T - 1, N)`` speeds along the ring (m/s): each agent's advance round the centre line between
+    two samples ``interval`` s apart, over that time.
+
+    Measured from displacement, not from the velocities the method set: an
+    agent that steps back and forth makes no progress and measures about 0,
+    however fast it moves in each step.
+    """
+    angle = np.unwrap(np.arctan2(positions[..., 1], positions[..., 0]), axis=0)
+    return np.abs(np.diff(angle, axis=0)) * radius / interval
+
+
+def _headway_samples(positions, radius: float) -> tuple[np.ndarray, np.ndarray]:
+    """(1 / headway along the ring's centre line, speed) of every agent in every frame but the last; the speed
+    is the displacement round the ring to the next frame (:func:`ring_speeds`)."""
+    speeds = ring_speeds(positions, radius)
+    positions = positions[:-1]
     angle = np.arctan2(positions[..., 1], positions[..., 0])
     order = np.argsort(angle, axis=1)
     ahead = np.take_along_axis(angle, order, axis=1)
     # Anticlockwise walking: each one's predecessor is the next larger angle, wrapping round.
     gap = (np.roll(ahead, -1, axis=1) - ahead) % (2.0 * np.pi)
     gap = np.where(gap == 0.0, 2.0 * np.pi, gap)  # a lone walker follows itself round the ring
-    speed = np.take_along_axis(np.linalg.norm(velocities, axis=-1), order, axis=1)
+    speed = np.take_along_axis(speeds, order, axis=1)
     return (1.0 / (gap * radius)).ravel(), speed.ravel()
 
 
@@ -107,7 +125,9 @@ def rimea_16(method="orca", *, persons=(20, 27, 34, 41, 48), seconds: float = 90
     choice; the guideline allows a ring or a long narrow corridor). Every
     0.4 s after ``warmup`` s, each pedestrian gives a sample: its
     individual 1D density, ``1 / headway`` (persons/m, the headway along
-    the centre line to the one ahead), and its speed, the measure that
+    the centre line to the one ahead), and its speed (its advance round
+    the ring until the next sample, over those 0.4 s: from displacement, so
+    stepping back and forth counts as standing), the measure that
     ``tools/single_file_envelope.py`` applies to the measured trajectories.
     Bodies of radius 0.25 m fill the ring at 52 persons (2 persons/m).
 
@@ -138,9 +158,9 @@ def rimea_16(method="orca", *, persons=(20, 27, 34, 41, 48), seconds: float = 90
     env = single_file_envelope()
     densities, speeds, runs = [], [], []
     for n in persons:
-        positions, velocities, radius = _ring(method, n, seconds, rng)
+        positions, radius = _ring(method, n, seconds, rng)
         first = int(round(warmup / (4 * TIME_STEP)))
-        rho, v = _headway_samples(positions[first:], velocities[first:], radius)
+        rho, v = _headway_samples(positions[first:], radius)
         densities.append(rho)
         speeds.append(v)
         runs.append((n, n / RING_LENGTH, float(np.mean(v))))
