@@ -142,3 +142,20 @@ def test_metrics_can_be_skipped_and_empty_runs_have_none():
     assert sim.run(3, metrics=False).metrics == {}
     with pytest.raises(TypeError, match="metrics"):
         sim.run(3, metrics="yes")
+
+
+def test_obstacle_agent_steps_counts_contacts_beyond_the_tolerance_only():
+    # A disc resting against a wall at round-off distance is no contact; a millimetre past it is. The
+    # deepest reach is reported either way.
+    tolerance = vosim.metrics.OBSTACLE_CONTACT_TOLERANCE
+    assert tolerance == 1e-9
+    assert "1e-9 m" in next(row["doc"] for row in vosim.metrics.TABLE if row["name"] == "obstacle_agent_steps")
+    counts = []
+    for reach in (1e-12, 0.5 * tolerance, 2 * tolerance, 1e-3):
+        sim = vosim.Simulator(time_step=0.1)
+        sim.add_wall([[-5.0, 0.0], [5.0, 0.0]])
+        sim.add_agents([[0.0, 0.25 - reach]], radius=0.25)
+        traj = sim.run(3)
+        counts.append(int(traj.metrics["obstacle_agent_steps"]))
+        assert traj.metrics["max_obstacle_penetration"] == pytest.approx(reach, rel=1e-3, abs=1e-15)
+    assert counts == [0, 0, 4, 4]  # the start and three steps

@@ -171,6 +171,7 @@ py::dict run_metrics_dict(const RunMetrics& m, const PhaseTimes& times) {
 void bind_metrics(py::module_& m) {
     // Below this speed a goal-seeking agent that has not arrived stalls.
     m.attr("STALL_SPEED") = MetricsSettings{}.stall_speed;
+    m.attr("OBSTACLE_CONTACT_TOLERANCE") = kObstacleContactTolerance;
     m.attr("RUN_METRICS") = metric_rows();
     m.def(
         "overlaps",

@@ -337,8 +337,14 @@ def _validate(args: argparse.Namespace) -> int:
     folder = writable_folder(args.plot, "--plot", create=True) if args.plot else None  # before any test runs
     results = []
     for method in args.method:
-        results += validation.run_all(method, tests=args.tests)
+        results += validation.run_all(method, tests=args.tests, seeds=args.seeds, pass_mark=args.pass_mark,
+                                      variant=args.variant)
+    if args.variant:
+        print(f"broken variant {args.variant}: {validation.VARIANTS[args.variant]}")
     print(validation.table(results, validation.NOT_EXPRESSIBLE))
+    if results and results[0].seeds is not None:
+        print("verdicts: " + results[0].criterion.rsplit("; ", 1)[-1] + " (each cell: pass or FAIL, k/n seeds passed, "
+              "then seed 0's values)")
     for result in results:
         if result.notes:
             print(f"{result.test}, {result.method}: {result.notes}")
@@ -520,6 +526,16 @@ def build_parser() -> argparse.ArgumentParser:
                           help="comma-separated test ids: RiMEA numbers, 'overlap' for the no-overlap test, "
                                "imo4, imo8 (IMO MSC.1/Circ.1238), iso7, iso9, iso12 (ISO 20414), bottleneck (flow against width) "
                                "(default: every test vosim can express)")
+    from .validation import VARIANTS
+
+    validate.add_argument("--seeds", type=_positive, default=5,
+                          help="run each test with seeds 0 to N-1 and report k/N passed (default: %(default)s)")
+    validate.add_argument("--pass-mark", type=_positive, default=None, metavar="K",
+                          help="a verdict passes when at least K seeds pass (default: 4 of 5, the same share "
+                               "of other counts, rounded up)")
+    validate.add_argument("--variant", default=None, choices=sorted(VARIANTS),
+                          help="run on a deliberately broken variant of every scene, which the verdicts must "
+                               "catch: " + "; ".join(f"{k}: {v}" for k, v in VARIANTS.items()))
     validate.add_argument("--plot", default=None, metavar="DIR", help="write the figures into this folder")
     validate.add_argument("--dpi", type=_dpi, default=120, help="resolution of --plot (default: %(default)s)")
     validate.set_defaults(handler=_validate)

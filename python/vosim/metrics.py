@@ -45,6 +45,10 @@ PER_SCENE = tuple(row["name"] for row in TABLE if row["scope"] == "scene")
 PER_AGENT = tuple(row["name"] for row in TABLE if row["scope"] == "agent")
 SERIES = tuple(row["name"] for row in TABLE if row["scope"] == "series")
 TIMES = tuple(row["name"] for row in TABLE if row["scope"] == "timing")
+#: How far (m) a disc must reach past an obstacle edge for ``obstacle_agent_steps`` to count it (the
+#: engine's ``kObstacleContactTolerance``, which the metric's definition quotes): shallower reaches are
+#: the round-off of a disc resting against a wall. ``max_obstacle_penetration`` reports every reach.
+OBSTACLE_CONTACT_TOLERANCE = float(_core.OBSTACLE_CONTACT_TOLERANCE)
 
 _SECTIONS = (
     ("scene", "Per scene (``(B,)`` in a Batch)"),

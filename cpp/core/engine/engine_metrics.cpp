@@ -107,7 +107,7 @@ void Engine::observe_agent(int scene, int slot, std::size_t i, Span<Neighbor> ag
         }
     }
     if (hit) {
-        ++tally.obstacle_hits[scene];
+        if (edge_penetration > kObstacleContactTolerance) ++tally.obstacle_hits[scene];  // not round-off
         tally.max_obstacle_penetration[scene] = std::fmax(tally.max_obstacle_penetration[scene], edge_penetration);
     }
 }

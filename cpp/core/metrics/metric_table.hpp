@@ -23,6 +23,15 @@ namespace vosim {
 
 enum class MetricScope { kScene, kAgent, kSeries, kTiming };
 
+// How far (m) a disc must reach past an obstacle edge for obstacle_agent_steps to count it: shallower
+// reaches are the round-off of a disc resting against a wall (the obstacle guard leaves discs at
+// distances like radius - 6e-12 m), not contacts. Written once, as a macro, so that the metric's
+// definition below quotes the same number the observer compares with.
+#define VOSIM_OBSTACLE_CONTACT_TOLERANCE 1e-9
+#define VOSIM_METRIC_QUOTE_(x) #x
+#define VOSIM_METRIC_QUOTE(x) VOSIM_METRIC_QUOTE_(x)
+inline constexpr double kObstacleContactTolerance = VOSIM_OBSTACLE_CONTACT_TOLERANCE;
+
 #define VOSIM_RUN_METRICS(X)                                                                                 \
     X(collision_agent_steps, kScene, std::int64_t, "agent-states",                                            \
       "Agent-states in which the agent overlaps another agent (its disc and another's intersect: "           \
@@ -34,8 +43,10 @@ enum class MetricScope { kScene, kAgent, kSeries, kTiming };
     X(collision_pairs_capped, kScene, std::uint8_t, "bool", "Whether ``collision_pairs`` passed its cap.")      \
     X(max_penetration, kScene, double, "m", "Largest ``r_i + r_j - dist`` over all overlaps (0 without any).") \
     X(obstacle_agent_steps, kScene, std::int64_t, "agent-states",                                             \
-      "Agent-states in which an agent's disc reaches past an obstacle edge it faces (its centre is closer "  \
-      "to the edge than its radius). Moving obstacles count too, where they are in that state.")            \
+      "Agent-states in which an agent's disc reaches past an obstacle edge it faces by more than "            \
+      VOSIM_METRIC_QUOTE(VOSIM_OBSTACLE_CONTACT_TOLERANCE) " m (its centre is closer to the edge than its "  \
+      "radius minus that tolerance; shallower reaches are round-off of a disc resting against a wall). "    \
+      "Moving obstacles count too, where they are in that state.")                                          \
     X(max_obstacle_penetration, kScene, double, "m",                                                          \
       "Largest ``radius - distance`` of an agent to an obstacle edge it faces (0 without any).")              \
     X(min_clearance, kScene, double, "m",                                                                     \

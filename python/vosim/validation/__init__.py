@@ -18,7 +18,12 @@ not faked.
 |---|---|
 | RiMEA 1 corridor 40 m at 1.33 m/s | pass: 30.1 s |
 
-From the shell: ``vosim validate --method orca [--plot DIR]``.
+Verdicts over seeds (:func:`verdict`; ``vosim validate`` runs each test
+with seeds 0-4 and passes it when at least 4 pass) and deliberately broken
+variants of every scene that the verdicts must catch (:func:`broken`,
+:data:`VARIANTS`) are described in ``docs/guide/validation.md``.
+
+From the shell: ``vosim validate --method orca [--seeds 5] [--variant NAME] [--plot DIR]``.
 """
 
 from ._bottleneck import bottleneck_flow_measured, bottleneck_width, measured_specific_flow_band
@@ -34,6 +39,10 @@ from ._rimea import (EXAMPLE_GROUPS, NOT_EXPRESSIBLE, STAIR_SPEED_DOWN, STAIR_SP
                      rimea_3, rimea_4, rimea_5, rimea_6, rimea_7, rimea_8, rimea_9, rimea_10, rimea_11, rimea_12,
                      rimea_13, rimea_14, rimea_15, rimea_16, no_overlap, run_all)
 from ._single_file import single_file_envelope
+from ._pedestrians import METHOD_TIME_STEPS, TIME_STEP, time_step_of
+from ._time_steps import CANDIDATE_STEPS, RESOLVED_WITHIN, door_flow
+from ._variants import VARIANTS, active_variant, broken
+from ._verdict import PASS_MARK, SEEDS, rule, verdict
 from ._weidmann import weidmann_specific_flow, weidmann_speed
 
 __all__ = ["EXAMPLE_GROUPS", "ISO_20414_COMPONENTS", "NOT_EXPRESSIBLE", "NotExpressible", "STAIR_SPEED_DOWN",
@@ -44,3 +53,5 @@ __all__ = ["EXAMPLE_GROUPS", "ISO_20414_COMPONENTS", "NOT_EXPRESSIBLE", "NotExpr
            "weidmann_specific_flow", "weidmann_speed"]
 __all__ += ["bottleneck_flow_measured", "bottleneck_width", "measured_specific_flow_band"]
 __all__ += ["STAIR_MAX_SPECIFIC_FLOW", "iso_9", "iso_12"]
+__all__ += ["CANDIDATE_STEPS", "METHOD_TIME_STEPS", "PASS_MARK", "RESOLVED_WITHIN", "SEEDS", "TIME_STEP", "VARIANTS",
+            "active_variant", "broken", "door_flow", "rule", "time_step_of", "verdict"]

@@ -41,13 +41,14 @@ def _evacuate(method, layout: str, starts: np.ndarray, seconds: float, rng) -> n
         sim.add_wall([[back, width], [first, width], [first, width + second]])
         sim.add_wall([[back, 0.0], [first + width, 0.0], [first + width, width + second]])
         target = [[first, width + second], [first + width, width + second]]
-        # First towards the middle of leg 2's entrance (moving on within half the width of it, where
-        # every point lies past the inner corner, so the way on never cuts it), then up leg 2.
+        # First towards the middle of leg 2's entrance, then up leg 2, moving on when within half the
+        # width of it (where every point lies past the inner corner) or as soon as the spot up leg 2 is in
+        # sight past the inner wall (``visible``): people take the corner, and the walls hold them to it.
         middle = [first + width / 2, width]
         lanes = rng.uniform(first + RADIUS, first + width - RADIUS, n)
         waypoints = [[middle, [x, width + second + 10.0]] for x in lanes]
-        sim.add_agents(starts, waypoints=waypoints, waypoint_radius=width / 2, pref_speed=SPEED, max_speed=SPEED,
-                       **PEDESTRIAN)
+        sim.add_agents(starts, waypoints=waypoints, waypoint_radius=width / 2, waypoint_advance="visible",
+                       pref_speed=SPEED, max_speed=SPEED, **PEDESTRIAN)
     else:
         length = first + second if layout == "short" else first + second + 2 * width
         sim.add_wall([[back, width], [length, width]])
@@ -74,7 +75,9 @@ def rimea_15(method="orca", *, persons: int = 500, seconds: float = 600.0, seed:
     person crosses the target line. Round the corner each pedestrian heads
     first for the middle of the second leg's entrance (moving on within 3
     m of it), then for its own spot beyond the target; in the straight
-    corridors straight for a spot beyond the target in its lane.
+    corridors straight for a spot beyond the target in its lane. Round the
+    corner each moves on as soon as its spot up the second leg is in sight
+    past the inner wall, so the walls hold it to the corner.
 
     Geometry: the guideline asks for three such geometries with lines of
     equal length and 500 persons (as JuPedSim's test describes them); the

@@ -30,6 +30,9 @@ class TestResult:
         test's geometry differs from the guideline's.
     data
         What the figures are drawn from (trajectories, series).
+    passes, seeds
+        For a verdict over seeds (:func:`~vosim.validation.verdict`): how
+        many of how many seeds passed; None for a single run.
     """
 
     test: str
@@ -41,13 +44,16 @@ class TestResult:
     summary: str
     notes: str = ""
     data: dict = field(default_factory=dict, repr=False)
+    passes: int | None = None
+    seeds: int | None = None
 
     __test__ = False  # not a pytest test class
 
     @property
     def verdict(self) -> str:
-        """``"pass"`` or ``"fail"``, as every figure's title shows it."""
-        return "pass" if self.passed else "fail"
+        """``"pass"`` or ``"fail"``, with ``k/n`` for a verdict over seeds, as every figure's title shows it."""
+        word = "pass" if self.passed else "fail"
+        return word if self.seeds is None else f"{word} {self.passes}/{self.seeds}"
 
     @property
     def heading(self) -> str:
@@ -66,15 +72,22 @@ class NotExpressible:
     __test__ = False
 
 
+def _shown(result) -> str:
+    word = "pass" if result.passed else "**FAIL**"
+    return word if result.seeds is None else f"{word} {result.passes}/{result.seeds}"
+
+
 def table(results, missing=()) -> str:
     """A Markdown table, one row per test and one column per method, each cell "pass/FAIL: values".
+
+    A verdict over seeds reads "pass 5/5: values" (k of n seeds passed).
 
     The tests in ``missing`` (:class:`NotExpressible`) follow in a second
     table with what each needs.
     """
     methods = list(dict.fromkeys(r.method for r in results))
     tests = list(dict.fromkeys((r.test, r.title) for r in results))
-    cell = {(r.test, r.method): f"{'pass' if r.passed else '**FAIL**'}: {r.summary}" for r in results}
+    cell = {(r.test, r.method): f"{_shown(r)}: {r.summary}" for r in results}
     rows = ["| test | " + " | ".join(methods) + " |", "|---|" + "---|" * len(methods)]
     for test, title in tests:
         rows.append(f"| {test} {title} | " + " | ".join(cell.get((test, m), "-") for m in methods) + " |")

@@ -11,6 +11,7 @@ import numpy as np
 
 from .._checks import integer, scalar
 from ._result import TestResult
+from ._walls import persons_through_walls
 from ._pedestrians import PEDESTRIAN, RADIUS, SPEED, TIME_STEP, method_of, run_quietly, simulator_for
 
 #: RiMEA 6's L-shaped corridor (m), as JuPedSim's verification geometry: 12 m along x and 2 m
@@ -45,7 +46,9 @@ def rimea_6(method="orca", *, persons: int = 20, seed: int = 0, seconds: float =
     random, uniformly (a jittered lattice of two rows), in the first 6 m of a 2 m wide corridor that turns left after 12 m
     into 10 m more (``CORNER_6``, JuPedSim's geometry). Each heads for a
     waypoint in the bend, then out through the open end, where a line sink
-    takes it out of the simulation.
+    takes it out of the simulation; it moves on to the open end as soon as
+    that is in sight past the inner wall (``waypoint_advance="visible"``),
+    so the walls, not the waypoint, keep it round the corner.
 
     Criterion (RiMEA 4.1.1; JuPedSim's check): no pedestrian's centre ever
     enters the area beyond the walls (the square inside the bend, x < 10
@@ -65,8 +68,10 @@ def rimea_6(method="orca", *, persons: int = 20, seed: int = 0, seconds: float =
     starts = _jittered_lattice(rng, persons, (x0 + margin, y0 + margin), (x1 - margin, y1 - margin), rows=2)
     # The bend's waypoint lies so that every centre crossing into the second leg (y = 2, 10.25 <= x <=
     # 11.75) comes within 0.9 m of it: it cannot be missed, and no one turns back for it.
+    # Each moves on to the open end as soon as it sees it (``waypoint_advance="visible"``), as people
+    # take a corner: the walls, not the waypoint, keep it out of the bend's inside.
     sim.add_agents(starts, waypoints=[[[11.0, 1.5], [11.0, 14.0]]] * persons, waypoint_radius=1.0,
-                   pref_speed=SPEED, max_speed=SPEED, **PEDESTRIAN)
+                   waypoint_advance="visible", pref_speed=SPEED, max_speed=SPEED, **PEDESTRIAN)
     sim.add_sink([[9.0, 12.5], [13.0, 12.5]])
     traj = run_quietly(sim, int(round(seconds / TIME_STEP)), until_arrived=True)
     x, y = traj.positions[..., 0], traj.positions[..., 1]
@@ -121,7 +126,8 @@ def rimea_12(method="orca", *, persons: int = 150, seed: int = 0, seconds: float
     Criterion (RiMEA 4.1.1: a jam forms at the bottleneck, none at the
     exit): the flow before the exit is at most the flow out of the
     corridor plus ``tolerance`` persons/s (JuPedSim's quantification: the
-    corridor limits the flow), the peak density in the 2 m x 2 m box ahead
+    corridor limits the flow), nobody's centre crosses a wall (frame to
+    frame), the peak density in the 2 m x 2 m box ahead
     of the exit stays below that ahead of the corridor (vosim's reading of
     "no jam at the exit": those flows alone are equal whenever everyone
     gets through), and every person leaves within ``seconds`` s.
@@ -155,20 +161,22 @@ def rimea_12(method="orca", *, persons: int = 150, seed: int = 0, seconds: float
                    **PEDESTRIAN)
     sim.add_sink([[far + 0.3, -2.0], [far + 4.0, -2.0], [far + 4.0, 2.0], [far + 0.3, 2.0]])
     traj = run_quietly(sim, int(np.ceil(seconds / TIME_STEP)), until_arrived=True)
+    through = int(persons_through_walls(traj.positions, walls).sum())
     j_bottleneck, j_exit = _flow(traj, end), _flow(traj, far - 1.0)
     left = int(np.isfinite(np.asarray(sim.exit_time)).sum())
     into_wall = float(np.asarray(traj.metrics["max_obstacle_penetration"]))
     jam_corridor, jam_exit = _peak_density(traj, room), _peak_density(traj, far)
     passed = bool(left == persons and np.isfinite(j_exit) and j_exit <= j_bottleneck + tolerance
-                  and jam_exit < jam_corridor)
+                  and jam_exit < jam_corridor and through == 0)
     summary = (f"flow out of the corridor {j_bottleneck:.2f} /s, before the exit {j_exit:.2f} /s; peak density "
                f"{jam_corridor:.1f}/m² before the corridor, {jam_exit:.1f}/m² before the exit; {left}/{persons} out; "
-               f"into walls {into_wall * 100:.1f} cm")
+               f"into walls {into_wall * 100:.1f} cm" + (f"; {through} through a wall" if through else ""))
     return TestResult("RiMEA 12", "effect of bottlenecks", method.name,
                       {"flow_bottleneck_per_s": j_bottleneck, "flow_exit_per_s": j_exit,
                        "peak_density_before_corridor": jam_corridor, "peak_density_before_exit": jam_exit,
                        "persons_out": left,
-                       "persons": persons, "max_wall_penetration_m": into_wall},
+                       "persons": persons, "max_wall_penetration_m": into_wall, "persons_through_walls": through},
                       f"flow before the exit <= flow out of the corridor + {tolerance:g} /s, peak density before "
-                      f"the exit < before the corridor, all {persons} out within {seconds:g} s", passed, summary,
+                      f"the exit < before the corridor, all {persons} out within {seconds:g} s, nobody through a wall",
+                      passed, summary,
                       data={"trajectory": traj, "walls": walls})
