@@ -23,7 +23,9 @@ import vosim_docs  # noqa: E402
 API_PAGE = DOCS / "api" / "index.md"
 # Modules documented through the names they export at the top level (vosim.Simulator is
 # vosim.simulator.Simulator) or elsewhere (the command line has its own --help).
-DOCUMENTED_ELSEWHERE = {"vosim.simulator", "vosim.batch", "vosim.trajectory", "vosim.cli", "vosim.compat"}
+# (vosim.view: the module is the callable vosim.view, listed among vosim's names; its guide is docs/guide/viewer.md)
+DOCUMENTED_ELSEWHERE = {"vosim.simulator", "vosim.batch", "vosim.trajectory", "vosim.cli", "vosim.compat",
+                        "vosim.view"}
 
 
 def autosummary_entries(text: str) -> set[str]:
