@@ -198,13 +198,13 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
     precision, relative, confidence
         With ``seeds="auto"``: the half-width wanted of each metric's
         ``confidence`` interval of the mean, one number for the metrics of
-        :data:`SUMMARY_COLUMNS` or ``{"metric": half_width}``; with
+        ``vosim.comparison.SUMMARY_COLUMNS`` or ``{"metric": half_width}``; with
         ``relative=True`` as a share of the mean's size. As in
-        :func:`seeds_needed`, which decides each round.
+        ``vosim.comparison.seeds_needed``, which decides each round.
     max_seeds, pilot_seeds
         With ``seeds="auto"``: the most seeds, and the seeds of the first
         round (0 to ``pilot_seeds - 1``). Each later round runs the seeds
-        that :func:`seeds_needed` asks for beyond those already run, as one
+        that ``vosim.comparison.seeds_needed`` asks for beyond those already run, as one
         Batch per method and scenario; rounds are deterministic, and
         ``table.attrs["inputs"]["seed_rounds"]`` lists them (the rows equal
         those of ``compare`` called on each round's seeds). A warning says
@@ -225,7 +225,7 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
         ``df.attrs["inputs"]`` records what produced the rows (each
         method's settings, each scenario's function, arguments, seeds and
         the digest of every scene, the step limit, the seed rounds), which
-        :func:`report` writes out with their digest.
+        ``vosim.comparison.report`` writes out with their digest.
     """
     try:
         import pandas as pd

@@ -70,7 +70,7 @@ def imo_4(method="orca", *, persons: int = 100, seconds: float = 300.0, seed: in
     period is the persons that left after the first, divided by the time
     from the first's exit to the last's (persons/s); the peak flow, the same
     measure over any stretch of at least 10 s between two exits
-    (:func:`peak_flow`: never below the flow over the whole period), is
+    (``peak_flow``: never below the flow over the whole period), is
     reported as well.
 
     Source: IMO MSC.1/Circ.1238 (2007), Annex 3, component test 4, as

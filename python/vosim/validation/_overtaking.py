@@ -37,7 +37,7 @@ def iso_7(method="orca", *, faster: int = 5, slow_speed: float = SLOW_SPEED_7, t
 
     Criterion: every faster person reaches the end before the slow one
     (they overtake it) and goes round it (no faster body overlaps the slow
-    one's by more than 0.1 m, :data:`MAX_OVERLAP_7`), and the slow one's time to walk its 30 m is within
+    one's by more than 0.1 m, ``MAX_OVERLAP_7``), and the slow one's time to walk its 30 m is within
     ``tolerance`` (10 %) of its free walking time (the faster ones do not
     block or push it).
     """

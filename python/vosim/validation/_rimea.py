@@ -204,7 +204,7 @@ def rimea_4(method="orca", *, densities=(0.5, 1.0, 2.0, 3.0, 4.0), length: float
     density fills the corridor on a hexagonal lattice, everyone heading
     down it at a desired speed of its own, drawn from a normal distribution
     of mean 1.34 and standard deviation 0.26 m/s (Weidmann's free speeds,
-    :data:`DESIRED_SPEED_4`, clipped to 0.5-2.2 m/s): faster walkers must
+    ``DESIRED_SPEED_4``, clipped to 0.5-2.2 m/s): faster walkers must
     pass slower ones, as in a real crowd. A measurement area
     ``area_length`` m long across the corridor's middle records the
     classic density and mean speed (:mod:`vosim.measurement`) from
@@ -288,8 +288,8 @@ def rimea_5(method="orca", *, agents: int = 10, earliest: float = 10.0, latest: 
     the middle of its right wall, each with a pre-movement time
     (``start_time``) drawn uniformly from ``earliest`` to ``latest`` s, and
     leave through the exit. With ``walker`` (the default), one more person
-    waits on the exit's axis (:data:`AIMED_AT_5`, its time drawn alike) and
-    a walker sets off at once from the left wall (:data:`WALKER_5`) straight
+    waits on the exit's axis (``AIMED_AT_5``, its time drawn alike) and
+    a walker sets off at once from the left wall (``WALKER_5``) straight
     along that axis, aimed at the waiting person, to the exit: the hardest
     case for a method that must leave waiting persons standing. A person
     has set off when its centre is first ``moved`` m from where it stood.

@@ -16,7 +16,7 @@ id, speed, goal and nearest neighbours, and follow it. Agents are drawn
 with WebGL (a 2D canvas where WebGL is missing); positions travel as
 float32 binary, never as JSON lists.
 
-This module can be called: ``vosim.view(obj)`` is :func:`view`.
+This module can be called: ``vosim.view(obj)`` is :func:`vosim.view.view`.
 """
 
 from __future__ import annotations
