@@ -107,7 +107,10 @@ bool Engine::advance_in(Ticker* ticker, std::int64_t steps_done) {
     const StepClock clock{time_, time_step_};
     update_pref_velocities<V>(state_, method.preference_noise(), method.deadlock_resolution(), step_count_, clock);
     speed_zones_.apply(state_);  // preferred speeds scaled inside speed zones
-    check_goal_pref_velocities(state_);  // what the goals phase wrote, before any method reads it
+    // What the goals phase wrote, before any method reads it. Without zones
+    // or a perturbation a preferred velocity is at most pref_speed long, which
+    // the per-step check keeps in range: the pass is needed only with them.
+    if (speed_zones_.any_live() || method.preference_noise().magnitude > 0.0) check_goal_pref_velocities(state_);
     // Non-holonomic agents are presented to the method through its model
     // (validate refused them in 3D).
     nonholonomic_ = has_nonholonomic(state_);
