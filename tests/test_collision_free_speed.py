@@ -88,3 +88,21 @@ def test_the_registry_knows_it():
 def test_bad_parameters_are_refused_by_name(name, value):
     with pytest.raises(ValueError, match=name):
         vosim.CollisionFreeSpeed(**{name: value})
+
+
+@pytest.mark.parametrize("time_step", [0.1, 0.01])
+def test_an_agent_pressed_against_a_wall_stops_instead_of_stepping_back_and_forth(time_step):
+    # The goal straight behind a wall: the wall's push balances the preferred
+    # direction at a distance from it. Stepping at full speed across that
+    # point and back (0.134 m each way at dt 0.1) read as 1.34 m/s of speed
+    # with no progress; the model's motion stops there.
+    sim = vosim.Simulator(time_step=time_step, method=vosim.CollisionFreeSpeed())
+    sim.add_obstacle([(0, 0), (4, 0), (4, 4), (0, 4)])
+    sim.add_agents([[-1.0, 2.0]], goals=[[5.0, 2.0]], radius=0.25, pref_speed=1.34, max_speed=2.0)
+    traj = sim.run(int(round(20.0 / time_step)), record_every=1)
+    last_second = traj.positions[-int(round(1.0 / time_step)):, 0]
+    travelled = np.linalg.norm(np.diff(last_second, axis=0), axis=1).sum()
+    assert travelled < 1e-6
+    assert np.linalg.norm(sim.velocities[0]) < 1e-6
+    assert -0.5 < sim.positions[0, 0] < -0.25  # held off the wall, where its push balances the goal's pull
+    assert traj.metrics["mean_speed"] < 0.2

@@ -71,28 +71,45 @@ def test_bottleneck_aggregates_match_jupedsim(model):
 # chaotic: JuPedSim itself, with its 60 starts of the door scene moved by up
 # to 1 mm, ends between 47.4 and 55.8 s with a door flow of 1.33-1.51 /s
 # (SocialForceModel) and between 38.4 and 44.0 s, 1.45-1.73 /s, or jams for
-# good (CollisionFreeSpeedModel). One run of each is compared, so the marks
-# are that spread, not 5 %: relative, on the last exit and on the flow
-# between the 10 % and the 90 % exit. Measured vosim against JuPedSim (last
-# exit, flow): csm door +1.4 %, -2.3 %; two exits -5.1 %, +10.7 %; corner
-# +8.0 %, -13.7 %; sfm door +7.9 %, -6.2 %; two exits +7.8 %, -6.4 %;
-# corner +4.7 %, -10.4 %. Before SocialForce took JuPedSim's walls (no
-# obstacle guard, segments from both sides) its door run ended at 54.1 s,
-# 1.34 /s (+14 %, -11 %); with goals on the exit's centroid (vosim's goals
-# phase slowing agents near it) the csm door ended at 56.4 s, 1.11 /s.
+# good (CollisionFreeSpeedModel). So vosim runs each scene six times, from
+# the recorded starts and from five copies moved by up to 1 mm, and its
+# medians are compared with JuPedSim's run: relative, on the last exit and on
+# the flow between the 10 % and the 90 % exit. Measured (medians against
+# JuPedSim: last exit, flow): csm door -2.6 %, +3.6 %; two exits -4.9 %,
+# +10.6 %; corner +6.4 %, -11.0 % (+8.3 %, -14.2 % while csm stepped back
+# and forth at walls: collision_free_speed.cpp); sfm door +8.0 %, -7.4 %;
+# two exits +1.2 %, +11.9 %; corner +4.7 %, -10.4 %. Before SocialForce took JuPedSim's
+# walls (no obstacle guard, segments from both sides) its door run ended at
+# 54.1 s, 1.34 /s (+14 %, -11 %); with goals on the exit's centroid (vosim's
+# goals phase slowing agents near it) the csm door ended at 56.4 s, 1.11 /s.
 DOOR_TOLERANCE = {"door": 0.1, "two_exits": 0.12, "corner": 0.15}
 DOOR_CASES = [(model, scene) for model in ("csm", "sfm") for scene in DOOR_TOLERANCE]
+DOOR_JITTER_M, DOOR_RUNS = 1e-3, 6
+
+
+def door_runs(golden: dict) -> list[dict]:
+    """vosim's runs of a door scene: the recorded starts, then copies moved by up to DOOR_JITTER_M."""
+    runs = [run_vosim(golden)]
+    for seed in range(1, DOOR_RUNS):
+        moved = dict(golden)
+        jitter = np.random.default_rng(seed).uniform(-DOOR_JITTER_M, DOOR_JITTER_M, golden["starts"].shape)
+        moved["starts"] = golden["starts"] + jitter
+        runs.append(run_vosim(moved))
+    return runs
 
 
 @pytest.mark.parametrize("model, scene", DOOR_CASES)
 def test_door_flow_and_last_exit_match_jupedsim(model, scene):
     golden = load_golden(model, scene)
-    ours_run = run_vosim(golden)
-    expected, ours = door_aggregates(golden), door_aggregates(ours_run)
-    assert ours["exited"] == expected["exited"] == expected["agents"]
+    runs = door_runs(golden)
+    expected = door_aggregates(golden)
+    ours = [door_aggregates(run) for run in runs]
+    assert expected["exited"] == expected["agents"]
+    assert [run["exited"] for run in ours] == [expected["agents"]] * DOOR_RUNS
     tolerance = DOOR_TOLERANCE[scene]
-    assert ours["last_exit"] == pytest.approx(expected["last_exit"], rel=tolerance), "last exit"
-    assert ours["flow"] == pytest.approx(expected["flow"], rel=tolerance), "door flow"
+    for key in ("last_exit", "flow"):
+        assert np.median([run[key] for run in ours]) == pytest.approx(expected[key], rel=tolerance), key
+    ours_run = runs[0]
     # Early on, before the crowd presses at the door, the runs are the same
     # walk: every agent within 0.1 m of JuPedSim's over the first 2 s
     # (measured 0.000-0.085 m; the frames are 0.5 s apart).

@@ -27,7 +27,9 @@ CASES = {
     "7": (dict(per_group=3), "half_speed", "orca"),
     "8": (dict(variations=[("base", {}), ("pre-movement 0-30 s", {"premovement": 30.0})], seeds=(0,)),
           "no_waiting", "orca"),
-    "9": (dict(persons=40, seconds=200.0), "no_avoidance", "csm"),
+    # At 40 persons no door queue forms, so no method doubles its time reliably (seeds 0-4: ORCA and
+    # CSM pass 1 of 5, SocialForce 0): the variant alone; the full-size verdicts are docs/validation.md's.
+    "9": (dict(persons=40, seconds=200.0), "no_avoidance", None),
     "10": ({}, "no_walls", "orca"),
     "11": (dict(persons=30, seconds=200.0), "no_avoidance", "orca"),
     "12": (dict(persons=30), "no_walls", "orca"),
