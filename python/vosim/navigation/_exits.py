@@ -127,7 +127,7 @@ class ExitChoice:
     """The exits of a simulator and the choice made among them (kept on the simulator as ``_exits``)."""
 
     def __init__(self, sim, sinks, choice, assignment, reevaluate, plan, clearance, waypoint_radius, via=None,
-                 waypoint_advance="distance"):
+                 waypoint_advance="visible"):
         if not isinstance(choice, str) or choice not in CHOICES:
             raise ValueError(f"choice is {choice!r}; must be one of {', '.join(map(repr, CHOICES))}")
         known = {s.id: s for s in sim.sinks}

@@ -27,7 +27,7 @@ class GoalMethods:
         return order[at]
 
     def set_goals(self, ids, goals, *, plan=None, waypoint_radius=None, clearance: float = 0.0,
-                  waypoint_advance="distance") -> None:
+                  waypoint_advance="visible") -> None:
         """Send agents to new goals, planning the way round obstacles if asked.
 
         Parameters
@@ -51,11 +51,13 @@ class GoalMethods:
             With ``plan="roadmap"`` or ``"navmesh"``: extra distance the
             paths keep from obstacles.
         waypoint_advance
-            When an agent moves on from a path's corner: ``"distance"``
-            (default: within ``waypoint_radius``), ``"passed"`` (also once
-            past it) or ``"visible"`` (also once the next corner is in
-            line of sight, or passed); one for all or ``(m,)``. See
-            :meth:`set_waypoints`.
+            When an agent moves on from a path's corner: ``"visible"``
+            (default: within ``waypoint_radius`` of it, once past it, or once
+            the next corner is in line of sight), ``"passed"`` (within the
+            radius or past it) or ``"distance"`` (only within
+            ``waypoint_radius``: a crowd that shares a corner can ring it
+            for ever, those that cannot get near it held back by the
+            others); one for all or ``(m,)``. See :meth:`set_waypoints`.
 
         Notes
         -----
@@ -125,7 +127,7 @@ class GoalMethods:
 
     def set_exits(self, sinks, *, choice: str = "nearest", assignment=None, reevaluate=None,
                   via=None, plan="navmesh", clearance: float = 0.0, waypoint_radius=None,
-                  waypoint_advance="distance") -> None:
+                  waypoint_advance="visible") -> None:
         """Send every active agent to one of several exits (sinks), chosen by a strategy.
 
         Each agent heads for its exit's middle (a line sink's midpoint, an
@@ -177,9 +179,9 @@ class GoalMethods:
             Distance at which a path's corner counts as passed; by default
             each agent's arrival radius.
         waypoint_advance
-            When an agent moves on from a path's corner: ``"distance"``
-            (default), ``"passed"`` or ``"visible"`` (see
-            :meth:`set_waypoints`); kept for the re-evaluations.
+            When an agent moves on from a path's corner: ``"visible"``
+            (default), ``"passed"`` or ``"distance"`` (see :meth:`set_goals`
+            and :meth:`set_waypoints`); kept for the re-evaluations.
 
         Notes
         -----
