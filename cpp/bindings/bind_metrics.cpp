@@ -134,9 +134,9 @@ py::object metric_array(const std::vector<T>& values, MetricScope scope, const R
 
 double phase_seconds(const PhaseTimes& times, const char* name) {
     const std::string key(name);
-    if (key == "time_neighbors") return times.neighbors;
-    if (key == "time_velocities") return times.velocities;
-    if (key == "time_integration") return times.integration;
+    if (key == "time_neighbors") return times.neighbors();
+    if (key == "time_velocities") return times.method;
+    if (key == "time_integration") return times.integration();
     throw std::logic_error("no phase time named " + key);
 }
 
@@ -149,6 +149,16 @@ py::tuple metric_rows() {
         row["scope"] = kScopes[static_cast<int>(info.scope)];
         row["unit"] = info.unit;
         row["doc"] = info.doc;
+        rows.append(row);
+    }
+    // A time per phase of the step, from the engine's phase table.
+    for (const StepPhaseInfo& phase : kStepPhases) {
+        py::dict row;
+        row["name"] = std::string("time_phase_") + phase.name;
+        row["scope"] = "timing";
+        row["unit"] = "s";
+        row["doc"] = std::string("Seconds of the run spent in the step's ") + phase.name + " phase (" + phase.doc +
+                     "), wall time on the calling thread.";
         rows.append(row);
     }
     return py::tuple(rows);
@@ -164,6 +174,7 @@ py::dict run_metrics_dict(const RunMetrics& m, const PhaseTimes& times) {
 #define VOSIM_TIME_ENTRY(name, scope, T, unit, doc) out[#name] = phase_seconds(times, #name);
     VOSIM_RUN_TIMES(VOSIM_TIME_ENTRY)
 #undef VOSIM_TIME_ENTRY
+    for (const StepPhaseInfo& phase : kStepPhases) out[py::str(std::string("time_phase_") + phase.name)] = times[phase.phase];
     out["series_steps"] = array(m.series_steps, {static_cast<py::ssize_t>(m.series_steps.size())});
     return out;
 }
@@ -173,6 +184,10 @@ void bind_metrics(py::module_& m) {
     m.attr("STALL_SPEED") = MetricsSettings{}.stall_speed;
     m.attr("OBSTACLE_CONTACT_TOLERANCE") = kObstacleContactTolerance;
     m.attr("RUN_METRICS") = metric_rows();
+    // The step's phases in order, with what each does (engine/step_phases.hpp).
+    py::list phases;
+    for (const StepPhaseInfo& phase : kStepPhases) phases.append(py::make_tuple(phase.name, phase.doc));
+    m.attr("STEP_PHASES") = py::tuple(phases);
     m.def(
         "overlaps",
         [](const Doubles& positions, const Doubles& radius, const Bytes& active, double min_fraction,

@@ -3,6 +3,7 @@
 #include "engine/engine.hpp"
 
 #include <chrono>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -11,6 +12,8 @@
 #include "engine/goals_phase.hpp"
 #include "engine/integrate_phase.hpp"
 #include "engine/observe_phase.hpp"
+#include "engine/step_context.hpp"
+#include "engine/step_phases.hpp"
 #include "engine/wrap_phase.hpp"
 #include "kinematics/kinematics.hpp"
 #include "limits.hpp"
@@ -93,19 +96,14 @@ bool Engine::advance(Ticker* ticker, std::int64_t steps_done) {
     return with_vector_type(dimensions(), [&](auto v) { return advance_in<decltype(v)>(ticker, steps_done); });
 }
 
-// The step, phase by phase (ARCHITECTURE.md, "The step"). Until the
-// velocities phase completes nothing is advanced: the goals phase only
-// rewrites the preferred velocities of goal-seeking agents, which the next
-// attempt computes identically, so an abandoned step leaves the state as it
-// was.
+// goals: obstacles and waypoints up to date, preferred velocities.
 template <class V>
-bool Engine::advance_in(Ticker* ticker, std::int64_t steps_done) {
-    const Method& method = *method_;
-    // 1. goals: obstacles and waypoints up to date, preferred velocities.
+bool Engine::goals_phase(StepContext& step) {
+    const Method& method = *step.method;
     build_obstacles();
     waypoints_.advance(state_, {&shared_obstacles_, &scene_obstacles_});
-    const StepClock clock{time_, time_step_};
-    update_pref_velocities<V>(state_, method.preference_noise(), method.deadlock_resolution(), step_count_, clock);
+    update_pref_velocities<V>(state_, method.preference_noise(), method.deadlock_resolution(), step_count_,
+                              step.clock);
     speed_zones_.apply(state_);  // preferred speeds scaled inside speed zones
     // What the goals phase wrote, before any method reads it. Without zones
     // or a perturbation a preferred velocity is at most pref_speed long, which
@@ -115,51 +113,112 @@ bool Engine::advance_in(Ticker* ticker, std::int64_t steps_done) {
     // (validate refused them in 3D).
     nonholonomic_ = has_nonholonomic(state_);
     if (nonholonomic_) present_state(method, state_, presented_);
+    return true;
+}
 
-    // 2. index: one neighbour grid per scene over the frozen positions.
-    const auto index_started = std::chrono::steady_clock::now();
+// index: one neighbour grid per scene over the frozen positions.
+template <class V>
+bool Engine::index_phase(StepContext&) {
     order_.build<V>(state_);
-    add_time_since(index_started, phase_times_.neighbors);
+    return true;
+}
 
-    // 3. velocities: every agent's new velocity from the method, in parallel.
-    if (!compute_new_velocities<V>(ticker, steps_done)) return false;
+// velocities: every agent's new velocity from the method, in parallel (velocities_phase.cpp).
+template <class V>
+bool Engine::velocities_phase(StepContext& step) {
+    return compute_new_velocities<V>(step.ticker, step.steps_done);
+}
 
-    // 4. integrate: velocities, positions and headings (line sinks need the positions before).
-    const auto integration_started = std::chrono::steady_clock::now();
-    const bool observing = wants_observation(method, metrics_);
-    const bool exits = wants_exits(state_, sinks_);
-    if (exits && sinks_.any_live_line()) sinks_.keep_positions(state_);
+// integrate: velocities, positions and headings (line sinks need the positions before).
+template <class V>
+bool Engine::integrate_phase(StepContext& step) {
+    const Method& method = *step.method;
+    step.observing = wants_observation(method, metrics_);
+    step.exits = wants_exits(state_, sinks_);
+    if (step.exits && sinks_.any_live_line()) sinks_.keep_positions(state_);
     // Methods that do not keep clear of obstacles themselves, nor model
-    // soft walls, get the integrate phase's obstacle guard (plane only).
-    ObstacleWorld world;
-    const bool guarded = kDim<V> == 2 && !method.keeps_clear_of_obstacles() && !method.walls_are_soft() &&
-                         obstacle_world(shared_obstacles_, scene_obstacles_, state_.scenes(), world);
+    // soft walls, get the obstacle guard (plane only).
+    step.guarded = kDim<V> == 2 && !method.keeps_clear_of_obstacles() && !method.walls_are_soft() &&
+                   obstacle_world(shared_obstacles_, scene_obstacles_, state_.scenes(), step.world);
     // Methods that ask for it get the resolve phase: overlapping agents
-    // pushed apart, among the neighbours the velocities phase saw.
-    const OverlapResolution resolution = kDim<V> == 2 ? method.overlap_resolution() : OverlapResolution{};
-    if (resolution.iterations > 0) gather_overlap_neighbors();
-    integrate<V>(state_, method, time_step_, nonholonomic_, observing ? &motion_before_ : nullptr,
-                 guarded ? &world : nullptr);
-    if (resolution.iterations > 0) resolve_overlaps(resolution, guarded ? &world : nullptr);
+    // pushed apart, among the neighbours the velocities phase saw (gathered
+    // now, before the positions move).
+    step.resolution = kDim<V> == 2 ? method.overlap_resolution() : OverlapResolution{};
+    if (step.resolution.iterations > 0) gather_overlap_neighbors();
+    integrate<V>(state_, method, time_step_, nonholonomic_, step.observing ? &motion_before_ : nullptr,
+                 step.guarded ? &step.world : nullptr);
+    return true;
+}
 
-    // 5. observe: run metrics and deadlock timers (after the resolve phase's pushes).
-    if (observing) observe_motion<V>(state_, motion_before_, method, waypoints_, metrics_, clock, step_count_);
+// resolve: overlapping agents pushed apart (resolve_phase.cpp).
+template <class V>
+bool Engine::resolve_phase(StepContext& step) {
+    if (step.resolution.iterations > 0) resolve_overlaps(step.resolution, step.guarded ? &step.world : nullptr);
+    return true;
+}
 
-    // 6. exits: agents in a sink, or at their final goal with remove_at_goal, leave (become inactive).
-    if (exits) remove_exits<V>(state_, sinks_, waypoints_, metrics_, clock, step_count_);
+// observe: run metrics and deadlock timers (after the resolve phase's pushes).
+template <class V>
+bool Engine::observe_phase(StepContext& step) {
+    if (step.observing) {
+        observe_motion<V>(state_, motion_before_, *step.method, waypoints_, metrics_, step.clock, step_count_);
+    }
+    return true;
+}
 
-    // 7. wrap: along a periodic axis, agents (with their goals) back into the period.
+// exits: agents in a sink, or at their final goal with remove_at_goal, leave (become inactive).
+template <class V>
+bool Engine::exits_phase(StepContext& step) {
+    if (step.exits) remove_exits<V>(state_, sinks_, waypoints_, metrics_, step.clock, step_count_);
+    return true;
+}
+
+// wrap: along a periodic axis, agents (with their goals) back into the period.
+template <class V>
+bool Engine::wrap_phase(StepContext&) {
     if (periodic_.on()) wrap_periodic(state_, periodic_, waypoints_);
+    return true;
+}
 
-    // Moving obstacles move with the agents, after the velocities were chosen
-    // against their current place and velocity.
+// obstacle_motion: moving obstacles move with the agents, after the
+// velocities were chosen against their current place and velocity; the
+// clock advances.
+template <class V>
+bool Engine::obstacle_motion_phase(StepContext&) {
     shared_obstacles_.advance(time_step_);
     for (auto& set : scene_obstacles_) {
         if (set) set->advance(time_step_);
     }
     time_ += time_step_;
     ++step_count_;
-    add_time_since(integration_started, phase_times_.integration);
+    return true;
+}
+
+// The step: the phases of step_phases.hpp in their order over one context,
+// each timed (ARCHITECTURE.md, "The step"). Until the velocities phase
+// completes nothing is advanced: the goals phase only rewrites the preferred
+// velocities of goal-seeking agents, which the next attempt computes
+// identically, so an abandoned step leaves the state as it was.
+template <class V>
+bool Engine::advance_in(Ticker* ticker, std::int64_t steps_done) {
+    using Phase = bool (Engine::*)(StepContext&);
+    static constexpr Phase kPhases[] = {
+#define VOSIM_PHASE_CALL(name, doc) &Engine::name##_phase<V>,
+        VOSIM_STEP_PHASES(VOSIM_PHASE_CALL)
+#undef VOSIM_PHASE_CALL
+    };
+    static_assert(std::size(kPhases) == kStepPhaseCount);
+    StepContext step;
+    step.ticker = ticker;
+    step.steps_done = steps_done;
+    step.clock = StepClock{time_, time_step_};
+    step.method = method_.get();
+    for (std::size_t k = 0; k < kStepPhaseCount; ++k) {
+        const auto started = std::chrono::steady_clock::now();
+        const bool finished = (this->*kPhases[k])(step);
+        add_time_since(started, phase_times_.seconds[k]);
+        if (!finished) return false;
+    }
     return true;
 }
 

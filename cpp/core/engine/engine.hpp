@@ -1,6 +1,7 @@
 // The simulation engine: B independent scenes of agents, 2 or 3 dimensions, stepped together by one avoidance
-// method. A step (Engine::advance_in, ARCHITECTURE.md "The step") checks the state, then runs the phases goals ->
-// index -> velocities -> integrate -> observe -> exits -> wrap, each in its own file (agent_order: the index).
+// method. A step (Engine::advance_in, ARCHITECTURE.md "The step") checks the state, then runs the phases of the
+// table in step_phases.hpp (goals -> index -> velocities -> integrate -> resolve -> observe -> exits -> wrap ->
+// obstacle_motion), each timed, their work in their own files (agent_order: the index).
 // No result depends on the order or thread agents are processed in; geometry phases are templates on Vec2/Vec3.
 #pragma once
 
@@ -21,6 +22,8 @@
 #include "spatial/periodic.hpp"
 
 namespace vosim {
+
+struct StepContext;  // step_context.hpp
 
 class Engine {
 public:
@@ -102,6 +105,26 @@ private:
     bool advance(Ticker* ticker, std::int64_t steps_done);  // the step on a validated state
     template <class V>  // false: stopped, nothing advanced
     bool advance_in(Ticker* ticker, std::int64_t steps_done);
+    // The step's phases (step_phases.hpp), in engine.cpp, all templates on the vector type so that one
+    // table holds them; false: the step was abandoned.
+    template <class V>
+    bool goals_phase(StepContext& step);
+    template <class V>
+    bool index_phase(StepContext& step);
+    template <class V>
+    bool velocities_phase(StepContext& step);
+    template <class V>
+    bool integrate_phase(StepContext& step);
+    template <class V>
+    bool resolve_phase(StepContext& step);
+    template <class V>
+    bool observe_phase(StepContext& step);
+    template <class V>
+    bool exits_phase(StepContext& step);
+    template <class V>
+    bool wrap_phase(StepContext& step);
+    template <class V>
+    bool obstacle_motion_phase(StepContext& step);
     template <class V>
     bool compute_new_velocities(Ticker* ticker, std::int64_t steps_done);  // velocities_phase.cpp
     template <class V>

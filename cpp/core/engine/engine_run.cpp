@@ -140,9 +140,7 @@ RunResult Engine::run(const RunOptions& options, const Recording& recording, con
         }
         result.metrics->finish(state_, result.steps_done, time_step_, fallbacks);
     }
-    result.times.neighbors = phase_times_.neighbors - times_before.neighbors;
-    result.times.velocities = phase_times_.velocities - times_before.velocities;
-    result.times.integration = phase_times_.integration - times_before.integration;
+    result.times = phase_times_ - times_before;
     return result;
 }
 

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/step_phases.hpp"
 #include "metrics/metrics.hpp"
 
 namespace vosim {
@@ -48,14 +49,6 @@ struct Recording {
     double* times = nullptr;
     std::int64_t* steps = nullptr;
     std::int64_t max_frames = 0;
-};
-
-// Seconds spent in each phase of the steps so far (phase 3 split in its
-// neighbour queries and its method calls), averaged over the threads.
-struct PhaseTimes {
-    double neighbors = 0.0;   // neighbour index and queries (agents and obstacle edges)
-    double velocities = 0.0;  // the method
-    double integration = 0.0;
 };
 
 struct RunResult {

@@ -73,8 +73,8 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
         tally.second_seconds += std::chrono::duration<double>(t2 - t1).count();
     });
     if (!run.finished) return false;
-    phase_times_.neighbors += run.first_seconds / threads;
-    phase_times_.velocities += run.second_seconds / threads;
+    phase_times_.neighbor_queries += run.first_seconds / threads;
+    phase_times_.method += run.second_seconds / threads;
     if (metrics_) metrics_->end_state();
     if (run.first_bad < total) {
         const int bad_scene = order_.scene_of(run.first_bad);
