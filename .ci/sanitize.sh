@@ -41,24 +41,24 @@ done
 
 SANITIZE_TESTS=(
     # untrusted files and inputs
-    tests/test_fuzz_files.py tests/test_untrusted_files.py tests/test_corrupt_files.py tests/test_io.py
-    tests/test_fuzz.py tests/test_fuzz3d.py tests/test_bad_input_3d.py tests/test_degenerate.py
+    tests/files/test_fuzz_files.py tests/files/test_untrusted_files.py tests/files/test_corrupt_files.py tests/files/test_io.py
+    tests/api/test_fuzz.py tests/api/test_fuzz3d.py tests/api/test_bad_input_3d.py tests/engine/test_degenerate.py
     # checkpoints and the soak
-    tests/test_checkpoints.py tests/test_checkpoint_obstacles.py tests/test_checkpoint_deadlock.py tests/test_soak.py
+    tests/files/test_checkpoints.py tests/files/test_checkpoint_obstacles.py tests/files/test_checkpoint_deadlock.py tests/files/test_soak.py
     # the engine: agents, neighbours, obstacles, methods, metrics, threads
-    tests/test_agents.py tests/test_agents3d.py tests/test_run.py tests/test_determinism.py
-    tests/test_neighbors.py tests/test_neighbor_gathering.py tests/test_large_maps.py
-    tests/test_obstacles.py tests/test_obstacles3d_engine.py tests/test_moving_obstacles.py tests/test_shapes3d.py
-    tests/test_methods.py tests/test_methods3d.py tests/test_differential_drive.py tests/test_nh_orca.py
-    tests/test_metrics.py tests/test_metrics_bounded.py tests/test_metric_table.py tests/test_memory.py tests/test_lazy_fields.py
-    tests/test_batch.py
-    tests/test_waypoints.py tests/test_waypoints3d.py tests/test_field_table.py tests/test_deadlock.py tests/test_sinks.py tests/test_speed_zones.py
-    tests/test_collision_free_speed.py tests/test_social_force.py
+    tests/engine/test_agents.py tests/engine/test_agents3d.py tests/engine/test_run.py tests/engine/test_determinism.py
+    tests/engine/test_neighbors.py tests/engine/test_neighbor_gathering.py tests/engine/test_large_maps.py
+    tests/engine/test_obstacles.py tests/engine/test_obstacles3d_engine.py tests/engine/test_moving_obstacles.py tests/engine/test_shapes3d.py
+    tests/methods/test_methods.py tests/methods/test_methods3d.py tests/methods/test_differential_drive.py tests/methods/test_nh_orca.py
+    tests/engine/test_metrics.py tests/engine/test_metrics_bounded.py tests/engine/test_metric_table.py tests/engine/test_memory.py tests/engine/test_lazy_fields.py
+    tests/engine/test_batch.py
+    tests/engine/test_waypoints.py tests/engine/test_waypoints3d.py tests/engine/test_field_table.py tests/methods/test_deadlock.py tests/engine/test_sinks.py tests/engine/test_speed_zones.py
+    tests/methods/test_collision_free_speed.py tests/methods/test_social_force.py
     # methods switched between runs, hostile parameters, walls, forks, checkpoints of every scene feature
-    tests/test_method_switching.py tests/test_hostile_parameters.py tests/test_walls_any_time_step.py
-    tests/test_fork_safety.py tests/test_checkpoint_features.py tests/test_crafted_states.py tests/test_method_parameter_fuzz.py
+    tests/methods/test_method_switching.py tests/methods/test_hostile_parameters.py tests/engine/test_walls_any_time_step.py
+    tests/engine/test_fork_safety.py tests/files/test_checkpoint_features.py tests/files/test_crafted_states.py tests/methods/test_method_parameter_fuzz.py
     # random API sequences (methods switched, agents, scene features, checkpoints, threads), in child processes
-    tests/test_api_fuzz.py
+    tests/api/test_api_fuzz.py
 )
 # Fewer API-fuzz sequences than the normal lane's 40: each is several times slower here.
 export VOSIM_API_FUZZ_SEEDS=12

@@ -20,8 +20,8 @@ repo=$PWD
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-WHEEL_TESTS=(test_readme.py test_determinism.py test_cli.py test_io.py test_checkpoints.py
-             test_run.py test_scenarios.py test_methods.py test_usability.py test_fork_safety.py test_view.py)
+WHEEL_TESTS=(meta/test_readme.py engine/test_determinism.py frontend/test_cli.py files/test_io.py files/test_checkpoints.py
+             engine/test_run.py frontend/test_scenarios.py methods/test_methods.py api/test_usability.py engine/test_fork_safety.py frontend/test_view.py)
 
 echo "wheel lane: building the sdist and the wheel from it"
 python3 -m venv "$work/tools"

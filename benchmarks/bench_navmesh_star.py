@@ -3,7 +3,7 @@
     python benchmarks/bench_navmesh_star.py [--sizes 5000 10000 20000 50000] [--timeout 300]
 
 Each size runs in a fresh process: a star of n vertices (random radii
-between 25 and 50 m, as in tests/test_large_maps.py) added as an obstacle,
+between 25 and 50 m, as in tests/engine/test_large_maps.py) added as an obstacle,
 then one agent of radius 0.3 m sent across it with
 ``set_goals(plan="navmesh")``. Reported: seconds for ``add_obstacle`` (its
 checks) and for ``set_goals`` (inflating the star, meshing, planning), and

@@ -42,7 +42,7 @@ myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
 myst_heading_anchors = 3
 
 # The notebooks are stored with their outputs (notebooks/execute.py) and the
-# test suite executes them (tests/test_notebooks.py): the site shows the
+# test suite executes them (tests/meta/test_notebooks.py): the site shows the
 # stored outputs and does not run them a second time.
 nb_execution_mode = "off"
 

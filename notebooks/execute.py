@@ -5,7 +5,7 @@
 Figures are stored as PNG at 72 dpi reduced to 64 colours, which keeps the
 notebooks small (the test suite checks that together they stay under 2 MB). Each notebook is written to
 a temporary file and renamed into place. The test suite executes the
-notebooks again (tests/test_notebooks.py), so stored outputs never hide a
+notebooks again (tests/meta/test_notebooks.py), so stored outputs never hide a
 notebook that no longer runs.
 """
 

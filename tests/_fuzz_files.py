@@ -1,4 +1,4 @@
-"""The file fuzz of tests/test_fuzz_files.py, run in a process of its own.
+"""The file fuzz of tests/files/test_fuzz_files.py, run in a process of its own.
 
 ``python _fuzz_files.py KIND CASES SEED FOLDER`` damages one good file of
 KIND (``state``, ``pickle``, ``trajectory``, ``sweep_part``) CASES times,

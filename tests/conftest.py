@@ -3,7 +3,7 @@ from hypothesis import HealthCheck, settings
 
 import vosim
 
-# Examples per property test. tests/test_fuzz.py holds ten of them, so the
+# Examples per property test. tests/api/test_fuzz.py holds ten of them, so the
 # ci profile runs 2,500 fuzz examples in all and the long one 12,000.
 settings.register_profile("ci", max_examples=250, deadline=None, derandomize=True,
                           suppress_health_check=[HealthCheck.too_slow])

@@ -8,7 +8,7 @@
   outputs) for the tutorials section.
 
 The functions return text, so the test suite can check what the pages will
-say without Sphinx (``tests/test_docs.py``).
+say without Sphinx (``tests/meta/test_docs.py``).
 """
 
 from __future__ import annotations

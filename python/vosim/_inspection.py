@@ -4,7 +4,7 @@ Each method records its own entries in C++ (ORCA and AVO their half-planes,
 VO/RVO/HRVO their cones, adaptive sampling the candidates' levels, the
 force-based method its forces, ORCA-3D its half-spaces); for the other
 methods these keys hold empty values of the same layout, so that every dict
-of one dimension has the same keys. ``tests/test_inspect_records.py`` checks
+of one dimension has the same keys. ``tests/engine/test_inspect_records.py`` checks
 that the layouts here match what the methods record.
 """
 

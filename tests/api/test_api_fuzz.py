@@ -16,8 +16,8 @@ with its seed and the calls that led to it instead of ending pytest. The
 test runs a fixed set of seeds (``VOSIM_API_FUZZ_SEEDS``, default 40); more,
 standalone::
 
-    python -m tests.test_api_fuzz --seeds 1000 --minutes 10
-    python -m tests.test_api_fuzz --replay 17          # one sequence here, each call printed
+    python -m tests.api.test_api_fuzz --seeds 1000 --minutes 10
+    python -m tests.api.test_api_fuzz --replay 17          # one sequence here, each call printed
 """
 
 from __future__ import annotations
@@ -412,7 +412,7 @@ def report(outcome: dict) -> str:
         lines += [f"    {call}" for call in crash["calls"]]
         lines.append("    stderr: " + crash["stderr"].strip().replace("\n", "\n    ")[-1500:])
         if crash["seed"] is not None:
-            lines.append(f"    replay: python -m tests.test_api_fuzz --replay {crash['seed']}")
+            lines.append(f"    replay: python -m tests.api.test_api_fuzz --replay {crash['seed']}")
     return "\n".join(lines)
 
 
@@ -428,7 +428,7 @@ def test_random_api_sequences_answer_or_refuse_cleanly():
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.test_api_fuzz", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tests.api.test_api_fuzz", description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=40, help="seeds 0 to N-1 (default: %(default)s)")
     parser.add_argument("--first", type=int, default=0, help="the first seed (default: %(default)s)")
     parser.add_argument("--minutes", type=float, default=None, help="start no sequence after this long")

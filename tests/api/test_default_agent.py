@@ -68,7 +68,7 @@ def test_3d_agents_take_the_same_defaults_and_cross_without_collisions():
 
 
 def test_the_user_guide_states_the_defaults_the_engine_has():
-    readme = (Path(__file__).resolve().parent.parent / "docs" / "guide" / "simulators.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "guide" / "simulators.md").read_text(encoding="utf-8")
     rows = dict(re.findall(r"^\| `(\w+)` \| ([0-9.]+) (?:m/s|m|s)? ?\|", readme, re.M))
     rows.update(re.findall(r"^\| `(max_neighbors)` \| ([0-9]+) \|", readme, re.M))
     names = ("radius", "pref_speed", "max_speed", "time_horizon", "time_horizon_obst", "neighbor_dist",

@@ -5,7 +5,7 @@ The simulator classes' private bases are the exception."""
 import ast
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "python" / "vosim"
+PACKAGE = Path(__file__).resolve().parents[2] / "python" / "vosim"
 # The private bases the simulator classes are assembled from.
 BASES = {"_Simulation", "_CheckpointMethods", "_ObstacleMethods", "_Obstacle3DMethods", "_SinkMethods",
          "_SpeedZoneMethods", "_PeriodicMethods"}

@@ -4,7 +4,7 @@ other modules go through the simulators' methods."""
 import re
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "python" / "vosim"
+PACKAGE = Path(__file__).resolve().parents[2] / "python" / "vosim"
 
 
 def test_no_module_reads_another_objects_engine():

@@ -11,7 +11,7 @@ import vosim
 from vosim import _core
 from vosim._fields import ADD_DEFAULTS, CONDITIONAL_DEFAULTS, FIELDS, INPUTS, VIEWS
 
-# (kinematics is given and shown by name: tests/test_differential_drive.py.)
+# (kinematics is given and shown by name: tests/methods/test_differential_drive.py.)
 NUMBER_FIELDS = [f for f in FIELDS.values() if f.role == "input" and f.dtype != "bool" and f.name != "kinematics"]
 
 

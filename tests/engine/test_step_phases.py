@@ -11,7 +11,7 @@ import pytest
 import vosim
 from vosim import _core, metrics
 
-ARCHITECTURE = Path(__file__).resolve().parents[1] / "ARCHITECTURE.md"
+ARCHITECTURE = Path(__file__).resolve().parents[2] / "ARCHITECTURE.md"
 
 # The order of the step, stated here independently of the engine's table:
 # goals before the index (waypoints move goals), the index before the

@@ -24,7 +24,7 @@ import pytest
 
 import vosim
 
-WORKER = Path(__file__).with_name("_fuzz_files.py")
+WORKER = Path(__file__).resolve().parents[1] / "_fuzz_files.py"
 CASES = int(os.environ.get("VOSIM_FUZZ_FILE_CASES", "250"))
 
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-SOAK = Path(__file__).resolve().parent.parent / "benchmarks" / "soak.py"
+SOAK = Path(__file__).resolve().parents[2] / "benchmarks" / "soak.py"
 
 
 def test_resumed_runs_of_every_method_are_bit_identical_through_random_changes():

@@ -181,7 +181,7 @@ def test_the_guides_table_of_guarantees_is_the_packages():
 
     from vosim.methods import collision_guarantee, no_guarantee_reason
 
-    guide = pathlib.Path(__file__).resolve().parents[1] / "docs" / "guide" / "comparing_methods.md"
+    guide = pathlib.Path(__file__).resolve().parents[2] / "docs" / "guide" / "comparing_methods.md"
     rows = re.findall(r"^\| `vosim\.(\w+)\((.*?)\)` \| (yes, conditional|no) \| (.+) \|$", guide.read_text(), re.M)
     assert len(rows) >= len(vosim.methods.METHODS) - 1  # every method in the plane at its defaults, and variants
     named = {name for name, _, _, _ in rows}

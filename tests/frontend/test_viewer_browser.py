@@ -231,7 +231,7 @@ def test_the_viewer_benchmark_runs(tmp_path):
     import sys
     from pathlib import Path
 
-    script = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_viewer.py"
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_viewer.py"
     done = subprocess.run([sys.executable, str(script), "--sizes", "300", "--frames", "3", "--seconds", "0.3"],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]

@@ -100,7 +100,7 @@ def test_differential_drive_robots_arrive_within_their_wheel_limits(kwargs):
     assert (np.abs(speed) + np.abs(turn) * 0.45 / 2).max() <= 1.2 * (1 + 1e-9)      # each wheel within 1.2 m/s
     assert np.abs(turn).max() <= 3.0 * (1 + 1e-9)
     assert traj.metrics["peak_angular_speed"].max() <= 3.0 * (1 + 1e-9)
-    # Millimetres of overlap, as in dense crowds of robots and people (tests/test_differential_drive.py);
+    # Millimetres of overlap, as in dense crowds of robots and people (tests/methods/test_differential_drive.py);
     # squeezed at a shelf's end, ORCA-DD may graze its corner (a few centimetres, never through it).
     assert traj.min_clearance().min() >= -0.01
     assert traj.metrics["max_obstacle_penetration"] <= 0.05

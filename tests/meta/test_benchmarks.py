@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 HAVE_PYRVO = importlib.util.find_spec("pyrvo") is not None
 
 # script, tiny arguments, whether it compares with pyrvo, text its output must hold

@@ -16,7 +16,7 @@ import pytest
 import vosim
 from vosim import _core
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 sys.path.insert(0, str(DOCS / "_ext"))
 import vosim_docs  # noqa: E402
 

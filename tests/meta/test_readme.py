@@ -26,7 +26,7 @@ import pytest
 
 import vosim
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
 # Folders of docs/ that the documentation build writes (never hand-written pages).

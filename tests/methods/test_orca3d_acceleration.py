@@ -160,7 +160,7 @@ class TestConstraint:
 
     def test_no_limit_is_orca_3d_unchanged(self):
         """Infinite max_acceleration (the default): the same bits whatever the
-        setting (tests/test_orca3d.py holds them to RVO2-3D)."""
+        setting (tests/methods/test_orca3d.py holds them to RVO2-3D)."""
         a, b = (layers(vosim.ORCA(acceleration=mode), accel=np.inf) for mode in ("constraint", "clamp"))
         a.run(60)
         b.run(60)

@@ -9,7 +9,7 @@ import pytest
 import vosim
 from vosim import scenarios
 
-DATA = Path(__file__).parent / "data" / "steersuite"
+DATA = Path(__file__).resolve().parents[1] / "data" / "steersuite"
 
 
 def test_a_test_case_with_every_obstacle_kind_reads_and_runs():

@@ -50,7 +50,7 @@ def test_no_overlap_measures_overlaps_at_a_door():
 
 def test_rimea_5_orca_sets_off_at_the_pre_movement_times():
     # Without the walker aimed at a waiting person: ORCA's waiting agents give way to that one
-    # (tests/test_validation_variants.py).
+    # (tests/validation/test_validation_variants.py).
     result = validation.rimea_5("orca", walker=False)
     start, set_off = result.data["start_time"], result.data["set_off"]
     assert result.passed and result.measured["early"] == 0 and result.measured["late"] == 0

@@ -7,7 +7,7 @@ import pytest
 
 from vosim import validation
 
-VALIDATION_PAGE = Path(__file__).resolve().parents[1] / "docs" / "validation.md"
+VALIDATION_PAGE = Path(__file__).resolve().parents[2] / "docs" / "validation.md"
 
 
 def test_imo_4_orca_measures_the_flow_through_the_exit():

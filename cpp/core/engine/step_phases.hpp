@@ -1,7 +1,7 @@
 // The step's phases, in the order Engine::advance_in runs them: the one list
 // that the step's loop, its profile (a time per phase in every run's
 // metrics), the binding (vosim._core.STEP_PHASES) and ARCHITECTURE.md's
-// table of the step follow (tests/test_step_phases.py holds that table to it).
+// table of the step follow (tests/engine/test_step_phases.py holds that table to it).
 #pragma once
 
 #include <array>

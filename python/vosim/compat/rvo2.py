@@ -27,7 +27,7 @@ parity tolerance of the documentation's parity page, not bit for bit). What diff
   corner cases: it also blocks a segment whose line, extended beyond its
   ends, passes near an edge's ends, and lets a line of sight leave a solid
   through the back of an edge (on random queries among obstacles the two
-  agree about 97 % of the time, ``tests/test_compat_rvo2.py``).
+  agree about 97 % of the time, ``tests/reference/test_compat_rvo2.py``).
 
 The neighbours and ORCA lines that the ``getAgent...`` queries return are
 those of the last ``doStep``, as in RVO2; vosim computes them on demand

@@ -12,7 +12,7 @@ way a faulty model or set-up would, and the test runs unchanged:
 (False, 'not at the end in 50 s')
 
 The suite shows each test of ``vosim validate`` failing on a variant
-(``tests/test_validation_variants.py``); ``vosim validate --variant NAME``
+(``tests/validation/test_validation_variants.py``); ``vosim validate --variant NAME``
 runs the whole table on one.
 """
 

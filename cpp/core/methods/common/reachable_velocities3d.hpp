@@ -29,7 +29,7 @@ constexpr int kReachableFrequency = 2;
 constexpr int kReachableFacets = 20 * kReachableFrequency * kReachableFrequency;
 // A lower bound of the smallest distance from the centre to a facet plane,
 // for radius 1: the inscribed ball, kept by braking (measured on the
-// planes built by tests/test_orca3d_acceleration.py).
+// planes built by tests/methods/test_orca3d_acceleration.py).
 constexpr double kReachableInradius = 0.93417;
 
 // Appends the polyhedron's facet planes (inside on their positive side)
