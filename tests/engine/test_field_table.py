@@ -134,3 +134,18 @@ def test_derived_defaults_follow_their_source_fields():
                    kinematics="differential_drive")
     for field, source, scale in DERIVED_DEFAULTS:
         np.testing.assert_array_equal(getattr(sim, field), scale * getattr(sim, source), err_msg=field)
+
+
+# The defaults of add_agents that users and the docs rely on, written out here
+# rather than read from the table: a change to the engine's table fails this
+# test until it is made here too (and in CHANGELOG.md).
+PROMISED_DEFAULTS = {"radius": 0.25, "max_speed": 1.8, "pref_speed": 1.3, "neighbor_dist": 10.0, "max_neighbors": 10,
+                     "time_horizon": 3.0, "time_horizon_obst": 3.0, "start_time": 0.0, "remove_at_goal": False,
+                     "priority": 1.0, "max_acceleration": math.inf, "max_angular_speed": math.inf}
+
+
+def test_an_agent_added_with_no_settings_gets_the_promised_defaults():
+    sim = vosim.Simulator()
+    sim.add_agents([[0.0, 0.0]], goals=[[10.0, 0.0]])
+    for name, value in PROMISED_DEFAULTS.items():
+        assert getattr(sim, name)[0] == value, name

@@ -57,8 +57,11 @@ def test_orca_flow_grows_with_width():
     assert (low, high) == pytest.approx(validation.measured_specific_flow_band(1.0, 2.0))
     # Two widths: the line goes through both points.
     assert m["r2"] == pytest.approx(1.0) and m["slope"] > 0
-    in_band = all(low <= s <= high for s in m["specific_flow"])
-    assert result.passed == in_band
+    # The verdict, stated independently of the rule's code: 40 persons through
+    # 1 m pass 0.57 /(m s), far below the measured band's 1.69 (at 40 persons
+    # no steady queue forms), so this run fails, and says so.
+    assert m["specific_flow"][0] < 1.0 < low
+    assert not result.passed
     assert "J/b" in result.summary and "2 m:" in result.notes
 
 
