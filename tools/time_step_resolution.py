@@ -6,7 +6,7 @@ For each method named, runs ``vosim.validation.door_flow`` (60 persons leave a
 the finest step, and the largest step within ``validation.RESOLVED_WITHIN``
 (2 %) of it: the step ``validation.METHOD_TIME_STEPS`` should hold.
 
-    python tools/time_step_resolution.py --method sfm,csm --seeds 5
+    python tools/time_step_resolution.py --methods sfm,csm --seeds 5
 """
 
 import argparse
@@ -20,7 +20,7 @@ from vosim.methods import method_from_name
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--method", default="sfm", help="comma-separated method names (default: sfm)")
+    parser.add_argument("--methods", "--method", dest="method", default="sfm", help="comma-separated method names (default: sfm)")
     parser.add_argument("--seeds", type=int, default=5, help="seeds 0 to N-1 per step (default: 5)")
     parser.add_argument("--persons", type=int, default=60, help="persons in the room (default: 60)")
     args = parser.parse_args()

@@ -6,7 +6,7 @@ as one JSON line to ``--cells`` as soon as it is measured, with the date and
 the time it took; cells already in the file are not measured again. Cheap
 tests run first for every method, so an interrupted run leaves whole rows.
 
-    python tools/validation_table.py --cells cells.jsonl --method orca,csm --tests 1,2,3
+    python tools/validation_table.py --cells cells.jsonl --methods orca,csm --tests 1,2,3
     python tools/validation_table.py --cells cells.jsonl --render
 
 ``--render`` prints the Markdown table (``validation.table``); a cell not
@@ -37,7 +37,7 @@ def _cells(path: Path) -> list[dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cells", required=True, type=Path, help="JSON-lines file of measured cells")
-    parser.add_argument("--method", default="orca", help="comma-separated methods, as vosim validate takes them")
+    parser.add_argument("--methods", "--method", dest="method", default="orca", help="comma-separated methods, as vosim validate takes them")
     parser.add_argument("--tests", default=",".join(ORDER), help="comma-separated test ids (default: all)")
     parser.add_argument("--seeds", type=int, default=validation.SEEDS)
     parser.add_argument("--render", action="store_true", help="print the table of the cells measured")

@@ -199,6 +199,8 @@ def _run(args: argparse.Namespace) -> int:
         raise ValueError(f"--color-by: the views of 3D scenario {args.scenario} colour the paths by agent; "
                          "leave the option out")
     factory = scenarios.ALL_SCENARIOS[args.scenario]
+    if args.agents is not None:
+        factory = _with_agents(factory, args.agents, args.scenario)
     seeds = list(range(args.seeds))
     if not scenarios.takes_seed(factory):
         if len(seeds) > 1:
@@ -331,14 +333,43 @@ def _resolved_name(text: str) -> str | None:
         return None
 
 
+# A scenario's agent count, by the name of its parameter, and the groups the
+# count is shared among.
+AGENT_COUNTS = (("n", 1), ("n_per_group", 2))
+
+
+def _with_agents(factory, agents: int, name: str):
+    """The scenario factory with its agent count set from ``--agents``."""
+    import functools
+    import inspect
+
+    parameters = inspect.signature(factory).parameters
+    for parameter, groups in AGENT_COUNTS:
+        if parameter in parameters:
+            if agents % groups:
+                raise ValueError(f"--agents is {agents}; scenario {name} has {groups} groups of equal size: "
+                                 f"give a multiple of {groups}")
+            return functools.partial(factory, **{parameter: agents // groups})
+    raise ValueError(f"--agents is {agents}; scenario {name} has a fixed set of agents (it takes no count): "
+                     "leave the option out")
+
+
 def _validate(args: argparse.Namespace) -> int:
     from . import validation
 
     folder = writable_folder(args.plot, "--plot", create=True) if args.plot else None  # before any test runs
+    if args.method_deprecated is not None:
+        print("vosim validate: --method is deprecated; use --methods (as vosim compare does)", file=sys.stderr)
+    methods = args.methods if args.methods is not None else args.method_deprecated or [_method("orca")]
     results = []
-    for method in args.method:
+    for method in methods:
         results += validation.run_all(method, tests=args.tests, seeds=args.seeds, pass_mark=args.pass_mark,
                                       variant=args.variant)
+    if args.quiet:  # the table alone; the exit code says whether everything passed
+        print(validation.table(results, validation.NOT_EXPRESSIBLE))
+        if folder is not None:
+            _write_validation_figures(results, folder, args.dpi, quiet=True)
+        return 0 if all(r.passed for r in results) else 1
     if args.variant:
         print(f"broken variant {args.variant}: {validation.VARIANTS[args.variant]}")
     print(validation.table(results, validation.NOT_EXPRESSIBLE))
@@ -350,15 +381,22 @@ def _validate(args: argparse.Namespace) -> int:
             print(f"{result.test}, {result.method}: {result.notes}")
     print("criteria: " + "; ".join(dict.fromkeys(f"{r.test}: {r.criterion}" for r in results)))
     if folder is not None:
-        import matplotlib.pyplot as plt
-
-        for result in results:  # one figure open at a time
-            for stem, figure in validation.figures([result]).items():
-                path = folder / f"{stem}.png"
-                _save_figure(figure, path, args.dpi)
-                plt.close(figure)
-                print(f"figure written to {path}")
+        _write_validation_figures(results, folder, args.dpi, quiet=False)
     return 0 if all(r.passed for r in results) else 1
+
+
+def _write_validation_figures(results, folder, dpi: int, *, quiet: bool) -> None:
+    import matplotlib.pyplot as plt
+
+    from . import validation
+
+    for result in results:  # one figure open at a time
+        for stem, figure in validation.figures([result]).items():
+            path = folder / f"{stem}.png"
+            _save_figure(figure, path, dpi)
+            plt.close(figure)
+            if not quiet:
+                print(f"figure written to {path}")
 
 
 def _tests(text: str) -> list:
@@ -451,6 +489,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--method", type=_method, default=None, metavar="NAME",
                      help=f"the avoidance method: {', '.join(short_names()[:-1])} or {short_names()[-1]}, with "
                           "default settings (default: the scenario's own, ORCA with whatever perturbation it needs)")
+    run.add_argument("--agents", type=_positive, default=None, metavar="N",
+                     help="how many agents, for a scenario that takes a count (two groups: N/2 each; default: "
+                          "the scenario's own)")
     run.add_argument("--steps", type=_positive, default=None,
                      help="give up after this many steps (default: the scenario's suggested limit)")
     run.add_argument("--deadlock", choices=DEADLOCK_RULES, default="none",
@@ -519,9 +560,11 @@ def build_parser() -> argparse.ArgumentParser:
                     "table of pass/fail with the measured values (and the tests not expressible yet; vosim's own "
                     "no-overlap test runs as 'overlap'), and "
                     "optionally writes figures. Exit code 0 when every test passed, 1 otherwise.")
-    validate.add_argument("--method", type=_methods, default=[_method("orca")], metavar="LIST",
+    validate.add_argument("--methods", type=_methods, default=None, metavar="LIST",
                           help=f"comma-separated methods: {', '.join(short_names())}, each optionally with "
                                "settings, e.g. orca:time_gap=0.5 (default: orca)")
+    validate.add_argument("--method", type=_methods, default=None, dest="method_deprecated",
+                          help=argparse.SUPPRESS)  # the name before --methods; deprecated
     validate.add_argument("--tests", type=_tests, default=None, metavar="LIST",
                           help="comma-separated test ids: RiMEA numbers, 'overlap' for the no-overlap test, "
                                "imo4, imo8 (IMO MSC.1/Circ.1238), iso7, iso9, iso12 (ISO 20414), bottleneck (flow against width) "
@@ -538,6 +581,9 @@ def build_parser() -> argparse.ArgumentParser:
                                "catch: " + "; ".join(f"{k}: {v}" for k, v in VARIANTS.items()))
     validate.add_argument("--plot", default=None, metavar="DIR", help="write the figures into this folder")
     validate.add_argument("--dpi", type=_dpi, default=120, help="resolution of --plot (default: %(default)s)")
+    validate.add_argument("--quiet", action="store_true",
+                          help="print the table alone (no notes, criteria or file names); the exit code says "
+                               "whether every verdict passed")
     validate.set_defaults(handler=_validate)
 
     listing = commands.add_parser(

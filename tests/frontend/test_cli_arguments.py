@@ -31,14 +31,14 @@ def test_integer_settings_are_integers_on_the_command_line(capsys):
     assert cli._method("orca:seed=3").seed == 3
     assert cli._method("vo:samples=50:seed=7") == vosim.VO(samples=50, seed=7)
     assert cli._method("hrvo:truncate=false").truncate is False
-    assert cli.main(["validate", "--method", "orca:seed=3", "--tests", "1"]) == 0
+    assert cli.main(["validate", "--methods", "orca:seed=3", "--tests", "1"]) == 0
     assert "ORCA" in capsys.readouterr().out
     for text, message in [("orca:seed=3.5", "seed: expected an integer, got '3.5'"),
                           ("orca:time_gap=fast", "time_gap: expected a real number, got 'fast'"),
                           ("hrvo:truncate=maybe", "truncate: expected true or false, got 'maybe'"),
                           ("orca:truncate=1", "ORCA has no setting 'truncate'")]:
         with pytest.raises(SystemExit):
-            cli.main(["validate", "--method", text, "--tests", "1"])
+            cli.main(["validate", "--methods", text, "--tests", "1"])
         assert message in capsys.readouterr().err
 
 
@@ -107,3 +107,34 @@ def test_animations_refuse_a_canvas_of_gigabytes(tmp_path):
     with pytest.raises(TypeError, match="dpi: expected a real number"):
         vosim.plot.animate(traj, dpi="high")
     assert np.isfinite(traj.positions).all()
+
+
+def test_run_sets_the_agent_count_of_a_scenario_that_takes_one(tmp_path, capsys):
+    out = tmp_path / "run.npz"
+    cli.main(["run", "--scenario", "circle", "--agents", "12", "--steps", "3", "--quiet", "--out", str(out)])
+    assert vosim.load(out).positions.shape[1] == 12
+    cli.main(["run", "--scenario", "crossing", "--agents", "8", "--steps", "3", "--quiet", "--out", str(out)])
+    assert vosim.load(out).positions.shape[1] == 8  # two groups of 4
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["run", "--scenario", "blocks", "--agents", "10"], "--agents is 10; scenario blocks has a fixed set of agents"),
+    (["run", "--scenario", "crossing", "--agents", "9"], "--agents is 9; scenario crossing has 2 groups"),
+])
+def test_run_refuses_an_agent_count_the_scenario_cannot_take(argv, message, capsys):
+    assert cli.main(argv + ["--steps", "2", "--quiet"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_validate_quiet_prints_the_table_alone(capsys):
+    assert cli.main(["validate", "--methods", "orca", "--tests", "1", "--seeds", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "RiMEA 1" in out and "criteria:" not in out and "verdicts:" not in out
+    assert cli.main(["validate", "--methods", "orca", "--tests", "1", "--seeds", "1"]) == 0
+    assert "criteria:" in capsys.readouterr().out  # what --quiet leaves out
+
+
+def test_validate_takes_methods_as_compare_does_and_still_reads_method(capsys):
+    assert cli.main(["validate", "--method", "orca", "--tests", "1", "--seeds", "1", "--quiet"]) == 0
+    captured = capsys.readouterr()
+    assert "--method is deprecated; use --methods" in captured.err and "ORCA" in captured.out

@@ -37,6 +37,19 @@ def test_summarize_without_interval_is_unchanged():
     assert summary.loc[("bottleneck", "B"), "makespan"] == pytest.approx(expected)
 
 
+def test_summarize_reports_clearance_and_collision_pairs_by_default():
+    # The safety columns a reader compares first; a summary that left them out
+    # (before this release) showed only the collision count.
+    table = _table()
+    table["collision_pairs"] = 2.0
+    table["min_clearance"] = -0.05
+    table["max_penetration"] = 0.05
+    summary = comparison.summarize(table)
+    assert list(summary.columns) == ["arrival_rate", "finished", "makespan", "collision_agent_steps",
+                                     "collision_pairs", "max_penetration", "min_clearance", "mean_speed"]
+    assert summary.loc[("crossing", "A"), "min_clearance"] == pytest.approx(-0.05)
+
+
 def test_summarize_gives_mean_interval_spread_and_counts():
     table = _table()
     table.loc[(table.method == "C") & (table.scenario == "crossing") & (table.seed == 3), "makespan"] = np.nan

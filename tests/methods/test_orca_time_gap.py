@@ -85,12 +85,12 @@ def test_validate_takes_a_method_with_settings_and_heads_its_column_with_them():
     [result] = run_all(vosim.ORCA(time_gap=0.5), tests=["1"])
     assert result.method == "ORCA, time_gap=0.5"
     assert run_all("orca", tests=["1"])[0].method == "ORCA"
-    assert main(["validate", "--method", "orca:time_gap=0.5", "--tests", "1"]) == 0
+    assert main(["validate", "--methods", "orca:time_gap=0.5", "--tests", "1"]) == 0
 
 
 def test_validate_refuses_an_unknown_setting(capsys):
     from vosim.cli import main
 
     with pytest.raises(SystemExit):
-        main(["validate", "--method", "orca:bogus=1", "--tests", "1"])
+        main(["validate", "--methods", "orca:bogus=1", "--tests", "1"])
     assert "bogus" in capsys.readouterr().err

@@ -91,7 +91,7 @@ def test_the_table_lists_tests_not_expressible_yet():
 def test_vosim_validate_prints_the_table_and_writes_figures(tmp_path, capsys):
     from vosim.cli import main
 
-    code = main(["validate", "--method", "orca", "--tests", "1,7", "--plot", str(tmp_path)])
+    code = main(["validate", "--methods", "orca", "--tests", "1,7", "--plot", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 0
     assert "| RiMEA 1 corridor 40 m at 1.33 m/s | pass 5/5: 30.1 s (seed 0) |" in out

@@ -104,7 +104,7 @@ def test_rimea_13_15_16_in_the_suite_and_their_figures(tmp_path, capsys):
 
     assert {"13", "15", "16", "overlap"} <= set(validation.TESTS)
     assert "RiMEA 13" not in {item.test for item in validation.NOT_EXPRESSIBLE}
-    code = main(["validate", "--method", "orca", "--tests", "13", "--seeds", "2", "--plot", str(tmp_path)])
+    code = main(["validate", "--methods", "orca", "--tests", "13", "--seeds", "2", "--plot", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 1 and "| RiMEA 13 congestion in front of stairs | **FAIL** 0/2: flow" in out
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rimea_13_orca.png"]

@@ -114,7 +114,7 @@ def test_vosim_validate_runs_the_new_tests_and_writes_their_figures(tmp_path, ca
     pytest.importorskip("matplotlib")
     from vosim.cli import main
 
-    code = main(["validate", "--method", "orca", "--tests", "iso7", "--plot", str(tmp_path)])
+    code = main(["validate", "--methods", "orca", "--tests", "iso7", "--plot", str(tmp_path)])
     out = capsys.readouterr().out
     assert "ISO 7 overtaking" in out and code == 0
     assert (tmp_path / "iso_7_orca.png").is_file()

@@ -13,8 +13,8 @@ from . import _statistics
 
 
 #: Columns :func:`summarize` reports, in order (those the table has).
-SUMMARY_COLUMNS = ("arrival_rate", "finished", "makespan", "collision_agent_steps", "max_penetration",
-                   "path_efficiency", "mean_speed")
+SUMMARY_COLUMNS = ("arrival_rate", "finished", "makespan", "collision_agent_steps", "collision_pairs",
+                   "max_penetration", "min_clearance", "path_efficiency", "mean_speed")
 #: Columns of :func:`summarize`'s intervals, of :func:`paired` and of :func:`seeds_needed` by default
 #: (those the table has): the summary's metrics, ``finished`` (a share) aside.
 INTERVAL_COLUMNS = tuple(c for c in SUMMARY_COLUMNS if c != "finished")

@@ -23,7 +23,7 @@ with seeds 0-4 and passes it when at least 4 pass) and deliberately broken
 variants of every scene that the verdicts must catch (:func:`broken`,
 :data:`VARIANTS`) are described in ``docs/guide/validation.md``.
 
-From the shell: ``vosim validate --method orca [--seeds 5] [--variant NAME] [--plot DIR]``.
+From the shell: ``vosim validate --methods orca [--seeds 5] [--variant NAME] [--plot DIR]``.
 """
 
 from ._bottleneck import bottleneck_flow_measured, bottleneck_width, measured_specific_flow_band
