@@ -51,7 +51,7 @@ def payload(sim) -> dict:
 
     navigation = None
     if getattr(sim, "_exits", None) is not None or getattr(sim, "_plan", None) is not None:
-        from .navigation._state import navigation_state
+        from .navigation import navigation_state
 
         navigation = navigation_state(sim)
     state = {
@@ -137,7 +137,7 @@ def restore_into(sim, state: dict, source: str = "state") -> None:
     except (KeyError, TypeError, ValueError, RuntimeError, AttributeError, IndexError, OverflowError) as error:
         raise ValueError(f"{source} is not a usable vosim simulator state (3D obstacles: {error})") from None
     if state.get("navigation") is not None:
-        from .navigation._state import restore_navigation
+        from .navigation import restore_navigation
 
         try:
             restore_navigation(sim, state["navigation"])

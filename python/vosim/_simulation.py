@@ -589,13 +589,13 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
         if replan_stalled is not None:
             if self._scene_axis:
                 raise TypeError("replan_stalled: only a Simulator re-plans (a Batch has no planner)")
-            from .navigation._replanning import stall_replanner
+            from .navigation import stall_replanner
 
             pause_every, replan, replanned = stall_replanner(self, replan_stalled)
         exits = getattr(self, "_exits", None)
         exit_pauser = None if exits is None else exits.pauser(self)  # set_exits(reevaluate=...), exits' times
         if exit_pauser is not None:
-            from .navigation._exits import merge_pausers
+            from .navigation import merge_pausers
 
             stalled = None if replan is None else (pause_every, replan, replanned)
             pause_every, replan, replanned = merge_pausers(exit_pauser, stalled)

@@ -26,7 +26,7 @@ def _save_figure(figure, path, dpi: int) -> None:
 def _check_figure_path(path, argument: str, *, suffix_optional: bool = False) -> None:
     """Refuse, before anything runs, a figure path whose format matplotlib cannot tell or whose folder
     cannot take a file (``suffix_optional``: no suffix means PNG)."""
-    from .plot._common import pyplot_module
+    from ._pyplot import pyplot_module
 
     pyplot_module()
     from matplotlib.backend_bases import FigureCanvasBase
@@ -135,7 +135,7 @@ def _positive(text: str) -> int:
 
 def _dpi(text: str) -> int:
     """A plot resolution within the bounds every figure of vosim takes (``vosim.plot``'s ``MAX_DPI``)."""
-    from .plot._canvas import MAX_DPI, MIN_DPI
+    from .plot import MAX_DPI, MIN_DPI
 
     value = _positive(text)
     if not MIN_DPI <= value <= MAX_DPI:
@@ -181,13 +181,13 @@ def _run(args: argparse.Namespace) -> int:
     if args.out:
         check_trajectory_path(args.out, "--out")
     if args.animate:
-        from .plot._animate import animation_writer
+        from .plot import animation_writer
 
         animation_writer(args.animate, "--animate")
     if args.plot:
         _check_figure_path(args.plot, "--plot")
     if args.view:
-        from .view._page import check_page_path
+        from .view import check_page_path
 
         try:
             check_page_path(args.view)
@@ -228,7 +228,7 @@ def _run(args: argparse.Namespace) -> int:
         written = traj.save(args.out, scenario=scenes[0] if len(seeds) == 1 else None)
         print(f"trajectory written to {written}")
     if args.view:
-        from .view._scene import size_text
+        from .view import size_text
 
         title = f"{scenes[0].name}: {method.name}" + (f", seed {seeds[0]}" if scenes[0].seed is not None else "")
         written = traj.to_html(args.view, scene=0, geometry_of=sim, title=title)
@@ -303,7 +303,7 @@ def _compare(args: argparse.Namespace) -> int:
         print(f"report written to {written['report.md']} (inputs SHA-256 {written['inputs_sha256']})")
     if args.plot:
         from . import plot
-        from .plot._compare import FIGURES
+        from .plot import FIGURES
 
         stem = args.plot.rsplit(".", 1)
         for name in FIGURES if table.attrs.get("series") else FIGURES[:1]:  # over time: with per-step data only

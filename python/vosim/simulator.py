@@ -6,7 +6,7 @@ import numpy as np
 
 from ._simulation import _Simulation, add_agents_method
 from .methods import Method
-from .navigation._goals import GoalMethods
+from .navigation import GoalMethods
 
 
 class Simulator(GoalMethods, _Simulation):

@@ -331,8 +331,8 @@ class Trajectory:
             trajectory without frames, or a bad ``every``, ``max_agents``,
             ``scene`` or ``color_by``.
         """
-        from .view._page import check_page_path, write_page
-        from .view._scene import from_trajectory
+        from .view import check_page_path, write_page
+        from .view import from_trajectory
 
         check_page_path(path)
         scene_data = from_trajectory(self, scene=scene, every=every, max_agents=max_agents, title=title,

@@ -6,9 +6,9 @@ import textwrap
 
 import numpy as np
 
-from ..plot._common import pyplot_module
-from ..plot._compare import METRICS
-from ..plot._style import series_color
+from .._pyplot import pyplot_module
+from .._metric_labels import METRICS
+from .._palette import series_color
 
 #: The metrics' labels in the report's tables and figures: the comparison figures' and the fallbacks'.
 LABELS = {**METRICS, "fallbacks": "fallback agent-steps"}

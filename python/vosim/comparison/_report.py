@@ -295,7 +295,7 @@ def write_report(table, path, *, baseline, columns, interval, confidence, resamp
 
     if figures:
         from ._figures import difference_figure, metrics_figure
-        from ..plot._common import pyplot_module
+        from .._pyplot import pyplot_module
 
         plt = pyplot_module()  # names the extra to install when matplotlib is missing
 

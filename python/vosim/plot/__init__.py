@@ -30,3 +30,9 @@ from ._velocity_space3d import velocity_space3d
 
 __all__ = ["animate", "animate3d", "compare", "navigation", "obstacles", "projections", "trajectories",
            "trajectories3d", "velocity_space", "velocity_space3d"]
+
+# For vosim's other packages, which import these from here and never from this
+# package's private modules (tests/meta/test_private_imports.py); not public: not in __all__.
+from ._animate import animation_writer  # noqa: E402, F401
+from ._canvas import MAX_DPI, MIN_DPI  # noqa: E402, F401
+from ._compare import FIGURES  # noqa: E402, F401

@@ -6,22 +6,8 @@ import numpy as np
 
 from .._checks import integer
 from .._scene_frames import in_scene, scene_arrays
+from .._pyplot import pyplot_module  # noqa: F401  (the plots' way to pyplot)
 from ..trajectory import Trajectory
-
-
-def pyplot_module():
-    try:
-        import matplotlib
-
-        if matplotlib.get_backend().lower() not in ("agg", "module://matplotlib_inline.backend_inline"):
-            import os
-
-            if not os.environ.get("DISPLAY") and os.name != "nt":
-                matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError as error:  # pragma: no cover - depends on the environment
-        raise ImportError('plotting needs matplotlib: pip install "vosim[plot]"') from error
-    return plt
 
 
 def count(n: int, noun: str, plural: str | None = None) -> str:

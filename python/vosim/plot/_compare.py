@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._metric_labels import METRICS
 from ._common import pyplot_module
 from ._style import series_color
 
@@ -11,16 +12,6 @@ from ._style import series_color
 LINESTYLES = ("-", "--", "-.", ":", (0, (5, 1, 1, 1, 1, 1)), (0, (1, 3)))
 
 #: Metrics drawn by default, with their axis labels.
-METRICS = {
-    "collision_agent_steps": "colliding agent-steps",
-    "max_penetration": "deepest overlap [m]",
-    "arrival_rate": "arrived (fraction)",
-    "makespan": "makespan [s]",
-    "mean_travel_time": "mean travel time [s]",
-    "path_efficiency": "path efficiency",
-    "mean_speed": "mean speed [m/s]",
-    "sum_abs_da": "sum |Δa| (jerkiness) [m/s²]",
-}
 
 
 def _order(values) -> list:
@@ -98,7 +89,7 @@ def compare(table, *, figure: str = "metrics", metrics=None, figsize_per_panel=(
 def _metrics(plt, table, metrics, methods, scenario_names, colors, figsize_per_panel):
     from matplotlib.transforms import blended_transform_factory
 
-    from ..comparison._summaries import summarize
+    from ..comparison import summarize
 
     means = summarize(table, columns=list(metrics)) if metrics else None  # the bars: one rule for table and figure
     columns = min(4, max(len(metrics), 1))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._shape_list import shapes_of  # noqa: F401
 from ..shapes3d import Box, ConvexPolyhedron, HalfSpace, ObstacleSet3D, Shape3D, Sphere
 
 OBSTACLE_FACE = "0.6"
@@ -12,30 +13,6 @@ OBSTACLE_EDGE = "0.25"
 PLANES = {"xy": (0, 1), "xz": (0, 2), "yz": (1, 2)}
 #: Box faces as corner indices of Box.corners() (bit 2: +x, bit 1: +y, bit 0: +z).
 _BOX_FACES = ((0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3))
-
-
-def shapes_of(items, *, scene: int | None = None) -> list[Shape3D]:
-    """The 3D shapes among ``items``, for one scene (None: all).
-
-    ``items``: shapes, an ObstacleSet3D, a 3D simulator or batch (its
-    ``obstacle_shapes``), or its ``PlacedShape`` records (shape, scene, id).
-    """
-    if items is None:
-        return []
-    if hasattr(items, "obstacle_shapes"):
-        items = items.obstacle_shapes
-    if isinstance(items, ObstacleSet3D):
-        return list(items.shapes.values())
-    if isinstance(items, Shape3D):
-        return [items]
-    shapes = []
-    for item in items:
-        if isinstance(item, Shape3D):
-            shapes.append(item)
-        elif isinstance(getattr(item, "shape", None), Shape3D):
-            if scene is None or item.scene is None or item.scene == scene:
-                shapes.append(item.shape)
-    return shapes
 
 
 def _clip_polygon(polygon: np.ndarray, normal: np.ndarray, offset: float) -> np.ndarray:

@@ -13,11 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-# Okabe-Ito: black, orange, sky blue, bluish green, yellow, blue, vermillion, reddish purple.
-OKABE_ITO = ("#000000", "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7")
-
-#: Method colours, in the order methods appear (black and yellow are kept for marks and are hard to see).
-SERIES_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9")
+from .._palette import OKABE_ITO, SERIES_COLORS, series_color  # noqa: F401
 
 #: Colour maps of speed and time (sequential, readable in grey).
 SPEED_CMAP = "viridis"
@@ -68,10 +64,6 @@ def agent_colors(n: int):
 def agent_label(n: int) -> str:
     """What the colour of a path or disc means, for a legend."""
     return f"colour: agent index, 0 to {n - 1}" if agents_by_index(n) else "colour: agent"
-
-
-def series_color(k: int) -> str:
-    return SERIES_COLORS[k % len(SERIES_COLORS)]
 
 
 def legend_below(ax, handles, labels, columns: int = 4):

@@ -1,5 +1,5 @@
 """Line-of-sight helpers of the roadmap scenario; they live in :mod:`vosim.navigation`."""
 
-from ..navigation._geometry import obstacle_edges, visible
+from ..navigation import obstacle_edges, visible
 
 __all__ = ["obstacle_edges", "visible"]

@@ -330,8 +330,8 @@ def _routes_planned(scenario: Scenario, plan: str) -> list[np.ndarray]:
     does not fail the others (a warning names it); a goal or waypoint that
     cannot be reached is an error naming its agent.
     """
-    from ..navigation._planners import builder_of, plan_on_roadmap, warn_off_mesh
-    from ..navigation._navmesh import NavMesh
+    from ..navigation import builder_of, plan_on_roadmap, warn_off_mesh
+    from ..navigation import NavMesh
 
     sim = scenario.build()
     routes = scenario.waypoints if scenario.waypoints is not None else [g[None] for g in scenario.goals]
@@ -418,7 +418,7 @@ def from_steersuite(path, *, seed: int = 0, time_step: float = 0.1, max_steps: i
         otherwise stand at its start, counted as arrived), and with ``plan``
         for a goal that cannot be reached (naming the agent).
     """
-    from ..navigation._goals import PLANNERS
+    from ..navigation import PLANNERS
     from ..simulator import Simulator
     from ._placement import PLACEMENT_TRIES, Scatter
 

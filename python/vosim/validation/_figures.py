@@ -22,7 +22,7 @@ _OWN_FIGURES["ISO 12"] = stair_flow_figure
 
 def figures(results) -> dict:
     """A matplotlib figure per result that has one, by file stem (``"rimea_4_orca"``)."""
-    from ..plot._common import pyplot_module
+    from .._pyplot import pyplot_module
 
     plt = pyplot_module()
     out = {}
@@ -147,7 +147,7 @@ def _paths(plt, result):
 
 def _routes(plt, result):
     """Every path, coloured by the exit or route taken (agents that left keep their path up to the sink)."""
-    from ..plot._common import obstacles
+    from ..plot import obstacles
 
     traj, route, names = result.data["trajectory"], result.data["route"], result.data["route_names"]
     fig, ax = plt.subplots(figsize=(6.5, 5.0))

@@ -77,3 +77,8 @@ class _CallableModule(types.ModuleType):
 sys.modules[__name__].__class__ = _CallableModule
 
 __all__ = ["view"]
+
+# For vosim's other packages, which import these from here and never from this
+# package's private modules (tests/meta/test_private_imports.py); not public: not in __all__.
+from ._page import check_page_path, write_page  # noqa: E402, F401
+from ._scene import from_trajectory, size_text  # noqa: E402, F401

@@ -76,7 +76,7 @@ def geometry(source, scene, dims: int) -> dict:
             if mine(zone.scene):
                 found["zones"].append({"factor": zone.factor, "points": np.asarray(zone.polygon, float).tolist()})
         return found
-    from ..plot._shapes3d import shapes_of
+    from .._shape_list import shapes_of
     from ..shapes3d import Box, Sphere
 
     items = source if hasattr(source, "obstacle_shapes") else getattr(source, "obstacles", ())
