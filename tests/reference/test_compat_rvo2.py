@@ -267,7 +267,7 @@ def test_obstacles_take_effect_when_processed():
 def test_bad_arguments_are_named():
     sim = rvo2.PyRVOSimulator(0.25, 15, 10, 5, 5, 2, 2)
     sim.addAgent((0, 0))
-    with pytest.raises(ValueError, match="agent_no is 1; there are 1 agents"):
+    with pytest.raises(ValueError, match="agent_no is 1; there is 1 agent$"):
         sim.getAgentPosition(1)
     with pytest.raises(ValueError, match="agent_no"):
         sim.getAgentRadius(-1)

@@ -176,7 +176,8 @@ class PyRVOSimulator:
             return agent_no
         agent_no = integer(agent_no, "agent_no", minimum=0)
         if agent_no >= self.getNumAgents():
-            raise ValueError(f"agent_no is {agent_no}; there are {self.getNumAgents()} agents")
+            count = self.getNumAgents()
+            raise ValueError(f"agent_no is {agent_no}; there {'is 1 agent' if count == 1 else f'are {count} agents'}")
         return agent_no
 
     def _vector(self, name: str, agent_no) -> tuple[float, float]:
