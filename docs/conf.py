@@ -49,6 +49,8 @@ nb_execution_mode = "off"
 # API reference: autosummary pages from numpydoc docstrings.
 autosummary_generate = ["api/index.md"] + [f"api/modules/{name}.rst" for name in vosim_docs.PUBLIC_MODULES]
 autosummary_imported_members = True
+# A module's page lists its __all__, not the helpers it offers vosim's other packages.
+autosummary_ignore_module_all = False
 autodoc_typehints = "none"
 # An undocumented override shows nothing rather than a base class's text written for another project.
 autodoc_inherit_docstrings = False

@@ -282,3 +282,38 @@ def test_in_scene_follows_exit_steps_and_without_metrics_only_the_agents_active_
     traj.metrics = None
     data = scene_of(traj, 0)
     assert not in_scene(traj, data).any()  # nothing says they took part: none is drawn, as before
+
+
+def _side_by_side_runs():
+    runs = {}
+    for name, method in (("ORCA", vosim.ORCA()), ("SocialForce", vosim.SocialForce())):
+        sim = vosim.Simulator(time_step=0.1, method=method)
+        sim.add_agents([[0.0, 0.0], [6.0, 0.1]], goals=[[6.0, 0.0], [0.0, 0.1]], pref_speed=1.2 if name == "ORCA" else 0.6)
+        runs[name] = sim.run(80, record_every=2)
+    return runs
+
+
+def test_side_by_side_shares_one_colour_scale_one_colour_bar_and_one_legend():
+    import matplotlib.pyplot as plt
+
+    runs = _side_by_side_runs()
+    fig = vosim.plot.side_by_side(runs)
+    panels = [ax for ax in fig.axes if ax.get_title()]
+    bars = [ax for ax in fig.axes if not ax.get_title()]
+    assert [ax.get_title().split("\n")[0] for ax in panels] == ["ORCA", "SocialForce"]
+    assert len(bars) == 1 and bars[0].get_xlabel() == "speed [m/s]"  # one bar, under the panels
+    paths = [c for ax in panels for c in ax.collections if c.get_array() is not None and c.get_array().size > 2]
+    assert len({tuple(np.round(c.get_clim(), 9)) for c in paths}) == 1  # the slow run's speeds on the fast one's scale
+    fastest = max(float(np.linalg.norm(t.velocities, axis=-1).max()) for t in runs.values())
+    assert paths[0].get_clim()[1] == pytest.approx(fastest)
+    assert len(fig.legends) == 1 and all(ax.get_legend() is None for ax in panels)
+    labels = [text.get_text() for text in fig.legends[0].get_texts()]
+    assert len(labels) == len(set(labels)) and "goal" in labels
+    plt.close(fig)
+
+
+def test_side_by_side_refuses_per_panel_settings_it_chooses():
+    with pytest.raises(TypeError, match="clim= is chosen for every panel"):
+        vosim.plot.side_by_side(_side_by_side_runs(), clim=(0, 1))
+    with pytest.raises(ValueError, match="runs: give at least one trajectory"):
+        vosim.plot.side_by_side({})

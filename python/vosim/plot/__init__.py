@@ -1,6 +1,7 @@
 """Pictures of runs (needs matplotlib: ``pip install "vosim[plot]"``).
 
 - :func:`trajectories`: paths coloured by agent, speed or time, with obstacles, collisions and headings;
+- :func:`side_by_side`: several runs (one per method) on one colour scale, with one colour bar and one legend;
 - :func:`animate`: an animation (discs with heading ticks), saved as GIF (pillow) or MP4 (ffmpeg);
 - :func:`velocity_space`: one agent's velocity space for the active method (from ``sim.inspect``);
 - :func:`compare`: the standard figures of a :func:`vosim.compare` table (``figure=``: metrics, collisions, arrivals);
@@ -23,12 +24,13 @@ from ._animate3d import animate3d
 from ._common import obstacles
 from ._compare import compare
 from ._navigation import navigation
+from ._side_by_side import side_by_side
 from ._trajectories import trajectories
 from ._trajectories3d import projections, trajectories3d
 from ._velocity_space import velocity_space
 from ._velocity_space3d import velocity_space3d
 
-__all__ = ["animate", "animate3d", "compare", "navigation", "obstacles", "projections", "trajectories",
+__all__ = ["animate", "animate3d", "compare", "navigation", "obstacles", "projections", "side_by_side", "trajectories",
            "trajectories3d", "velocity_space", "velocity_space3d"]
 
 # For vosim's other packages, which import these from here and never from this

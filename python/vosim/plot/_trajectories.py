@@ -216,6 +216,7 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
             handles.append(Line2D([], [], linestyle="", marker="x", color=style.OVERLAP_COLOR, markersize=5))
             labels.append(f"overlap ({len(marks)}" + (f"; the {len(shown)} deepest shown)" if len(shown) < len(marks)
                                                      else ")"))
+    ax._vosim_legend = (handles, labels)  # what side_by_side gathers into one legend
     if legend:
         legend_below(ax, handles, labels)
     # Limits that fit the paths, goals and obstacles; the box takes their shape (the limits do not take the box's).
