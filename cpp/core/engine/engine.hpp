@@ -14,6 +14,7 @@
 #include "engine/engine_state.hpp"
 #include "engine/integrate_phase.hpp"  // MotionBefore
 #include "engine/run_types.hpp"
+#include "engine/step_phases.hpp"
 #include "engine/ticker.hpp"
 #include "method.hpp"
 #include "navigation/waypoints.hpp"
@@ -107,24 +108,11 @@ private:
     bool advance_in(Ticker* ticker, std::int64_t steps_done);
     // The step's phases (step_phases.hpp), in engine.cpp, all templates on the vector type so that one
     // table holds them; false: the step was abandoned.
-    template <class V>
-    bool goals_phase(StepContext& step);
-    template <class V>
-    bool index_phase(StepContext& step);
-    template <class V>
-    bool velocities_phase(StepContext& step);
-    template <class V>
-    bool integrate_phase(StepContext& step);
-    template <class V>
-    bool resolve_phase(StepContext& step);
-    template <class V>
-    bool observe_phase(StepContext& step);
-    template <class V>
-    bool exits_phase(StepContext& step);
-    template <class V>
-    bool wrap_phase(StepContext& step);
-    template <class V>
-    bool obstacle_motion_phase(StepContext& step);
+#define VOSIM_PHASE_DECLARATION(name, doc) \
+    template <class V>                     \
+    bool name##_phase(StepContext& step);
+    VOSIM_STEP_PHASES(VOSIM_PHASE_DECLARATION)
+#undef VOSIM_PHASE_DECLARATION
     template <class V>
     bool compute_new_velocities(Ticker* ticker, std::int64_t steps_done);  // velocities_phase.cpp
     template <class V>
