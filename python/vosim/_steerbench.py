@@ -62,7 +62,7 @@ def steerbench(traj, *, scene: int | None = None, tolerance: float = CONTACT_TOL
         raise TypeError(f"traj: expected a vosim.Trajectory, got {type(traj).__name__}")
     tolerance = scalar(tolerance, "tolerance", minimum=0.0, maximum=1e6)
     positions, velocities, radius = traj.positions, traj.velocities, np.asarray(traj.radius, dtype=np.float64)
-    arrived = traj.arrived()
+    arrived = traj.arrived_per_frame()
     active = traj.took_part()  # agents that left during the run (sinks, remove_at_goal) included
     if traj.is_batch:
         if scene is None:

@@ -42,7 +42,7 @@ def _arrived(traj, seeking: np.ndarray) -> np.ndarray:
     if traj.all_arrived:
         return seeking.copy()
     if len(traj):
-        return seeking & np.asarray(traj.arrived()[-1])
+        return seeking & np.asarray(traj.arrived_per_frame()[-1])
     return np.zeros_like(seeking)
 
 
@@ -62,7 +62,7 @@ def left_goal(traj) -> int:
     if not len(traj):
         return 0
     seeking = _seeking(traj)
-    return int((_arrived(traj, seeking) & ~np.asarray(traj.arrived()[-1])).sum())
+    return int((_arrived(traj, seeking) & ~np.asarray(traj.arrived_per_frame()[-1])).sum())
 
 
 def counted(number: int, noun: str) -> str:

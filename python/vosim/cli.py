@@ -51,14 +51,14 @@ def _demo(args: argparse.Namespace) -> int:
     max_steps = scenario.max_steps if args.max_steps is None else args.max_steps
     traj = _run_until_arrived(sim, max_steps, None if args.quiet else scenario.name)
     arrived = int(arrived_agents(traj).sum())
-    clearance = float(traj.min_clearance().min())
+    clearance = float(traj.min_clearance_per_frame().min())
     print(f"steps:             {traj.steps_run}")
     print(f"simulated time:    {sim.time:.2f} s")
     print(f"wall time:         {traj.wall_time:.3f} s")
     print(f"agents arrived:    {arrived} of {sim.num_agents}")
     print(f"minimum clearance: {clearance:+.4f} m between agents (negative: overlap)")
     if traj.obstacles:
-        print(f"                   {float(traj.min_obstacle_clearance().min()):+.4f} m to obstacles")
+        print(f"                   {float(traj.min_obstacle_clearance_per_frame().min()):+.4f} m to obstacles")
     from . import plot
 
     figure = plot.trajectories(traj, title=f"{scenario.name}: {sim.method.name}, {scenario.num_agents} agents, "
@@ -219,7 +219,7 @@ def _run(args: argparse.Namespace) -> int:
           f"time step {scenes[0].time_step} s, at most {steps} steps")
     traj = _run_until_arrived(sim, steps, None if args.quiet else f"{scenes[0].name}, {method.name}")
     arrived = arrived_agents(traj).reshape(len(seeds), -1).sum(axis=1)
-    clearance = np.asarray(traj.min_clearance()).reshape(len(traj.times), -1).min(axis=0)
+    clearance = np.asarray(traj.min_clearance_per_frame()).reshape(len(traj.times), -1).min(axis=0)
     print(f"steps:             {traj.steps_run} ({traj.times[-1]:.2f} s simulated, {traj.wall_time:.3f} s wall time)")
     for k, seed in enumerate(seeds):
         print(f"seed {seed}: {arrived[k]} of {scenes[k].num_agents} arrived, "

@@ -118,8 +118,11 @@ class Trajectory:
         """Whether the frames have a scene axis."""
         return self.positions.ndim == 4
 
-    def min_clearance(self) -> np.ndarray:
+    def min_clearance_per_frame(self) -> np.ndarray:
         """Smallest ``distance - r_i - r_j`` over all pairs of active agents, per frame (and scene).
+
+        The run's single smallest value, over every step and not only the
+        recorded frames, is ``metrics["min_clearance"]``.
 
         Negative values are overlaps. Shape ``(T,)`` or ``(T, B)``; ``inf``
         where a scene has fewer than two active agents. With a periodic axis
@@ -185,16 +188,20 @@ class Trajectory:
             took |= np.asarray(left) >= 0
         return took
 
-    def arrived(self) -> np.ndarray:
+    def arrived_per_frame(self) -> np.ndarray:
         """Whether each goal-seeking agent that took part in the run (:meth:`took_part`) is within
-        its arrival radius of its goal, per frame."""
+        its arrival radius of its goal, per frame: bool ``(T, N)`` or ``(T, B, N)``.
+
+        Whether every one arrived at some step of the run is :attr:`all_arrived`;
+        the step each arrived at is ``metrics["arrival_step"]``.
+        """
         reach = self.radius if self.arrival_radius is None else self.arrival_radius
         seeking = self.has_goal & self.took_part()
         distance = np.linalg.norm(self.positions - self.goals, axis=-1)
         with np.errstate(invalid="ignore", over="ignore"):
             return seeking & (distance <= reach)
 
-    def min_obstacle_clearance(self) -> np.ndarray:
+    def min_obstacle_clearance_per_frame(self) -> np.ndarray:
         """Smallest agent-obstacle clearance per frame (and scene): distance to the nearest edge minus radius.
 
         Negative values are penetrations. Shape ``(T,)`` or ``(T, B)``;
@@ -216,6 +223,25 @@ class Trajectory:
                 clearance = engine.obstacle_distances(flat, b).reshape(frames, n) - radius[b]
                 result[:, b] = clearance.min(axis=1)
         return result if self.is_batch else result[:, 0]
+
+    # Old names of the per-frame series: a method named like a metric read as
+    # the run's single value (``metrics["min_clearance"]``, ``all_arrived``).
+    def min_clearance(self) -> np.ndarray:
+        """Deprecated name of :meth:`min_clearance_per_frame` (a DeprecationWarning)."""
+        _renamed("min_clearance", "min_clearance_per_frame",
+                 'the run\'s single smallest value is metrics["min_clearance"]')
+        return self.min_clearance_per_frame()
+
+    def arrived(self) -> np.ndarray:
+        """Deprecated name of :meth:`arrived_per_frame` (a DeprecationWarning)."""
+        _renamed("arrived", "arrived_per_frame", "whether all arrived during the run is all_arrived")
+        return self.arrived_per_frame()
+
+    def min_obstacle_clearance(self) -> np.ndarray:
+        """Deprecated name of :meth:`min_obstacle_clearance_per_frame` (a DeprecationWarning)."""
+        _renamed("min_obstacle_clearance", "min_obstacle_clearance_per_frame",
+                 'the run\'s deepest reach past an edge is metrics["max_obstacle_penetration"]')
+        return self.min_obstacle_clearance_per_frame()
 
     # ------------------------------------------------------------- exports
     def subsample(self, every: int) -> "Trajectory":
@@ -367,3 +393,10 @@ class Trajectory:
         scenes = self.positions.shape[1] if self.is_batch else 1
         scene = integer(scene, "scene", minimum=0, maximum=scenes - 1)
         return to_pedpy(self, scene=scene)
+
+
+def _renamed(old: str, new: str, hint: str) -> None:
+    import warnings
+
+    warnings.warn(f"Trajectory.{old}() is now Trajectory.{new}() (it returns one value per recorded frame; "
+                  f"{hint}); the old name will be removed", DeprecationWarning, stacklevel=3)

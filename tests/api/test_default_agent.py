@@ -37,7 +37,7 @@ def _three_in_a_row(**params):
 def test_a_crossing_with_the_defaults_arrives_at_walking_pace_without_collisions():
     traj = _crossing().run(600, until_arrived=True)
     assert traj.all_arrived
-    assert traj.metrics["collision_agent_steps"] == 0 and traj.min_clearance().min() > 0
+    assert traj.metrics["collision_agent_steps"] == 0 and traj.min_clearance_per_frame().min() > 0
     # 16 m at 1.3 m/s is 12.3 s; the crossing costs a little, not a jam.
     assert 16.0 / 1.3 <= traj.metrics["makespan"] < 1.5 * 16.0 / 1.3
     assert np.max(np.linalg.norm(traj.velocities, axis=-1)) <= 1.8 + 1e-9

@@ -593,7 +593,7 @@ class SimulatorMachine(RuleBasedStateMachine):
             if traj.steps_run:
                 check_speeds(self.sim)
             np.testing.assert_array_equal(traj.positions[-1], self.sim.positions)
-            assert not np.isnan(traj.min_clearance()).any()
+            assert not np.isnan(traj.min_clearance_per_frame()).any()
 
     @precondition(lambda self: self.sim.num_agents > 0)
     @rule(data=st.data(), name=st.sampled_from(VECTOR_FIELDS + SCALAR_FIELDS + FLAG_FIELDS), value=NASTY_FLOATS)

@@ -363,9 +363,9 @@ def test_min_clearance_checks_active_agents_only():
     traj = sim.run(2)
     traj.positions[1, 2, 0] = np.inf
     with pytest.raises(ValueError, match=r"positions\[1, 2, 0\] is inf; must be finite"):
-        traj.min_clearance()
+        traj.min_clearance_per_frame()
     traj.active = np.array([True, True, False])
-    np.testing.assert_allclose(traj.min_clearance(), 2.0)
+    np.testing.assert_allclose(traj.min_clearance_per_frame(), 2.0)
 
 
 def test_bad_plot_arguments():

@@ -242,7 +242,7 @@ def test_force_based_agents_stop_at_their_goals():
     assert traj.all_arrived and "20/20 arrived" in repr(traj)
     assert traj.steps_run < scenario.max_steps
     assert traj.steps_run == int(np.max(traj.metrics["arrival_step"]))  # stopped as the last arrived
-    assert np.all(traj.arrived()[-1][np.asarray(traj.has_goal)])  # and every one is still there
+    assert np.all(traj.arrived_per_frame()[-1][np.asarray(traj.has_goal)])  # and every one is still there
     assert "left goal" not in traj.summary()
 
 

@@ -89,7 +89,7 @@ def test_run_records_reaches_goals_and_measures():
     assert sim.arrived.all()
     assert traj.metrics["collision_agent_steps"] == 0
     assert traj.metrics["min_clearance"] > 0
-    assert np.all(np.isfinite(traj.min_clearance()))
+    assert np.all(np.isfinite(traj.min_clearance_per_frame()))
     # Paths are at least the straight lines through space.
     straight = np.linalg.norm(goals - start, axis=1)
     assert np.all(traj.metrics["path_length"] >= straight - 1.0 - 1e-9)
@@ -102,7 +102,7 @@ def test_min_clearance_between_balls():
                             steps=np.zeros(1, dtype=np.int64), ids=np.arange(3), radius=np.ones(3),
                             goals=np.zeros((3, 3)), has_goal=np.zeros(3, bool), time_step=0.1, steps_run=0,
                             all_arrived=True, wall_time=0.0)
-    np.testing.assert_allclose(traj.min_clearance(), [1.0])
+    np.testing.assert_allclose(traj.min_clearance_per_frame(), [1.0])
 
 
 def test_results_do_not_depend_on_the_thread_count():

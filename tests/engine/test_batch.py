@@ -45,4 +45,4 @@ def test_until_arrived_waits_for_every_scene():
     batch.add_agents(np.zeros((2, 1, 2)), goals=np.array([[[5.0, 0.0]], [[10.0, 0.0]]]), radius=0.1, max_speed=1.0)
     traj = batch.run(100, until_arrived=True)
     assert traj.steps_run == 10 and traj.positions.shape == (11, 2, 1, 2)
-    assert traj.arrived()[-1].all()
+    assert traj.arrived_per_frame()[-1].all()

@@ -29,7 +29,7 @@ def test_agents_on_one_spot_are_pushed_apart():
     assert finite(sim)
     assert sim.velocities[0, 0] < 0 and sim.velocities[-1, 0] > 0
     traj = sim.run(200)
-    assert traj.min_clearance()[-1] > -1e-9
+    assert traj.min_clearance_per_frame()[-1] > -1e-9
     assert np.all(speeds(sim) <= 1.0 + 1e-9)
 
 
@@ -43,14 +43,14 @@ def test_zero_radius_agents_are_points():
         sim.add_agents(start, goals=goals, radius=0.0, max_speed=1.0, arrival_radius=1e-6)
         traj = sim.run(500, until_arrived=True)
         assert traj.all_arrived and finite(sim)
-        assert traj.min_clearance().min() > 0.0
+        assert traj.min_clearance_per_frame().min() > 0.0
 
 
 def test_zero_radius_agents_on_one_spot():
     sim = vosim.Simulator(time_step=0.1)
     sim.add_agents(np.zeros((4, 2)), radius=0.0, max_speed=0.0)
     traj = sim.run(3)
-    np.testing.assert_array_equal(traj.min_clearance(), 0.0)  # used to loop forever
+    np.testing.assert_array_equal(traj.min_clearance_per_frame(), 0.0)  # used to loop forever
     np.testing.assert_array_equal(sim.positions, 0.0)
 
 
@@ -73,7 +73,7 @@ def test_time_horizon_shorter_than_the_time_step():
                    time_horizon=0.01)
     traj = sim.run(300, until_arrived=True)
     assert traj.all_arrived and finite(sim)
-    clearance = traj.min_clearance()
+    clearance = traj.min_clearance_per_frame()
     assert clearance.min() < 0.0  # they did overlap...
     overlapping = np.flatnonzero(clearance < -1e-9)
     assert np.all(clearance[overlapping + 1] > -1e-9)  # ...for one step at a time
@@ -83,7 +83,7 @@ def test_no_agents():
     sim = vosim.Simulator()
     sim.step()
     traj = sim.run(5)
-    assert traj.positions.shape == (6, 0, 2) and np.all(traj.min_clearance() == np.inf)
+    assert traj.positions.shape == (6, 0, 2) and np.all(traj.min_clearance_per_frame() == np.inf)
     assert sim.neighbors().shape == (0, 1) and sim.arrived.shape == (0,)
     with pytest.raises(ValueError, match="until_arrived=True needs at least one active agent with a goal"):
         sim.run(5, until_arrived=True)
@@ -108,7 +108,7 @@ def test_one_agent():
     traj = sim.run(100, until_arrived=True)
     # 0.5 m per step, then half the remaining distance per step (the
     # preferred velocity is goal - position when shorter than pref_speed)
-    assert traj.all_arrived and traj.steps_run == 12 and np.isinf(traj.min_clearance()).all()
+    assert traj.all_arrived and traj.steps_run == 12 and np.isinf(traj.min_clearance_per_frame()).all()
     np.testing.assert_allclose(sim.positions[0], [3.0 - 0.6 / 16, 4.0 - 0.8 / 16])
 
 
@@ -141,7 +141,7 @@ def test_huge_coordinates():
                        radius=0.5, max_speed=1.0, time_horizon=2.0)
         traj = sim.run(400, until_arrived=True)
         assert traj.all_arrived and finite(sim)
-        assert traj.min_clearance().min() > -1e-3  # they pass within 2 mm of each other
+        assert traj.min_clearance_per_frame().min() > -1e-3  # they pass within 2 mm of each other
         runs.append(traj.positions - offset)
     assert abs(len(runs[0]) - len(runs[1])) <= 1
     frames = min(len(runs[0]), len(runs[1]))

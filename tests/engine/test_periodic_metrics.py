@@ -26,7 +26,7 @@ def _seam_pair(axis="x", period=(0.0, 10.0), gap=0.2, **agent_args):
 @pytest.mark.parametrize("axis", ["x", "y"])
 def test_trajectory_min_clearance_sees_a_pair_touching_across_the_seam(axis):
     traj = _seam_pair(axis).run(1)
-    np.testing.assert_allclose(traj.min_clearance()[0], 0.2 - 2 * RADIUS, atol=1e-12)
+    np.testing.assert_allclose(traj.min_clearance_per_frame()[0], 0.2 - 2 * RADIUS, atol=1e-12)
 
 
 @pytest.mark.parametrize("neighbors", [dict(neighbor_dist=0.05), dict(max_neighbors=0), dict()])
@@ -56,7 +56,7 @@ def test_a_period_shorter_than_the_reach_counts_each_pair_once():
     m = traj.metrics
     assert m["collision_pairs"] == 1
     np.testing.assert_allclose(m["min_clearance_series"][0], 0.3 - 2 * RADIUS, atol=1e-12)
-    np.testing.assert_allclose(traj.min_clearance()[0], 0.3 - 2 * RADIUS, atol=1e-12)
+    np.testing.assert_allclose(traj.min_clearance_per_frame()[0], 0.3 - 2 * RADIUS, atol=1e-12)
     table, depth = _core.overlaps(np.ascontiguousarray(traj.positions[:1]), np.asarray(traj.radius, float),
                                   np.ones(2, np.uint8), 0.0, (0, 0.0, 0.8))
     assert table.tolist() == [[0, 0, 1]]
@@ -68,7 +68,7 @@ def test_without_a_seam_the_same_positions_do_not_touch():
     sim.clear_periodic()
     traj = sim.run(1)
     assert traj.metrics["collision_pairs"] == 0
-    np.testing.assert_allclose(traj.min_clearance()[0], 9.8 - 2 * RADIUS, atol=1e-12)
+    np.testing.assert_allclose(traj.min_clearance_per_frame()[0], 9.8 - 2 * RADIUS, atol=1e-12)
 
 
 def test_a_crowd_gives_the_brute_force_minimum_image_clearance():

@@ -53,8 +53,8 @@ def test_save_and_load_round_trip_bit_exact(tmp_path, batch):
     assert loaded.metadata["vosim_version"] == vosim.__version__
     assert loaded.metadata["format"] == "vosim-trajectory"
     # what the loaded trajectory computes is what the original computes
-    assert np.array_equal(loaded.min_clearance(), traj.min_clearance())
-    assert np.array_equal(loaded.arrived(), traj.arrived())
+    assert np.array_equal(loaded.min_clearance_per_frame(), traj.min_clearance_per_frame())
+    assert np.array_equal(loaded.arrived_per_frame(), traj.arrived_per_frame())
     # saving the loaded trajectory again gives the same arrays
     _assert_same(loaded, vosim.load(loaded.save(tmp_path / "again.npz")))
 

@@ -120,7 +120,7 @@ def test_completes_with_orca_without_touching_obstacles(name, seed):
     sim = scene.build()
     traj = sim.run(scene.max_steps, until_arrived=True)
     assert traj.all_arrived and traj.steps_run < scene.max_steps
-    assert traj.min_clearance().min() > -0.01 * scene.agent_params["radius"]   # agents: contact at most
+    assert traj.min_clearance_per_frame().min() > -0.01 * scene.agent_params["radius"]   # agents: contact at most
     if scene.obstacles:
         distance = ObstacleSet3D(scene.obstacles).nearest(traj.positions.reshape(-1, 3)).distances
         assert distance.min() - scene.agent_params["radius"] >= -1e-9               # obstacles: never entered

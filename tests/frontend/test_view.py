@@ -64,7 +64,7 @@ def test_the_agent_who_left_through_the_sink_leaves_the_picture_then(run, tmp_pa
     assert exit_step[5] > 0  # the agent walking into the sink
     assert arrays["leave"][5] == np.searchsorted(traj.steps, exit_step[5])
     assert (arrays["leave"][:5] == NEVER).all()
-    arrived = traj.arrived()
+    arrived = traj.arrived_per_frame()
     for agent in range(5):
         first = np.argmax(arrived[:, agent]) if arrived[:, agent].any() else NEVER
         assert arrays["arrive"][agent] == first

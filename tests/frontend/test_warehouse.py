@@ -102,7 +102,7 @@ def test_differential_drive_robots_arrive_within_their_wheel_limits(kwargs):
     assert traj.metrics["peak_angular_speed"].max() <= 3.0 * (1 + 1e-9)
     # Millimetres of overlap, as in dense crowds of robots and people (tests/methods/test_differential_drive.py);
     # squeezed at a shelf's end, ORCA-DD may graze its corner (a few centimetres, never through it).
-    assert traj.min_clearance().min() >= -0.01
+    assert traj.min_clearance_per_frame().min() >= -0.01
     assert traj.metrics["max_obstacle_penetration"] <= 0.05
 
 
@@ -112,9 +112,9 @@ def test_holonomic_robots_arrive_without_entering_shelves(kwargs):
     scene = scenarios.warehouse(**kwargs, kinematics="holonomic")
     traj = scene.build().run(scene.max_steps, until_arrived=True)
     assert traj.all_arrived and traj.steps_run >= scene.max_steps / 40
-    assert traj.min_obstacle_clearance().min() >= -1e-9          # no robot enters a shelf or a wall
+    assert traj.min_obstacle_clearance_per_frame().min() >= -1e-9          # no robot enters a shelf or a wall
     assert traj.metrics["max_obstacle_penetration"] <= 1e-9
-    assert traj.min_clearance().min() >= -0.05 * 0.3                # robots overlap 5 % of a radius at most
+    assert traj.min_clearance_per_frame().min() >= -0.05 * 0.3                # robots overlap 5 % of a radius at most
     assert (np.linalg.norm(np.diff(traj.positions, axis=0), axis=2) <= 1.2 * 0.1 + 1e-9).all()   # max speed
 
 

@@ -143,7 +143,7 @@ class TestAvoidance:
                        max_acceleration=2.0, acceleration_interval=0.4)
         traj = sim.run(600, until_arrived=True)
         assert traj.all_arrived
-        assert traj.min_clearance().min() > -1e-3
+        assert traj.min_clearance_per_frame().min() > -1e-3
 
     def test_circle_arrives_and_overlaps_far_less_than_avo2(self):
         paper = circle(vosim.AVO(perturbation=0.1), n=16, radius=8.0, accel=1.0, interval=1.0)

@@ -85,7 +85,7 @@ def test_antipodal_circle_keeps_wheel_limits_turns_continuously_and_never_collid
     assert_within_wheel_limits(traj)
     _, turn = realised_motion(traj)
     assert np.abs(turn).max() <= 3.0 * (1 + 1e-9)
-    assert traj.min_clearance().min() >= -1e-6
+    assert traj.min_clearance_per_frame().min() >= -1e-6
     assert traj.metrics["peak_angular_speed"].max() <= 3.0 * (1 + 1e-9)
     # velocities are the robots' own: along their headings.
     heading = np.column_stack([np.cos(sim.headings), np.sin(sim.headings)])
@@ -107,7 +107,7 @@ def test_four_way_crossing_of_robots():
     traj = sim.run(800, until_arrived=True)
     assert traj.all_arrived
     assert_within_wheel_limits(traj, track=0.35)
-    assert traj.min_clearance().min() >= -1e-6
+    assert traj.min_clearance_per_frame().min() >= -1e-6
 
 
 def test_mixed_holonomic_and_differential_drive_agents():
@@ -118,7 +118,7 @@ def test_mixed_holonomic_and_differential_drive_agents():
     # realisable polygon forbids it, and the jam in the centre sends some
     # agents to linear program 3: pairs may overlap by millimetres there
     # (as in dense holonomic crowds), never more.
-    assert traj.min_clearance().min() >= -0.01
+    assert traj.min_clearance_per_frame().min() >= -0.01
     robots = np.arange(10) % 2 == 0
     assert_within_wheel_limits(traj, mask=robots)
     # Holonomic agents face where they go.
@@ -135,7 +135,7 @@ def test_unicycles_keep_speed_and_turn_rate():
     speed, turn = realised_motion(traj)
     assert np.abs(speed).max() <= WHEEL_SPEED * (1 + 1e-9)
     assert np.abs(turn).max() <= 1.5 * (1 + 1e-9)
-    assert traj.min_clearance().min() >= -1e-6
+    assert traj.min_clearance_per_frame().min() >= -1e-6
 
 
 def test_saturation_keeps_the_curvature():
@@ -358,5 +358,5 @@ def test_robots_keep_out_of_obstacles():
                    time_horizon_obst=1.0, kinematics="differential_drive")
     traj = sim.run(600, until_arrived=True)
     assert traj.all_arrived
-    assert traj.min_obstacle_clearance().min() >= -1e-6
+    assert traj.min_obstacle_clearance_per_frame().min() >= -1e-6
     assert_within_wheel_limits(traj)

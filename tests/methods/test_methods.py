@@ -58,19 +58,19 @@ class TestGuarantees:
     def test_two_agents(self, method, case):
         traj = pair(method, *PAIRS[case]).run(600, until_arrived=True)
         assert traj.all_arrived
-        assert traj.min_clearance().min() > -1e-9
+        assert traj.min_clearance_per_frame().min() > -1e-9
 
     @pytest.mark.parametrize("method", [vosim.ORCA(), vosim.HRVO()], ids=label)
     def test_small_crowd(self, method):
         for seed in range(5):
             traj = lattice_crowd(method, seed).run(3000, until_arrived=True)
             assert traj.all_arrived
-            assert traj.min_clearance().min() > -1e-6, seed
+            assert traj.min_clearance_per_frame().min() > -1e-6, seed
 
     def test_hrvo_library_apex_loses_the_guarantee(self):
         """The HRVO library's apex (kept for replaying its data) lets agents
         overlap in the same crowds."""
-        worst = min(lattice_crowd(vosim.HRVO(hrvo_apex="library"), seed).run(3000).min_clearance().min()
+        worst = min(lattice_crowd(vosim.HRVO(hrvo_apex="library"), seed).run(3000).min_clearance_per_frame().min()
                     for seed in range(5))
         assert worst < -0.05
 
@@ -135,7 +135,7 @@ class TestEveryMethod:
             start += np.random.default_rng(seed).uniform(-0.05, 0.05, start.shape)
             sim.add_agents(start, goals=start * [-1, 1], radius=0.4, max_speed=1.2, pref_speed=1.0,
                            time_horizon=2.0, time_horizon_obst=2.0, neighbor_dist=5.0)
-            worst = min(worst, sim.run(1500).min_obstacle_clearance().min())
+            worst = min(worst, sim.run(1500).min_obstacle_clearance_per_frame().min())
         assert worst > -self.TOLERANCE.get(method.name, 1e-3), worst
 
     @pytest.mark.parametrize("method", [m for m in ALL_METHODS if getattr(m, "selection", "") != "sampling"],
@@ -253,8 +253,8 @@ class TestAgentOptions:
         assert change.max() <= 0.5 * 0.1 + 1e-12
 
     def test_uncertainty_offset_widens_hrvo_cones(self):
-        plain = pair(vosim.HRVO(), *PAIRS["head-on"]).run(300).min_clearance().min()
-        wide = pair(vosim.HRVO(), *PAIRS["head-on"], uncertainty_offset=0.2).run(300).min_clearance().min()
+        plain = pair(vosim.HRVO(), *PAIRS["head-on"]).run(300).min_clearance_per_frame().min()
+        wide = pair(vosim.HRVO(), *PAIRS["head-on"], uncertainty_offset=0.2).run(300).min_clearance_per_frame().min()
         assert wide > plain + 0.05
 
     def test_option_views_and_bad_values(self):

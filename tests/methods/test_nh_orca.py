@@ -106,7 +106,7 @@ def test_antipodal_circle_keeps_wheel_limits_turns_continuously_and_never_collid
     _, turn = realised_motion(traj)
     # Headings change continuously: by at most the wheels' turn rate 2 v_w / L per second.
     assert np.abs(turn).max() <= 2 * WHEEL_SPEED / TRACK * (1 + 1e-9)
-    assert traj.min_clearance().min() >= -1e-6
+    assert traj.min_clearance_per_frame().min() >= -1e-6
     heading = np.column_stack([np.cos(sim.headings), np.sin(sim.headings)])
     np.testing.assert_allclose(heading[:, 0] * sim.velocities[:, 1] - heading[:, 1] * sim.velocities[:, 0], 0.0,
                                atol=1e-12)
@@ -116,14 +116,14 @@ def test_four_way_crossing_of_robots():
     traj = crossing().run(800, until_arrived=True)
     assert traj.all_arrived
     assert_within_wheel_limits(traj, track=0.35)
-    assert traj.min_clearance().min() >= -1e-6
+    assert traj.min_clearance_per_frame().min() >= -1e-6
 
 
 def test_mixed_holonomic_and_nh_orca_agents():
     sim = circle(10, kinematics=["differential_drive", "holonomic"] * 5)
     traj = sim.run(600, until_arrived=True)
     assert traj.all_arrived
-    assert traj.min_clearance().min() >= -0.01
+    assert traj.min_clearance_per_frame().min() >= -0.01
     robots = np.arange(10) % 2 == 0
     assert_within_wheel_limits(traj, mask=robots)
 
@@ -138,7 +138,7 @@ def test_robots_go_round_an_obstacle_without_touching_it():
     traj = sim.run(1000, until_arrived=True)
     assert traj.all_arrived
     assert traj.metrics["max_obstacle_penetration"] == 0.0
-    assert traj.min_clearance().min() >= -1e-6
+    assert traj.min_clearance_per_frame().min() >= -1e-6
     assert_within_wheel_limits(traj)
 
 
@@ -149,7 +149,7 @@ def test_unicycles_keep_speed_and_turn_rate():
     speed, turn = realised_motion(traj)
     assert np.abs(speed).max() <= WHEEL_SPEED * (1 + 1e-9)
     assert np.abs(turn).max() <= 1.5 * (1 + 1e-9)
-    assert traj.min_clearance().min() >= -1e-6
+    assert traj.min_clearance_per_frame().min() >= -1e-6
 
 
 def test_inspect_shows_the_robot_enlarged_by_the_tracking_error_and_the_polygon():
@@ -282,7 +282,7 @@ def test_comparison_with_orca_dd_on_the_same_scenes():
             length = steps.sum(axis=0)
             straight = np.linalg.norm(goals - start, axis=-1)
             rows.append((scene, method.nonholonomic, traj.metrics["makespan"], length.mean() / straight.mean(),
-                         traj.min_clearance().min()))
+                         traj.min_clearance_per_frame().min()))
             assert traj.all_arrived
             assert np.all(length >= straight - 2 * RADIUS)
     for row in rows:

@@ -16,7 +16,7 @@ def test_blocks_never_penetrates_obstacles():
     sim = scenarios.blocks().build()
     traj = sim.run(20_000, until_arrived=True, record_every=1)
     assert traj.all_arrived
-    assert traj.min_obstacle_clearance().min() > -PENETRATION_TOLERANCE
+    assert traj.min_obstacle_clearance_per_frame().min() > -PENETRATION_TOLERANCE
 
 
 def corridor(bidirectional: bool, n_per_side: int = 12):
@@ -41,7 +41,7 @@ def test_corridor_is_passable_without_touching_the_walls(bidirectional):
     sim.method = vosim.ORCA(perturbation=1e-4)
     traj = sim.run(5000, until_arrived=True)
     assert traj.all_arrived
-    assert traj.min_obstacle_clearance().min() > -PENETRATION_TOLERANCE
+    assert traj.min_obstacle_clearance_per_frame().min() > -PENETRATION_TOLERANCE
     assert np.all(np.abs(traj.positions[..., 1]) < 2.0)  # nobody crossed a wall
 
 
@@ -79,7 +79,7 @@ def test_bottleneck_door():
     positions = np.concatenate(frames)
     assert sim.arrived.all(), f"{sim.arrived.sum()} of {sim.num_agents} arrived"
     traj.positions = positions
-    assert traj.min_obstacle_clearance().min() > -PENETRATION_TOLERANCE
+    assert traj.min_obstacle_clearance_per_frame().min() > -PENETRATION_TOLERANCE
     crossed = np.diff(np.sign(positions[..., 0]), axis=0) != 0
     frames_crossing, agents = np.nonzero(crossed)
     assert np.all(np.abs(positions[frames_crossing, agents, 1]) < 0.8)  # through the door only
@@ -94,7 +94,7 @@ def test_agents_stay_inside_a_boundary_for_1000_steps():
     sim.add_agents(start, radius=0.4, max_speed=2.0, time_horizon=2.0, time_horizon_obst=1.0,
                    pref_velocities=rng.normal(0, 3, (12, 2)))  # all of them pushing outwards, wildly
     traj = sim.run(1000)
-    assert traj.min_obstacle_clearance().min() > -PENETRATION_TOLERANCE
+    assert traj.min_obstacle_clearance_per_frame().min() > -PENETRATION_TOLERANCE
     inside = [np.all(sim._engine.blocked_points(np.ascontiguousarray(frame), 0) == False)  # noqa: E712
               for frame in traj.positions]
     assert all(inside)
@@ -133,7 +133,7 @@ class TestPerturbation:
         assert not stuck.all_arrived and np.all(stuck.positions[..., 1] == 0.0)
         passed = self.headon(perturbation=1e-4).run(600, until_arrived=True)
         assert passed.all_arrived
-        assert passed.min_clearance().min() > -1e-9
+        assert passed.min_clearance_per_frame().min() > -1e-9
 
     def test_symmetric_circle_jam_needs_a_larger_one(self):
         """20 agents exactly on a circle jam in a ring around the centre: a

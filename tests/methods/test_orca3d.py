@@ -71,7 +71,7 @@ def test_a_head_on_pair_passes_in_space_without_touching():
                    radius=1.0, max_speed=1.5, pref_speed=1.0)
     traj = sim.run(400, until_arrived=True)
     assert traj.all_arrived
-    assert np.all(traj.min_clearance() >= 0.0)
+    assert np.all(traj.min_clearance_per_frame() >= 0.0)
 
 
 def test_overlapping_agents_separate_within_a_step():
@@ -110,5 +110,5 @@ def test_rvo2_3d_sphere_example_reaches_its_goals():
     assert traj.steps_run < 2500  # 2337 steps (RVO2-3D: 2331)
     # The start overlaps (as in RVO2-3D, clearance -2.21); later overlaps
     # stay about as shallow as RVO2-3D's (-0.211 from step 10 on).
-    assert traj.min_clearance()[0] < -2.0
-    assert traj.min_clearance()[1:].min() > -0.3  # -0.217 at step 10
+    assert traj.min_clearance_per_frame()[0] < -2.0
+    assert traj.min_clearance_per_frame()[1:].min() > -0.3  # -0.217 at step 10

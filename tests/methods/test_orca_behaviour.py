@@ -31,7 +31,7 @@ def test_two_agents_never_collide(name, a, b, goal_a, goal_b):
         sim.pref_speed[1] = 0.3
     traj = sim.run(600, until_arrived=True)
     assert traj.all_arrived, name
-    assert traj.min_clearance().min() > -1e-9, name
+    assert traj.min_clearance_per_frame().min() > -1e-9, name
 
 
 def test_small_crowd_has_no_collisions():
@@ -43,7 +43,7 @@ def test_small_crowd_has_no_collisions():
     sim.add_agents(start, goals=goal, radius=0.5, max_speed=1.0, time_horizon=2.0, neighbor_dist=10.0)
     traj = sim.run(2000, until_arrived=True)
     assert traj.all_arrived
-    assert traj.min_clearance().min() > -1e-9
+    assert traj.min_clearance_per_frame().min() > -1e-9
 
 
 def test_symmetric_crossing_deadlocks():
@@ -53,7 +53,7 @@ def test_symmetric_crossing_deadlocks():
     traj = sim.run(1000, until_arrived=True)
     assert not traj.all_arrived
     np.testing.assert_array_equal(sim.positions[0], sim.positions[1][::-1])
-    assert traj.min_clearance().min() > -1e-9
+    assert traj.min_clearance_per_frame().min() > -1e-9
 
 
 def test_reciprocity_each_agent_takes_half():
@@ -126,4 +126,4 @@ def test_symmetric_circle_deadlocks_without_perturbation():
     traj = sim.run(3000, until_arrived=True)
     assert not traj.all_arrived
     assert np.allclose(np.linalg.norm(sim.velocities, axis=1), 0.0, atol=1e-9)
-    assert traj.min_clearance().min() > -1e-9
+    assert traj.min_clearance_per_frame().min() > -1e-9

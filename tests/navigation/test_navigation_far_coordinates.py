@@ -27,7 +27,7 @@ def test_a_room_at_1e12_is_planned_around_its_wall():
     traj = sim.run(1000, until_arrived=True)
     assert traj.all_arrived
     np.testing.assert_allclose(sim.positions - 1e12, goal - 1e12, atol=0.5)
-    assert traj.min_obstacle_clearance().min() > -1e-3
+    assert traj.min_obstacle_clearance_per_frame().min() > -1e-3
 
 
 def test_a_room_at_1e14_is_refused_naming_the_coordinates_and_the_radius():

@@ -19,4 +19,4 @@ def test_a_goal_far_outside_the_known_box_is_planned_to(plan):
     traj = sim.run(1500, until_arrived=True)
     assert traj.all_arrived
     np.testing.assert_allclose(sim.positions, [[50.0, 50.0], [-40.0, 60.0]], atol=0.5)
-    assert traj.min_obstacle_clearance().min() > -1e-5
+    assert traj.min_obstacle_clearance_per_frame().min() > -1e-5

@@ -143,7 +143,7 @@ def test_an_agent_off_the_walkable_area_does_not_fail_the_others_plans():
     traj = sim.run(400, until_arrived=True)
     # (arrived: each reached its goal at some step; goals 0.5 m apart for discs 0.6 m wide cannot all be held at once)
     assert traj.all_arrived and np.isfinite(traj.metrics["arrival_step"]).all()
-    assert traj.min_obstacle_clearance()[-1] >= 0.0 and traj.positions[:, 2, 0].max() < 4.1
+    assert traj.min_obstacle_clearance_per_frame()[-1] >= 0.0 and traj.positions[:, 2, 0].max() < 4.1
     # a goal off the walkable area is still an error naming the agent
     with pytest.raises(ValueError, match="agent 1: its goal"):
         sim.set_goals(ids[1:2], [[0.0, 0.0]], plan="navmesh")
@@ -163,7 +163,7 @@ def test_an_agent_out_of_sight_of_the_roadmap_heads_straight_for_its_goal_and_th
     assert (np.abs(sim.goals[[0, 2], 1]) > 3.0).all()
     traj = sim.run(400, until_arrived=True)
     assert traj.all_arrived
-    assert traj.min_obstacle_clearance()[-1] >= 0.0
+    assert traj.min_obstacle_clearance_per_frame()[-1] >= 0.0
     # a goal no start can reach is still an error naming its agent
     with pytest.raises(ValueError, match="agent 2: "):
         sim.set_goals(ids, np.vstack([goals[:2], [[0.0, -0.5]]]), plan="roadmap")

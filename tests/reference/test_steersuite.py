@@ -170,7 +170,7 @@ def test_a_goal_box_is_reached_at_its_nearest_point_and_nobody_arrives_at_once()
     assert np.allclose(goals[:, 1], starts[:, 1])  # starts within the box's width: straight lanes
     assert (np.linalg.norm(goals - starts, axis=1) > 10 * radius).all()  # never "goal = start"
     traj = scenario.build().run(400, until_arrived=True)
-    assert not traj.arrived()[0].any() and traj.all_arrived
+    assert not traj.arrived_per_frame()[0].any() and traj.all_arrived
     at_arrival = traj.positions[traj.metrics["arrival_step"], np.arange(len(starts))]  # every step recorded
     assert ((at_arrival[:, 0] >= 10) & (at_arrival[:, 0] <= 15) & (np.abs(at_arrival[:, 1]) <= 4)).all()
 
@@ -211,7 +211,7 @@ def test_random_placement_is_clear_of_obstacles_and_of_each_other():
     scenario = scenarios.from_steersuite(DATA / "crowd_5000.xml", seed=2)
     assert scenario.num_agents == 5000 and len(scenario.obstacles) == 2000
     traj = scenario.build().run(0)
-    assert traj.min_obstacle_clearance()[0] >= 0.0
+    assert traj.min_obstacle_clearance_per_frame()[0] >= 0.0
     from scipy.spatial import cKDTree
 
     pairs = cKDTree(scenario.positions).query_pairs(1.0 - 1e-9)

@@ -201,24 +201,22 @@ bool Engine::obstacle_motion_phase(StepContext&) {
 // identically, so an abandoned step leaves the state as it was.
 template <class V>
 bool Engine::advance_in(Ticker* ticker, std::int64_t steps_done) {
-    using Phase = bool (Engine::*)(StepContext&);
-    static constexpr Phase kPhases[] = {
-#define VOSIM_PHASE_CALL(name, doc) &Engine::name##_phase<V>,
-        VOSIM_STEP_PHASES(VOSIM_PHASE_CALL)
-#undef VOSIM_PHASE_CALL
-    };
-    static_assert(std::size(kPhases) == kStepPhaseCount);
     StepContext step;
     step.ticker = ticker;
     step.steps_done = steps_done;
     step.clock = StepClock{time_, time_step_};
     step.method = method_.get();
-    for (std::size_t k = 0; k < kStepPhaseCount; ++k) {
-        const auto started = std::chrono::steady_clock::now();
-        const bool finished = (this->*kPhases[k])(step);
-        add_time_since(started, phase_times_.seconds[k]);
-        if (!finished) return false;
+    // Unrolled from the table rather than looped over an array of member
+    // pointers: GCC's bounds sanitizer misreads an index into such an array.
+#define VOSIM_PHASE_RUN(name, doc)                                         \
+    {                                                                     \
+        const auto started = std::chrono::steady_clock::now();            \
+        const bool finished = name##_phase<V>(step);                      \
+        add_time_since(started, phase_times_[StepPhase::name]);           \
+        if (!finished) return false;                                      \
     }
+    VOSIM_STEP_PHASES(VOSIM_PHASE_RUN)
+#undef VOSIM_PHASE_RUN
     return true;
 }
 

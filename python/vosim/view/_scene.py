@@ -138,7 +138,7 @@ def from_trajectory(traj, *, scene: int = 0, every: int = 1, max_agents: int | N
     speeds = np.linalg.norm(data["velocities"][:, kept], axis=-1)
     finite = speeds[np.isfinite(speeds)]
     scale = float(finite.max()) if finite.size and finite.max() > 0 else 1.0
-    arrived = thinned.arrived()
+    arrived = thinned.arrived_per_frame()
     arrived = arrived[:, data["scene"]] if data["scene"] is not None else arrived
     arrived = arrived[:, kept]
     arrive = np.where(arrived.any(axis=0), arrived.argmax(axis=0), NEVER).astype(np.int32)
