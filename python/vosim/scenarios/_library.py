@@ -288,6 +288,12 @@ def bottleneck(n: int = 40, door_width: float = 1.2, *, seed: int = 0) -> Scenar
         Width of the door (m): more than an agent's diameter (0.6 m).
     seed
         Seed of the jitter.
+
+    Its :attr:`~vosim.scenarios.Scenario.geometry` names ``"room"`` (the
+    room's floor, a rectangle whose east side holds the door), ``"door"``
+    (the door's two posts, the line to count the flow through) and
+    ``"measurement_area"`` (the floor in front of the door: as wide as the
+    door, 2 m deep, where the crowd queues).
     """
     n = integer(n, "n", minimum=1, maximum=2500)
     diameter = 2 * PEDESTRIAN["radius"]
@@ -312,8 +318,15 @@ def bottleneck(n: int = 40, door_width: float = 1.2, *, seed: int = 0) -> Scenar
     assigned[by_distance] = goals[farthest_first]
     waypoints = [np.vstack([past_door, goal]) for goal in assigned]
     flow = 1.3 * max(door_width - diameter, 0.2)  # agents per second, roughly
+    geometry = {
+        "room": np.array([[-depth, -half_height], [0.0, -half_height], [0.0, half_height], [-depth, half_height]]),
+        "door": np.array([[0.0, -door_width / 2], [0.0, door_width / 2]]),
+        "measurement_area": np.array([[-2.0, -door_width / 2], [0.0, -door_width / 2], [0.0, door_width / 2],
+                                      [-2.0, door_width / 2]]),
+    }
     return Scenario(
         name="bottleneck",
+        geometry=geometry,
         positions=positions,
         goals=assigned,
         waypoints=waypoints,
@@ -351,6 +364,11 @@ def corridor(n: int = 40, *, bidirectional: bool = True, length: float = 20.0, w
         Width of the corridor (m), at least 1 m.
     seed
         Seed of the jitter.
+
+    Its :attr:`~vosim.scenarios.Scenario.geometry` names ``"corridor"``
+    (the floor between the walls, ``length`` long), ``"measurement_area"``
+    (its middle 4 m, or all of it when shorter) and ``"measurement_line"``
+    (across it, half-way).
     """
     n = integer(n, "n", minimum=1, maximum=2500)
     if not isinstance(bidirectional, (bool, np.bool_)):
@@ -389,7 +407,16 @@ def corridor(n: int = 40, *, bidirectional: bool = True, length: float = 20.0, w
     goals += rng.uniform(-JITTER, JITTER, goals.shape)
     reach = length / 2 + 2.0
     walls = [("wall", np.array([[-reach, y], [reach, y]])) for y in (-width / 2, width / 2)]
+    middle = min(2.0, length / 2)
+    geometry = {
+        "corridor": np.array([[-length / 2, -width / 2], [length / 2, -width / 2], [length / 2, width / 2],
+                              [-length / 2, width / 2]]),
+        "measurement_area": np.array([[-middle, -width / 2], [middle, -width / 2], [middle, width / 2],
+                                      [-middle, width / 2]]),
+        "measurement_line": np.array([[0.0, -width / 2], [0.0, width / 2]]),
+    }
     return Scenario(
+        geometry=geometry,
         name="corridor" if bidirectional else "corridor_oneway",
         positions=positions,
         goals=goals,
@@ -418,6 +445,10 @@ def random_crowd(n: int = 50, density: float = 0.5, *, seed: int = 0) -> Scenari
         an agent's diameter plus 0.1 m).
     seed
         Seed of the places.
+
+    Its :attr:`~vosim.scenarios.Scenario.geometry` names ``"room"`` (the
+    square floor) and each exit by its wall, ``"exit_east"`` and so on (the
+    exit's two posts, the line to count the flow through).
     """
     n = integer(n, "n", minimum=1, maximum=10_000)
     smallest_cell = 2 * PEDESTRIAN["radius"] + 0.1
@@ -476,6 +507,10 @@ def room_evacuation(n: int = 50, exits=1, *, exit_width: float = 1.2, room_size:
         Side of the square room (m), at least 3.
     seed
         Seed of the places.
+
+    Its :attr:`~vosim.scenarios.Scenario.geometry` names ``"room"`` (the
+    square floor) and each exit by its wall, ``"exit_east"`` and so on (the
+    exit's two posts, the line to count the flow through).
     """
     n = integer(n, "n", minimum=1, maximum=10_000)
     if isinstance(exits, (str, bytes)):
@@ -506,6 +541,7 @@ def room_evacuation(n: int = 50, exits=1, *, exit_width: float = 1.2, room_size:
     positions = lattice[rng.permutation(len(lattice))[:n]] + rng.uniform(-JITTER, JITTER, (n, 2))
 
     walls = []
+    geometry = {"room": np.array([[-half, -half], [half, -half], [half, half], [-half, half]])}
     corners = {"east": ((half, -half), (half, half)), "north": ((half, half), (-half, half)),
                "west": ((-half, half), (-half, -half)), "south": ((-half, -half), (half, -half))}
     for side, (a, b) in corners.items():
@@ -515,6 +551,7 @@ def room_evacuation(n: int = 50, exits=1, *, exit_width: float = 1.2, room_size:
             along = (b - a) / np.linalg.norm(b - a)
             walls.append(("wall", np.array([a, centre - along * exit_width / 2])))
             walls.append(("wall", np.array([centre + along * exit_width / 2, b])))
+            geometry[f"exit_{side}"] = np.array([centre - along * exit_width / 2, centre + along * exit_width / 2])
         else:
             walls.append(("wall", np.array([a, b])))
 
@@ -542,6 +579,7 @@ def room_evacuation(n: int = 50, exits=1, *, exit_width: float = 1.2, room_size:
     flow = 1.3 * max(exit_width - diameter, 0.2) * len(sides)
     return Scenario(
         name="room_evacuation",
+        geometry=geometry,
         positions=positions,
         goals=goals,
         waypoints=waypoints,

@@ -99,6 +99,17 @@ class Scenario:
         :meth:`build` sets with ``set_periodic``: a corridor without ends.
         2D only; every obstacle vertex must lie within ``[low, high]`` along
         the axis.
+    geometry
+        Named places of the scene for measuring and drawing, each a ``(k, 2)``
+        (``(k, 3)``) array: two points for a line (a door, a line to count
+        the flow through), three or more for a polygon (a room, a
+        measurement area). They do not change a run. The ready-made
+        scenarios name theirs in their docstrings (``bottleneck``:
+        ``"room"``, ``"door"``, ``"measurement_area"``), so a study places its
+        measurement where the scene is, without reading the obstacles::
+
+            scenario = vosim.scenarios.bottleneck()
+            (x0, y0), (x1, y1) = scenario.geometry["door"]
     """
 
     name: str
@@ -113,6 +124,7 @@ class Scenario:
     seed: int | None = None
     periodic: Periodic | None = None
     waypoint_advance: str | list = DEFAULT_WAYPOINT_ADVANCE
+    geometry: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
@@ -178,6 +190,7 @@ class Scenario:
             raise ValueError(f"waypoint_advance{where} is 'visible', which looks past obstacle polygons: "
                              "2D scenarios only")
         self.waypoint_advance = rules if len(set(rules)) > 1 else rules[0] if rules else DEFAULT_WAYPOINT_ADVANCE
+        self.geometry = _geometry(self.geometry, width)
         self.periodic = periodic_from(self.periodic)
         if self.periodic is not None:
             if width != 2:
@@ -271,6 +284,9 @@ class Scenario:
             data["periodic"] = {"axis": self.periodic.axis, "low": self.periodic.low, "high": self.periodic.high}
         if advance:
             data["waypoint_advance"] = self.waypoint_advance
+        # Without a new format version: a vosim that ignores the entry runs the scenario the same.
+        if self.geometry:
+            data["geometry"] = {name: place.tolist() for name, place in self.geometry.items()}
         return data
 
     @classmethod
@@ -303,6 +319,7 @@ class Scenario:
                 seed=data["seed"],
                 periodic=_periodic_entry(data.get("periodic")),
                 waypoint_advance=_waypoint_advance_entry(data.get("waypoint_advance", DEFAULT_WAYPOINT_ADVANCE)),
+                geometry=_geometry_entry(data.get("geometry", {}), width),
             )
         except KeyError as error:
             raise ValueError(f"data: the scenario lacks {error.args[0]!r}") from None
@@ -322,6 +339,28 @@ class Scenario:
         except (TypeError, ValueError) as error:
             raise ValueError(f"text: not JSON ({error})") from None
         return cls.from_dict(data)
+
+
+def _geometry(places, width: int) -> dict:
+    """The named places checked: names non-empty strings, each place 2 or more finite points."""
+    if not isinstance(places, dict):
+        raise TypeError(f"geometry: expected a dict of name to points, got {type(places).__name__}")
+    checked = {}
+    for name, points in places.items():
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"geometry: names must be non-empty strings, got {name!r}")
+        array = _points(points, f"geometry[{name!r}]", width=width)
+        if len(array) < 2:
+            raise ValueError(f"geometry[{name!r}]: expected 2 points (a line) or more (a polygon), got {len(array)}")
+        checked[name] = array
+    return checked
+
+
+def _geometry_entry(entry, width: int) -> dict:
+    """The named places of a scenario file's ``geometry`` entry (a file is untrusted)."""
+    if not isinstance(entry, dict):
+        raise ValueError(f"data: geometry is {type(entry).__name__}; expected an object of name to points")
+    return dict(entry)  # each place is checked as the Scenario is made
 
 
 def _periodic_entry(entry) -> tuple | None:
