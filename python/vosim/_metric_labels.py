@@ -3,6 +3,7 @@
 METRICS = {
     "collision_agent_steps": "colliding agent-steps",
     "max_penetration": "deepest overlap [m]",
+    "min_clearance": "smallest clearance [m] (< 0: overlap)",
     "arrival_rate": "arrived (fraction)",
     "makespan": "makespan [s]",
     "mean_travel_time": "mean travel time [s]",

@@ -190,9 +190,12 @@ def test_compare_draws_no_mean_where_some_seeds_did_not_finish():
     pd = pytest.importorskip("pandas")
     figure = plot.compare(_table(pd))
     makespan = next(ax for ax in figure.axes if ax.get_title() == "makespan [s]")
-    heights = sorted(round(bar.get_height(), 9) for bar in makespan.patches)
+    heights = sorted(round(bar.get_height(), 9) for bars in makespan.containers for bar in bars)
     assert heights == [11.0, 30.0]                        # A's and C's means; none for B (1 seed of 3 finished)
     assert [t.get_text() for t in makespan.texts] == ["not finished"]
+    assert makespan.texts[0].get_fontsize() >= plt.rcParams["font.size"] * 0.8  # readable, not x-small
+    hatched = [patch for patch in makespan.patches if patch.get_hatch()]
+    assert len(hatched) == 1  # B's empty slot, hatched over the panel's height
     assert makespan.get_xlabel() == "no value: B 2/3"
     hollow = [c for c in makespan.collections if len(c.get_offsets()) == 1 and not c.get_facecolors().size]
     assert len(hollow) == 1 and hollow[0].get_offsets()[0][1] == 20.0  # the finished seed, drawn hollow
@@ -207,3 +210,44 @@ def test_compare_units_and_a_log_scale_where_one_method_dwarfs_the_others():
     assert collisions.get_title() == "colliding agent-steps (log scale)" and collisions.get_yscale() == "symlog"
     makespan = next(ax for ax in figure.axes if ax.get_title() == "makespan [s]")
     assert makespan.get_yscale() == "linear"
+
+
+def test_compare_log_axis_labels_zero_and_each_power_of_ten_apart_from_it():
+    pd = pytest.importorskip("pandas")
+    table = _table(pd)
+    table.loc[table["method"] == "A", "collision_agent_steps"] = [0, 3, 5]  # smallest positive: 3
+    figure = plot.compare(table)
+    figure.canvas.draw()
+    collisions = next(ax for ax in figure.axes if ax.get_title().startswith("colliding agent-steps"))
+    ticks = collisions.get_yticks()
+    assert ticks[0] == 0.0 and ticks[1] == 1.0  # the linear part ends at the power of ten below 3
+    assert np.allclose(np.log10(ticks[1:]), np.arange(len(ticks) - 1))  # then one label a decade
+    labels = [label.get_text() for label in collisions.get_yticklabels()]
+    assert labels[0] == "0" and all("10^" in label for label in labels[1:])
+    assert collisions.get_ylim()[0] == 0.0
+
+
+def test_compare_draws_the_smallest_clearance_with_the_zero_line_of_overlap():
+    pd = pytest.importorskip("pandas")
+    table = _table(pd)
+    table["min_clearance"] = np.where(table["method"] == "B", -0.12, 0.05)
+    figure = plot.compare(table)
+    clearance = next(ax for ax in figure.axes if ax.get_title().startswith("smallest clearance"))
+    assert clearance.get_title() == "smallest clearance [m] (< 0: overlap)"
+    assert any(np.allclose(line.get_ydata(), 0.0) for line in clearance.lines)
+    assert "min_clearance" in vosim.comparison.SUMMARY_COLUMNS
+
+
+def test_arrivals_end_after_the_last_arrival_and_say_which_runs_went_on():
+    pd = pytest.importorskip("pandas")
+    table = pd.DataFrame([dict(method="A", scenario="s", seed=seed) for seed in (0, 1)]
+                         + [dict(method="B", scenario="s", seed=seed) for seed in (0, 1)])
+    table.attrs["series"] = {
+        ("A", "s", 0): dict(time_step=0.1, arrival_step=np.array([10, 20]), record_steps=np.arange(21)),
+        ("A", "s", 1): dict(time_step=0.1, arrival_step=np.array([15, -1]), record_steps=np.arange(2250)),
+        ("B", "s", 0): dict(time_step=0.1, arrival_step=np.array([12, 25]), record_steps=np.arange(26)),
+        ("B", "s", 1): dict(time_step=0.1, arrival_step=np.array([11, 24]), record_steps=np.arange(25)),
+    }
+    ax = plot.compare(table, figure="arrivals").axes[0]
+    assert ax.get_xlim()[1] == pytest.approx(2.5 * 1.08)  # B's last arrival, not A's unfinished 225 s
+    assert [t.get_text() for t in ax.texts] == ["A: 1 of 2 runs\nunfinished, stopped at 225 s"]

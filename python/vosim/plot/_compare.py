@@ -92,7 +92,8 @@ def _metrics(plt, table, metrics, methods, scenario_names, colors, figsize_per_p
     from ..comparison import summarize
 
     means = summarize(table, columns=list(metrics)) if metrics else None  # the bars: one rule for table and figure
-    columns = min(4, max(len(metrics), 1))
+    # Three or four panels a row, whichever leaves fewer empty (four when equal).
+    columns = min((4, 3), key=lambda c: (-len(metrics) % c, -c)) if len(metrics) > 4 else max(len(metrics), 1)
     rows = -(-len(metrics) // columns)
     fig, axes = plt.subplots(rows, columns, figsize=(figsize_per_panel[0] * columns, figsize_per_panel[1] * rows),
                              squeeze=False)
@@ -116,8 +117,13 @@ def _metrics(plt, table, metrics, methods, scenario_names, colors, figsize_per_p
                     unfinished_any = True
                     ax.scatter(jitter, finite, s=14, facecolors="none", edgecolors=colors[method], linewidths=1.0,
                                zorder=3)
-                    ax.text(x, 0.02, "not finished", transform=blended_transform_factory(ax.transData, ax.transAxes),
-                            rotation=90, ha="center", va="bottom", fontsize="x-small", color="0.3")
+                    # An empty hatched slot the height of the panel: the gap reads as "no mean" at a glance.
+                    slot = blended_transform_factory(ax.transData, ax.transAxes)
+                    ax.add_patch(plt.Rectangle((x - width * 0.45, 0.0), width * 0.9, 1.0, transform=slot,
+                                               facecolor="none", edgecolor=colors[method], hatch="///",
+                                               linewidth=0.0, alpha=0.45, zorder=1))
+                    ax.text(x, 0.03, "not finished", transform=slot, rotation=90, ha="center", va="bottom",
+                            fontsize="small", color="0.15", zorder=2)
                 missing = len(values) - len(finite)
                 if missing:  # NaN: e.g. no makespan where not everyone arrived
                     missing_runs.append(f"{method} {missing}/{len(values)}"
@@ -126,11 +132,13 @@ def _metrics(plt, table, metrics, methods, scenario_names, colors, figsize_per_p
         ax.set_xticklabels(scenario_names, fontsize="small")
         logarithmic = _wide_range(table[name].to_numpy(float))
         if logarithmic:  # one huge value would flatten every other bar to nothing
-            ax.set_yscale("symlog", linthresh=logarithmic)
+            _symlog_axis(ax, logarithmic)
+        elif (table[name].to_numpy(float) < 0).any():  # a clearance below zero: overlap
+            ax.axhline(0.0, color="0.3", linewidth=0.8, zorder=2)
         ax.set_title(METRICS.get(name, name) + (" (log scale)" if logarithmic else ""), fontsize="medium")
         if missing_runs:
             # Runs without a value (makespan when not everyone arrived) are said, never drawn as 0.
-            ax.set_xlabel("no value: " + ", ".join(missing_runs), fontsize="x-small", color="0.3")
+            ax.set_xlabel("no value: " + ", ".join(missing_runs), fontsize="small", color="0.2", wrap=True)
     for ax in list(axes.flat)[len(metrics):]:
         ax.set_visible(False)
     handles = [plt.Rectangle((0, 0), 1, 1, color=colors[m]) for m in methods]
@@ -154,12 +162,28 @@ LOG_SPREAD = 100.0
 
 def _wide_range(values: np.ndarray) -> float:
     """0 when the non-negative ``values`` fit a linear axis; else the linear threshold of a symlog axis (the
-    smallest positive value: zeros stay visible as zeros)."""
+    power of ten at or below the smallest positive value: zeros stay visible as zeros)."""
     values = values[np.isfinite(values)]
     positive = values[values > 0]
     if not len(positive) or (values < 0).any() or positive.max() <= LOG_SPREAD * np.median(positive):
         return 0.0
-    return float(positive.min())
+    return float(10.0 ** np.floor(np.log10(positive.min())))
+
+
+def _symlog_axis(ax, threshold: float) -> None:
+    """A logarithmic axis that still shows zero: linear up to ``threshold`` (a power of ten), one decade tall,
+    and labelled only at 0 and at each power of ten from the threshold up (no label crowding in under the
+    first decade)."""
+    from matplotlib.ticker import FixedLocator, LogFormatterSciNotation, NullLocator
+
+    ax.set_yscale("symlog", linthresh=threshold, linscale=1.0)
+    low, high = ax.get_ylim()
+    decades = 10.0 ** np.arange(np.log10(threshold), np.ceil(np.log10(max(high, threshold * 10))) + 1)
+    ax.yaxis.set_major_locator(FixedLocator(np.r_[0.0, decades]))
+    formatter = LogFormatterSciNotation(base=10.0)
+    ax.yaxis.set_major_formatter(lambda value, position: "0" if value == 0 else formatter(value, position))
+    ax.yaxis.set_minor_locator(NullLocator())
+    ax.set_ylim(0.0, high)
 
 
 def _curve(run: dict, what: str) -> tuple[np.ndarray, np.ndarray] | None:
@@ -188,6 +212,7 @@ def _curve(run: dict, what: str) -> tuple[np.ndarray, np.ndarray] | None:
 def _over_time(plt, table, series, methods, scenario_names, colors, what: str):
     fig, axes = plt.subplots(1, len(scenario_names), figsize=(4.2 * len(scenario_names), 3.4), squeeze=False)
     for ax, scenario in zip(axes[0], scenario_names):
+        last_arrival, unfinished = 0.0, []
         for method in methods:
             seeds = table[(table["scenario"] == scenario) & (table["method"] == method)]["seed"]
             curves = [_curve(series[(method, scenario, seed)], what) for seed in seeds
@@ -195,6 +220,14 @@ def _over_time(plt, table, series, methods, scenario_names, colors, what: str):
             curves = [c for c in curves if c is not None]
             if not curves:
                 continue
+            if what == "arrivals":
+                for time, arrived in curves:
+                    rising = np.flatnonzero(np.diff(arrived, prepend=0.0) > 0)
+                    last_arrival = max(last_arrival, float(time[rising[-1]]) if len(rising) else 0.0)
+                ends = [float(time[-1]) for time, arrived in curves if arrived[-1] < 1.0]
+                if ends:
+                    unfinished.append(f"{method}: {len(ends)} of {len(curves)} runs\nunfinished, "
+                                      f"stopped at {max(ends):.0f} s")
             longest = max(len(c[0]) for c in curves)
             time = max(curves, key=lambda c: len(c[0]))[0]
             # a finished run keeps its last value (everyone arrived; no more collisions)
@@ -210,6 +243,13 @@ def _over_time(plt, table, series, methods, scenario_names, colors, what: str):
         ax.set_ylabel("colliding pairs" if what == "collisions" else "arrived (fraction)")
         if what == "arrivals":
             ax.set_ylim(-0.02, 1.02)
+            if unfinished and last_arrival > 0:
+                # A run stopped without everyone in would stretch the axis to its end: the axis ends a little
+                # after the last arrival, and the panel says which runs went on, and for how long.
+                ax.set_xlim(right=last_arrival * 1.08)
+                ax.text(0.98, 0.04, "\n".join(unfinished), transform=ax.transAxes, ha="right", va="bottom",
+                        fontsize="small", color="0.2", zorder=5,
+                        bbox=dict(boxstyle="round,pad=0.3", facecolor="white", edgecolor="0.8", alpha=0.9))
     handles, labels = axes[0][0].get_legend_handles_labels()
     handles.append(plt.Rectangle((0, 0), 1, 1, color="0.5", alpha=0.25))
     labels.append("range over seeds (line: mean)")
