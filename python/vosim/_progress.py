@@ -12,8 +12,9 @@ import numpy as np
 class _PlainBar:
     """A one-line text bar on stderr, redrawn at most five times a second."""
 
-    def __init__(self, total: int, stream=None, label: str = ""):
+    def __init__(self, total: int, stream=None, label: str = "", unit: str = "step"):
         self.total = max(total, 1)
+        self.unit = unit
         self.label = f"{label}: " if label else ""
         self.note = ""
         self.stream = stream or sys.stderr
@@ -34,7 +35,7 @@ class _PlainBar:
         rate = done / elapsed if elapsed > 0 else 0.0
         self.stream.write(
             f"\r{self.label}[{'#' * filled}{'.' * (width - filled)}] {100 * fraction:5.1f}% "
-            f"{done}/{self.total} steps, {rate:,.0f} steps/s{self.note}"
+            f"{done}/{self.total} {self.unit}s, {rate:,.{0 if rate >= 100 else 1}f} {self.unit}s/s{self.note}"
         )
         self.stream.flush()
 
@@ -47,10 +48,10 @@ class _PlainBar:
 
 
 class _TqdmBar:
-    def __init__(self, total: int, label: str = ""):
+    def __init__(self, total: int, label: str = "", unit: str = "step"):
         from tqdm.auto import tqdm
 
-        self.bar = tqdm(total=total, unit="step", dynamic_ncols=True, desc=label or None)
+        self.bar = tqdm(total=total, unit=unit, dynamic_ncols=True, desc=label or None)
 
     def update(self, done: int) -> None:
         self.bar.update(done - self.bar.n)
@@ -76,8 +77,9 @@ class _CallbackReporter:
             self.callback(done, self.total)
 
 
-def make_progress(progress, total: int):
-    """A reporter with ``update(done)`` and ``close(done, failed)``, or None for no reporting."""
+def make_progress(progress, total: int, unit: str = "step"):
+    """A reporter with ``update(done)`` and ``close(done, failed)``, or None for no reporting; a bar counts
+    in ``unit``s."""
     if isinstance(progress, np.bool_):
         progress = bool(progress)
     if progress is False or progress is None:
@@ -87,7 +89,7 @@ def make_progress(progress, total: int):
     if progress is True or isinstance(progress, str):
         label = progress if isinstance(progress, str) else ""
         try:
-            return _TqdmBar(total, label=label)
+            return _TqdmBar(total, label=label, unit=unit)
         except ImportError:
-            return _PlainBar(total, label=label)
+            return _PlainBar(total, label=label, unit=unit)
     raise TypeError(f"progress: expected True, False, a label or a callable, got {type(progress).__name__}")

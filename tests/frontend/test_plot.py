@@ -156,7 +156,7 @@ def test_animation_saves_a_gif(tmp_path):
 
 def test_an_animation_that_fails_midway_leaves_the_old_file_whole(tmp_path, monkeypatch):
     pytest.importorskip("PIL")
-    from matplotlib import animation
+    from vosim.plot._save_animation import QuantizedGif
 
     traj = scenarios.headon_pair(seed=1).build().run(60)
     path = tmp_path / "pair.gif"
@@ -168,7 +168,7 @@ def test_an_animation_that_fails_midway_leaves_the_old_file_whole(tmp_path, monk
         if len(grabbed) == 3:
             raise RuntimeError("disk full")
 
-    monkeypatch.setattr(animation.PillowWriter, "grab_frame", grab_then_fail)
+    monkeypatch.setattr(QuantizedGif, "grab_frame", grab_then_fail)
     with pytest.raises(RuntimeError, match="disk full"):
         plot.animate(traj, path=path, max_frames=12)
     assert path.read_bytes() == b"the previous animation"
@@ -176,21 +176,22 @@ def test_an_animation_that_fails_midway_leaves_the_old_file_whole(tmp_path, monk
 
 
 def test_a_saved_animation_is_laid_out_once_and_drawn_once_a_frame(tmp_path, monkeypatch):
-    """matplotlib's own save draws each frame twice and lays the figure out each time; a GIF costs one draw a frame."""
+    """matplotlib's own save draws each frame twice and lays the figure out each time; a GIF costs one draw a frame
+    (and one for each of the few frames its palette is made from)."""
     pytest.importorskip("PIL")
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    from matplotlib import animation
     from matplotlib.figure import Figure
+
+    from vosim.plot._save_animation import GIF_PALETTE_FRAMES, QuantizedGif
 
     traj = scenarios.headon_pair(seed=1).build().run(60)
     draws, grabs = [], []
-    draw, grab = Figure.draw, animation.PillowWriter.grab_frame
+    draw, grab = Figure.draw, QuantizedGif.grab_frame
     monkeypatch.setattr(Figure, "draw", lambda self, *a, **k: (draws.append(1), draw(self, *a, **k))[1])
-    monkeypatch.setattr(animation.PillowWriter, "grab_frame", lambda self, **k: (grabs.append(1), grab(self, **k))[1])
+    monkeypatch.setattr(QuantizedGif, "grab_frame", lambda self, **k: (grabs.append(1), grab(self, **k))[1])
     plot.animate(traj, path=tmp_path / "pair.gif", max_frames=12)
     assert 10 <= len(grabs) <= 12
-    assert len(draws) <= len(grabs) + 1  # the first frame's draw that settles the layout, then one per frame
+    # The first frame's draw that settles the layout, the palette's frames, then one per frame.
+    assert len(draws) <= len(grabs) + 1 + GIF_PALETTE_FRAMES
 
 
 def test_animation_mp4_needs_ffmpeg(tmp_path):

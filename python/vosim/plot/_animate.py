@@ -39,7 +39,8 @@ def animation_writer(path, argument: str = "path") -> tuple[Path, str]:
 
 
 def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, max_frames: int | None = 300,
-            trail: int = 10, dpi: int = 100, figsize=None, title: str | None = None, headings: bool | None = None):
+            trail: int = 10, dpi: int = 100, figsize=None, title: str | None = None, headings: bool | None = None,
+            progress=None):
     """Animate a run: agents as discs of their radius, with short trails, over the obstacles.
 
     Every agent that took part in the run is shown while it is in the scene:
@@ -76,6 +77,12 @@ def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, m
         trajectory recorded headings (``traj.headings``; a holonomic
         agent's is its direction of travel); True: always (an error when
         it recorded none); False: never.
+    progress
+        Report the saving frame by frame: True for a bar (tqdm when
+        installed), a string for a bar with that label, a callable
+        ``progress(done, total)``, or False. None (the default) shows a bar
+        for saves of 50 frames or more when standard error is a terminal
+        or in a notebook.
 
     Returns
     -------
@@ -159,7 +166,8 @@ def animate(traj: Trajectory, *, scene: int = 0, path=None, fps: float = 20.0, m
 
     result = animation.FuncAnimation(fig, draw, frames=len(frames), interval=1000.0 / fps, blit=False)
     if path is not None:
-        save_frames(fig, draw, len(frames), path, writer, fps=fps, dpi=dpi)  # its first draw starts `result`
+        # Its first draw starts `result`.
+        save_frames(fig, draw, len(frames), path, writer, fps=fps, dpi=dpi, progress=progress)
     return result
 
 

@@ -17,7 +17,8 @@ from ._trajectories3d import frame_indices, frame_box, scene3d
 
 def animate3d(traj: Trajectory, *, obstacles=None, scene: int = 0, path=None, fps: float = 20.0,
               max_frames: int | None = 200, trail: int = 10, dpi: int = 90, figsize=(6.5, 6.5),
-              title: str | None = None, elev: float = 25.0, azim: float = -60.0, rotate: float = 0.0):
+              title: str | None = None, elev: float = 25.0, azim: float = -60.0, rotate: float = 0.0,
+              progress=None):
     """Animate a 3D run: agents as dots with short trails, over the obstacles, in 3D axes.
 
     As in :func:`animate`, every agent that took part in the run is shown
@@ -52,6 +53,12 @@ def animate3d(traj: Trajectory, *, obstacles=None, scene: int = 0, path=None, fp
     rotate
         Degrees the view turns about the vertical axis over the whole
         animation (0: a fixed camera).
+    progress
+        Report the saving frame by frame: True for a bar (tqdm when
+        installed), a string for a bar with that label, a callable
+        ``progress(done, total)``, or False. None (the default) shows a bar
+        for saves of 50 frames or more when standard error is a terminal
+        or in a notebook.
 
     Returns
     -------
@@ -117,5 +124,6 @@ def animate3d(traj: Trajectory, *, obstacles=None, scene: int = 0, path=None, fp
     ax.view_init(elev=elev, azim=azim)
     result = animation.FuncAnimation(fig, draw, frames=len(frames), interval=1000.0 / fps, blit=False)
     if path is not None:
-        save_frames(fig, draw, len(frames), path, writer, fps=fps, dpi=dpi)  # its first draw starts `result`
+        # Its first draw starts `result`.
+        save_frames(fig, draw, len(frames), path, writer, fps=fps, dpi=dpi, progress=progress)
     return result
