@@ -43,7 +43,7 @@ def test_agents_that_did_not_arrive_are_marked_and_the_title_says_what_ran():
 
 
 def test_every_mark_is_in_a_legend_below_the_axes():
-    ax = plot.trajectories(stalled_pair()).axes[0]
+    ax = plot.trajectories(stalled_pair(), color_by="agent").axes[0]
     assert legend_texts(ax.figure)[:3] == ["path (colour: agent)", "goal", "start (agent's colour)"]
     ax.figure.canvas.draw()
     legend_box = ax.get_legend().get_window_extent()
@@ -73,7 +73,7 @@ def test_starts_stay_visible_inside_hollow_goal_rings_and_obstacles_come_first()
 
 
 def test_agent_colours_are_the_colour_blind_safe_palette():
-    ax = plot.trajectories(stalled_pair()).axes[0]
+    ax = plot.trajectories(stalled_pair(), color_by="agent").axes[0]
     paths = ax.collections[0]
     assert {to_hex(c) for c in paths.get_colors()} <= {c.lower() for c in style.SERIES_COLORS}
 

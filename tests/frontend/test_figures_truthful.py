@@ -49,14 +49,31 @@ def test_a_run_along_a_line_keeps_a_visible_height():
 
 def test_many_agents_are_coloured_by_index_on_a_colour_map_never_a_repeating_cycle():
     traj = scenarios.circle(60, radius=40.0).build().run(5)
-    figure = plot.trajectories(traj)
+    figure = plot.trajectories(traj, color_by="agent")
     ax = figure.axes[0]
     colours = ax.collections[0].get_colors()
     assert len(np.unique(np.round(colours, 6), axis=0)) == 60
     assert legend_texts(ax)[0] == "path (colour: agent index, 0 to 59)"
-    assert [a.get_ylabel() for a in figure.axes[1:]] == ["agent index"]  # the colour bar says what colour is
+    assert [a.get_ylabel() for a in ax.child_axes] == ["agent index"]  # the colour bar says what colour is
     few = scenarios.headon_pair().build().run(5)
-    assert legend_texts(plot.trajectories(few).axes[0])[0] == "path (colour: agent)"
+    assert legend_texts(plot.trajectories(few, color_by="agent").axes[0])[0] == "path (colour: agent)"
+
+
+def test_paths_are_coloured_by_speed_unless_asked_otherwise():
+    # An agent's index says nothing about a run; its speed along the path does.
+    traj = scenarios.crossing(4).build().run(60)
+    figure = plot.trajectories(traj)
+    ax = figure.axes[0]
+    assert legend_texts(ax)[0] == "path (colour: speed)"
+    bars = [a.get_ylabel() for a in ax.child_axes]
+    assert len(bars) == 1 and bars[0].startswith("speed")
+    # The bar is exactly as tall as the axes beside it, not as the figure.
+    figure.canvas.draw()
+    bar, box = ax.child_axes[0].get_window_extent(), ax.get_window_extent()
+    assert bar.y0 == pytest.approx(box.y0, abs=1) and bar.y1 == pytest.approx(box.y1, abs=1)
+    assert box.x1 < bar.x0 and ax.child_axes[0].yaxis.label.get_window_extent().x1 <= figure.bbox.x1
+    speeds = ax.collections[0].get_array()
+    assert speeds is not None and np.ptp(speeds) > 0.1  # one value a piece of path, read from the colour map
 
 
 def test_differential_drive_robots_are_named_and_their_arrows_stop_at_arrival():

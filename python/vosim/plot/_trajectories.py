@@ -58,7 +58,14 @@ def collisions(positions: np.ndarray, radius: np.ndarray, active=None, *, min_fr
     return (np.array(marks), np.array(depths)) if with_depth else np.array(marks)
 
 
-def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "agent", title: str | None = None,
+def colorbar_beside(ax, mappable, label: str):
+    """A colour bar just right of ``ax``, exactly as tall as the axes (a bar taken from the figure's space is as
+    tall as the figure, far taller than a wide scene's axes)."""
+    bar = ax.inset_axes([1.025, 0.0, 0.03, 1.0])
+    return ax.figure.colorbar(mappable, cax=bar, label=label)
+
+
+def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "speed", title: str | None = None,
                  show_collisions: bool = True, max_frames: int | None = 1000, colorbar: bool = True,
                  linewidth: float = 0.7, headings: bool | None = None, heading_marks: int = 4, legend: bool = True,
                  clim: tuple[float, float] | None = None):
@@ -78,9 +85,10 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
     scene
         Which scene of a Batch trajectory to draw.
     color_by
-        ``"agent"``: one colour per agent; ``"speed"``: each piece of path
-        coloured by the speed there; ``"time"``: by the time (both with a
-        colour bar).
+        ``"speed"`` (the default): each piece of path coloured by the speed
+        there; ``"time"``: by the time (both with a colour bar);
+        ``"agent"``: one colour per agent, to tell paths apart in a small
+        scene (an index says nothing about the run).
     title
         Axes title; by default the method, agents, steps and time.
     show_collisions
@@ -136,7 +144,7 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
     if ax is None:
         # As tall as the scene needs (within limits), with room for the legend below.
         aspect = float(np.clip((hi[1] - lo[1]) / (hi[0] - lo[0]), MIN_ASPECT, 1.6))
-        _, ax = plt.subplots(figsize=(7, 7 * aspect + 1.8))
+        _, ax = plt.subplots(figsize=(7, 7 * aspect + 1.8), layout="constrained")  # room for the colour bar
     obstacles(traj.obstacles, ax=ax, scene=data["scene"])  # first: everything else is drawn over them
     colors = style.agent_colors(n)
     handles, labels = [], []
@@ -150,8 +158,7 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
             from matplotlib.cm import ScalarMappable
             from matplotlib.colors import Normalize
 
-            ax.figure.colorbar(ScalarMappable(Normalize(0, n - 1), style.agent_cmap()), ax=ax, label="agent index",
-                               shrink=0.8)
+            colorbar_beside(ax, ScalarMappable(Normalize(0, n - 1), style.agent_cmap()), "agent index")
     else:
         # one segment per agent and pair of drawn frames, coloured at its end
         starts, ends = positions[:-1, live], positions[1:, live]
@@ -167,7 +174,7 @@ def trajectories(traj: Trajectory, *, ax=None, scene: int = 0, color_by: str = "
             lines.set_clim(*clim)
         ax.add_collection(lines)
         if colorbar:
-            ax.figure.colorbar(lines, ax=ax, label=label, shrink=0.8)
+            colorbar_beside(ax, lines, label)
         handles.append(Line2D([], [], color=plt.get_cmap(cmap)(0.6), linewidth=1.5))
         labels.append(f"path (colour: {label.split(' [')[0]})")
     has_goal = data["has_goal"] & live
