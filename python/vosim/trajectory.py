@@ -192,7 +192,7 @@ class Trajectory:
         """Whether each goal-seeking agent that took part in the run (:meth:`took_part`) is within
         its arrival radius of its goal, per frame: bool ``(T, N)`` or ``(T, B, N)``.
 
-        Whether every one arrived at some step of the run is :attr:`all_arrived`;
+        Whether every one arrived at some step of the run is ``all_arrived``;
         the step each arrived at is ``metrics["arrival_step"]``.
         """
         reach = self.radius if self.arrival_radius is None else self.arrival_radius
