@@ -307,7 +307,7 @@ class Trajectory:
         return save(traj, path, scenario=scenario, compress=compress)
 
     def to_html(self, path, *, scene: int = 0, every: int = 1, max_agents: int | None = None,
-                color_by: str = "speed", title: str | None = None, geometry_of=None):
+                color_by: str = "speed", title: str | None = None, geometry_of=None, places=None):
         """Write one self-contained HTML page that plays this run in any browser.
 
         The page holds everything (the viewer's script, the frames as
@@ -344,6 +344,11 @@ class Trajectory:
         geometry_of
             The Simulator or Batch that ran, for its sinks, speed zones and
             3D obstacle shapes (a trajectory records only 2D obstacles).
+        places
+            Named lines and polygons to draw and label, ``{name: (k, 2)
+            points}``: two points make a line, more a polygon; for example a
+            scenario's ``geometry`` (its door, room and measurement areas).
+            Plane only.
 
         Returns
         -------
@@ -362,7 +367,7 @@ class Trajectory:
 
         check_page_path(path)
         scene_data = from_trajectory(self, scene=scene, every=every, max_agents=max_agents, title=title,
-                                     color_by=color_by, geometry_of=geometry_of)
+                                     color_by=color_by, geometry_of=geometry_of, places=places)
         return write_page(scene_data, path)
 
     def to_dataframe(self, *, frames=None, ids=None):

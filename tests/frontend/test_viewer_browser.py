@@ -239,3 +239,33 @@ def test_the_viewer_benchmark_runs(tmp_path):
     cells = [cell.strip() for cell in row.strip("|").split("|")]
     assert cells[1] == "3" and cells[2].endswith("kB") and cells[-1] == "webgl, once"
     assert all(float(cell) >= 0 for cell in cells[3:-1])
+
+
+PLACE = (204, 121, 167)
+
+
+def test_named_places_are_drawn_where_the_data_puts_them_with_their_names(browser, run, tmp_path):
+    _, traj = run
+    places = {"measurement area": [[-9.0, -3.0], [-6.0, -3.0], [-6.0, -1.0], [-9.0, -1.0]],
+              "door": [[2.5, -4.0], [2.5, -2.5]]}
+    browser.open(traj.to_html(tmp_path / "places.html", places=places))
+    meta = meta_of(browser)
+    assert [place["name"] for place in meta["places"]] == ["measurement area", "door"]
+    assert meta["bounds"][0][0] < -9.0  # the view takes in a place away from every agent
+    at, _ = fitted(meta, stage_box(browser))
+    image = browser.screenshot()
+    inside = pixel(image, *at(-7.5, -2.0))  # the area's faint fill, reddish purple over the background
+    assert not near(inside, BACKGROUND, 3) and inside[0] > inside[1] + 5, inside
+    assert near(pixel(image, *at(-7.5, 0.5)), BACKGROUND)  # outside it, nothing
+    # The door's dashed line: most points along it are in the places' colour.
+    along = [pixel(image, *at(2.5, y)) for y in np.linspace(-3.9, -2.6, 25)]
+    assert sum(near(colour, PLACE, 40) for colour in along) >= 10, along
+
+
+def test_places_are_checked_by_name_before_a_page_is_written(run, tmp_path):
+    _, traj = run
+    with pytest.raises(ValueError, match=r"places\['door'\]: expected 2 points"):
+        traj.to_html(tmp_path / "bad.html", places={"door": [[0.0, 0.0]]})
+    with pytest.raises(TypeError, match="places: expected a dict"):
+        traj.to_html(tmp_path / "bad.html", places=[[0.0, 0.0], [1.0, 0.0]])
+    assert not (tmp_path / "bad.html").exists()

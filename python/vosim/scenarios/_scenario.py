@@ -14,6 +14,7 @@ from .._checks import MAX_MAGNITUDE, MIN_TIME, check_values, flags, integer, rea
 from ..batch import Batch
 from ..methods import ORCA, Method, method_from_dict
 from .._periodic import Periodic, check_obstacle, periodic_from
+from .._places import checked_places
 from .._waypoint_advance import WAYPOINT_ADVANCE, advance_codes
 from ..shapes3d import Shape3D, shape_from_dict
 from ..simulator import Simulator
@@ -190,7 +191,7 @@ class Scenario:
             raise ValueError(f"waypoint_advance{where} is 'visible', which looks past obstacle polygons: "
                              "2D scenarios only")
         self.waypoint_advance = rules if len(set(rules)) > 1 else rules[0] if rules else DEFAULT_WAYPOINT_ADVANCE
-        self.geometry = _geometry(self.geometry, width)
+        self.geometry = checked_places(self.geometry, "geometry", width)
         self.periodic = periodic_from(self.periodic)
         if self.periodic is not None:
             if width != 2:
@@ -339,21 +340,6 @@ class Scenario:
         except (TypeError, ValueError) as error:
             raise ValueError(f"text: not JSON ({error})") from None
         return cls.from_dict(data)
-
-
-def _geometry(places, width: int) -> dict:
-    """The named places checked: names non-empty strings, each place 2 or more finite points."""
-    if not isinstance(places, dict):
-        raise TypeError(f"geometry: expected a dict of name to points, got {type(places).__name__}")
-    checked = {}
-    for name, points in places.items():
-        if not isinstance(name, str) or not name:
-            raise TypeError(f"geometry: names must be non-empty strings, got {name!r}")
-        array = _points(points, f"geometry[{name!r}]", width=width)
-        if len(array) < 2:
-            raise ValueError(f"geometry[{name!r}]: expected 2 points (a line) or more (a polygon), got {len(array)}")
-        checked[name] = array
-    return checked
 
 
 def _geometry_entry(entry, width: int) -> dict:

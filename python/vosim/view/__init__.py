@@ -26,7 +26,7 @@ import types
 
 
 def view(obj, *, scene: int = 0, every: int = 1, max_agents: int | None = None, color_by: str = "speed",
-         title: str | None = None, geometry_of=None):
+         title: str | None = None, geometry_of=None, places=None):
     """An interactive viewer widget of a run for Jupyter (JupyterLab, Notebook 7, VS Code, Colab).
 
     Parameters
@@ -50,6 +50,11 @@ def view(obj, *, scene: int = 0, every: int = 1, max_agents: int | None = None, 
         With a trajectory: the Simulator or Batch it came from, for its
         sinks, speed zones and 3D obstacle shapes (a trajectory records
         only 2D obstacles).
+    places
+        Named lines and polygons to draw and label, ``{name: (k, 2)
+        points}``: two points make a line, more a polygon; for example a
+        scenario's ``geometry`` (its door, room and measurement areas).
+        Plane only.
 
     Returns
     -------
@@ -64,7 +69,7 @@ def view(obj, *, scene: int = 0, every: int = 1, max_agents: int | None = None, 
     from ._widget import viewer_for
 
     return viewer_for(obj, scene=scene, every=every, max_agents=max_agents, color_by=color_by, title=title,
-                      geometry_of=geometry_of)
+                      geometry_of=geometry_of, places=places)
 
 
 class _CallableModule(types.ModuleType):

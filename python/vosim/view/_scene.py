@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._checks import integer
+from .._places import checked_places
 from .._scene_frames import in_scene, scene_arrays
 
 #: Ways to colour the agents, as the front end names them.
@@ -64,7 +65,7 @@ def geometry(source, scene, dims: int) -> dict:
     def mine(owner):
         return scene is None or owner is None or owner == scene
 
-    found = {"obstacles": [], "sinks": [], "zones": [], "shapes": []}
+    found = {"obstacles": [], "sinks": [], "zones": [], "shapes": [], "places": []}
     if dims == 2:
         for kind, vertices, owner in getattr(source, "obstacles", ()) or ():
             if mine(owner):
@@ -100,8 +101,17 @@ def bounds(points: list, radius: float) -> list:
     return [(lo - pad).tolist(), (hi + pad).tolist()]
 
 
+def named_places(places, dims: int) -> list:
+    """The named places to draw (``places=``: e.g. ``Scenario.geometry``), checked, as JSON-ready entries."""
+    if places is None:
+        return []
+    if dims != 2:
+        raise ValueError("places: named places are drawn on the plane; this run is 3D")
+    return [{"name": name, "points": points.tolist()} for name, points in checked_places(places, "places").items()]
+
+
 def geometry_points(found: dict) -> list:
-    points = [np.asarray(item["points"], float).reshape(-1, 2) for key in ("obstacles", "sinks", "zones")
+    points = [np.asarray(item["points"], float).reshape(-1, 2) for key in ("obstacles", "sinks", "zones", "places")
               for item in found[key]]
     for shape in found["shapes"]:
         if shape["kind"] == "sphere":
@@ -113,11 +123,13 @@ def geometry_points(found: dict) -> list:
 
 
 def from_trajectory(traj, *, scene: int = 0, every: int = 1, max_agents: int | None = None,
-                    title: str | None = None, color_by: str = "speed", geometry_of=None) -> ViewScene:
+                    title: str | None = None, color_by: str = "speed", geometry_of=None,
+                    places=None) -> ViewScene:
     """One scene of a Trajectory for the viewer, thinned to every ``every``-th frame and at most ``max_agents``.
 
     ``geometry_of``: where sinks, speed zones and 3D shapes come from (the
     Simulator or Batch that ran; the trajectory records obstacles only).
+    ``places``: named lines and polygons to draw (``Scenario.geometry``).
     """
     every = integer(every, "every", minimum=1)
     if max_agents is not None:
@@ -148,6 +160,7 @@ def from_trajectory(traj, *, scene: int = 0, every: int = 1, max_agents: int | N
     found = geometry(source, data["scene"], dims)
     if geometry_of is not None and dims == 2:  # the trajectory's obstacles are the run's
         found["obstacles"] = geometry(traj, data["scene"], dims)["obstacles"]
+    found["places"] = named_places(places, dims)
     radius = np.asarray(data["radius"], float)[kept]
     goals = np.asarray(data["goals"], float)[kept]
     has_goal = np.asarray(data["has_goal"], bool)[kept]
@@ -193,7 +206,8 @@ def pick(array, scene):
     return array if scene is None else array[scene]
 
 
-def from_simulator(sim, *, scene: int = 0, title: str | None = None, color_by: str = "speed") -> ViewScene:
+def from_simulator(sim, *, scene: int = 0, title: str | None = None, color_by: str = "speed",
+                   places=None) -> ViewScene:
     """A Simulator's (or one scene of a Batch's) current state as the first frame of a live view.
 
     Every slot with an id is kept (agents added later are not shown); the
@@ -207,6 +221,7 @@ def from_simulator(sim, *, scene: int = 0, title: str | None = None, color_by: s
     max_speed = pick(sim.max_speed, scene)[kept]
     scale = float(max_speed.max()) if len(kept) and np.isfinite(max_speed).all() and max_speed.max() > 0 else 1.0
     found = geometry(sim, scene, dims)
+    found["places"] = named_places(places, dims)
     radius = pick(sim.radius, scene)[kept].astype(np.float32)
     goals = pick(sim.goals, scene)[kept]
     has_goal = pick(sim.has_goal, scene)[kept].astype(bool)

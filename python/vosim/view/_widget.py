@@ -59,14 +59,14 @@ class RunViewer(anywidget.AnyWidget):
 
 
 def viewer_for(obj, *, scene: int = 0, every: int = 1, max_agents=None, color_by: str = "speed",
-               title=None, geometry_of=None) -> RunViewer:
+               title=None, geometry_of=None, places=None) -> RunViewer:
     if hasattr(obj, "positions") and hasattr(obj, "times") and hasattr(obj, "subsample"):
         return RunViewer(from_trajectory(obj, scene=scene, every=every, max_agents=max_agents, title=title,
-                                         color_by=color_by, geometry_of=geometry_of))
+                                         color_by=color_by, geometry_of=geometry_of, places=places))
     if hasattr(obj, "run") and hasattr(obj, "add_agents"):
         if every != 1 or max_agents is not None:
             raise ValueError("every, max_agents: a live view of a Simulator shows every agent and report")
-        built = from_simulator(obj, scene=scene, title=title, color_by=color_by)
+        built = from_simulator(obj, scene=scene, title=title, color_by=color_by, places=places)
         index = None if not hasattr(obj, "scenes") else scene
         return RunViewer(built, simulator=obj, scene_index=index)
     raise TypeError(f"obj: expected a vosim.Trajectory, Simulator or Batch, got {type(obj).__name__}")

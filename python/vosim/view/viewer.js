@@ -14,6 +14,7 @@ const OUTSIDE_FILL = "#d9d9d9";
 const SINK_COLOR = "#009E73";
 const ZONE_COLOR = "#56B4E9";
 const GOAL_COLOR = "#404040";
+const PLACE_COLOR = "#CC79A7";  // named places (a door, a measurement area): reddish purple, apart from every other mark
 const SELECTED_COLOR = "#D55E00";
 const SPEEDS = [0.25, 0.5, 1, 2, 4, 8];
 // Colour maps as anchors, interpolated linearly (viridis for speed; a yellow-to-red ramp for density).
@@ -468,6 +469,20 @@ export function createViewer(root, scene, options = {}) {
         path2d(ctx, o.points, false);
         ctx.strokeStyle = OBSTACLE_EDGE; ctx.lineWidth = Math.max(2, 0.1 * view.scale); ctx.lineCap = "round"; ctx.stroke();
       }
+    }
+    // Named places over the obstacles: dashed outlines (a polygon) or lines, each with its name.
+    // A polygon's name goes inside its top-left corner, a line's above its upper end.
+    ctx.font = "12px sans-serif";
+    for (const place of meta.places || []) {
+      const closed = place.points.length > 2;
+      path2d(ctx, place.points, closed);
+      if (closed) { ctx.fillStyle = "rgba(204,121,167,0.12)"; ctx.fill(); }
+      ctx.strokeStyle = PLACE_COLOR; ctx.lineWidth = 2; ctx.setLineDash([6, 4]); ctx.stroke(); ctx.setLineDash([]);
+      const xs = place.points.map((p) => p[0]), ys = place.points.map((p) => p[1]);
+      const top = Math.max(...ys);
+      const [lx, ly] = closed ? worldToScreen(Math.min(...xs), top) : worldToScreen(place.points[ys.indexOf(top)][0], top);
+      ctx.fillStyle = PLACE_COLOR; ctx.textBaseline = closed ? "top" : "bottom";
+      ctx.fillText(place.name, lx + 4, closed ? ly + 3 : ly - 3);
     }
     // Goals as small hollow rings (only where few enough to read).
     if (frames.n <= 5000) {
