@@ -269,3 +269,38 @@ def test_places_are_checked_by_name_before_a_page_is_written(run, tmp_path):
     with pytest.raises(TypeError, match="places: expected a dict"):
         traj.to_html(tmp_path / "bad.html", places=[[0.0, 0.0], [1.0, 0.0]])
     assert not (tmp_path / "bad.html").exists()
+
+
+def _drawn_near(image, x, y, reach=2):
+    return any(not near(pixel(image, x + dx, y + dy), BACKGROUND, 6)
+               for dx in range(-reach, reach + 1) for dy in range(-reach, reach + 1))
+
+
+def test_a_polyhedron_and_a_ground_plane_are_drawn_in_3d(browser, tmp_path):
+    sim = vosim.Simulator(dimensions=3)
+    sim.add_agents([[-4.0, -4.0, 0.0], [4.0, 4.0, 0.0]], goals=[[4.0, 4.0, 0.0], [-4.0, -4.0, 0.0]], radius=0.3)
+    # The cube 6 <= x <= 8, -1 <= y <= 1, 2 <= z <= 4 as six half-spaces (normals @ x <= offsets).
+    normals = np.vstack([np.eye(3), -np.eye(3)])
+    sim.add_obstacle(vosim.ConvexPolyhedron(normals, [8.0, 1.0, 4.0, -6.0, 1.0, -2.0]))
+    sim.add_obstacle(vosim.HalfSpace(point=(0.0, 0.0, -3.0), normal=(0.0, 0.0, 1.0)))
+    traj = sim.run(3)
+    browser.open(traj.to_html(tmp_path / "solids.html", geometry_of=sim))
+    shapes = meta_of(browser)["shapes"]
+    assert sorted(shape["kind"] for shape in shapes) == ["faces", "plane"]
+    faces = next(shape for shape in shapes if shape["kind"] == "faces")["faces"]
+    assert len(faces) == 6 and all(len(face) == 4 for face in faces)
+    ground = next(shape for shape in shapes if shape["kind"] == "plane")
+    assert ground["lines"] and all(a[2] == b[2] == -3.0 for a, b in ground["lines"])
+    box = stage_box(browser)
+    image = browser.screenshot()
+    # The midpoint of each of the cube's twelve edges is on a drawn line.
+    edges = {tuple(sorted((tuple(p), tuple(face[(k + 1) % 4])))) for face in faces for k, p in enumerate(face)}
+    assert len(edges) == 12
+    mids = [((np.array(a) + np.array(b)) / 2).tolist() for a, b in edges]
+    screen = browser.evaluate(f"(() => {{ const v = window.vosimViewers[0];"
+                              f" return {json.dumps(mids)}.map((m) => v.worldToScreen(m[0], m[1], m[2])); }})()")
+    drawn = [_drawn_near(image, box["left"] + x, box["top"] + y) for x, y in screen]
+    assert sum(drawn) >= 11, drawn  # (one may hide behind an agent or the bounds' box)
+    # ... and the middle of a face is not: a solid is drawn by its edges only.
+    centre = browser.evaluate("window.vosimViewers[0].worldToScreen(8.0, 0.0, 3.0)")
+    assert near(pixel(image, box["left"] + centre[0], box["top"] + centre[1]), BACKGROUND, 6)

@@ -78,7 +78,7 @@ def geometry(source, scene, dims: int) -> dict:
                 found["zones"].append({"factor": zone.factor, "points": np.asarray(zone.polygon, float).tolist()})
         return found
     from .._shape_list import shapes_of
-    from ..shapes3d import Box, Sphere
+    from ..shapes3d import Box, ConvexPolyhedron, HalfSpace, Sphere
 
     items = source if hasattr(source, "obstacle_shapes") else getattr(source, "obstacles", ())
     for shape in shapes_of(items, scene=scene):
@@ -86,7 +86,49 @@ def geometry(source, scene, dims: int) -> dict:
             found["shapes"].append({"kind": "sphere", "center": shape.center.tolist(), "radius": shape.radius})
         elif isinstance(shape, Box):
             found["shapes"].append({"kind": "box", "corners": shape.corners().tolist()})
+        elif isinstance(shape, ConvexPolyhedron):
+            found["shapes"].append({"kind": "faces", "faces": polyhedron_faces(shape)})
+        elif isinstance(shape, HalfSpace):
+            # Its plane is drawn as a grid once the bounds of everything else are known (plane_grids).
+            found["shapes"].append({"kind": "plane", "point": shape.point.tolist(), "normal": shape.normal.tolist()})
     return found
+
+
+def polyhedron_faces(shape) -> list:
+    """Each face of a convex polyhedron as the loop of its corners, in order round the face."""
+    vertices = np.asarray(shape.vertices, float)
+    scale = max(1.0, float(np.abs(vertices).max(initial=0.0)))
+    faces = []
+    for normal, offset in zip(np.asarray(shape.normals, float), np.asarray(shape.offsets, float)):
+        on = vertices[np.abs(vertices @ normal - offset) <= 1e-9 * scale]
+        if len(on) < 3:
+            continue
+        centre = on.mean(axis=0)
+        u = on[0] - centre
+        u /= np.linalg.norm(u)
+        w = np.cross(normal, u)
+        order = np.argsort(np.arctan2((on - centre) @ w, (on - centre) @ u))
+        faces.append(on[order].tolist())
+    return faces
+
+
+def plane_grids(shapes: list, low, high) -> None:
+    """Give each half-space's entry the lines of a grid on its plane, a square as wide as the bounds' box round
+    the point of the plane nearest the box's centre (a plane has no edges of its own to draw)."""
+    low, high = np.asarray(low, float), np.asarray(high, float)
+    centre, size = (low + high) / 2, float(np.max(high - low))
+    for shape in shapes:
+        if shape["kind"] != "plane":
+            continue
+        normal, point = np.asarray(shape["normal"]), np.asarray(shape["point"])
+        middle = centre - ((centre - point) @ normal) * normal
+        u = np.cross(normal, [1.0, 0.0, 0.0] if abs(normal[0]) < 0.9 else [0.0, 1.0, 0.0])
+        u /= np.linalg.norm(u)
+        w = np.cross(normal, u)
+        ticks = np.linspace(-size / 2, size / 2, 9)
+        lines = [[(middle + a * u - size / 2 * w).tolist(), (middle + a * u + size / 2 * w).tolist()] for a in ticks]
+        lines += [[(middle + a * w - size / 2 * u).tolist(), (middle + a * w + size / 2 * u).tolist()] for a in ticks]
+        shape["lines"] = lines
 
 
 def bounds(points: list, radius: float) -> list:
@@ -117,8 +159,11 @@ def geometry_points(found: dict) -> list:
         if shape["kind"] == "sphere":
             c, r = np.asarray(shape["center"]), shape["radius"]
             points.append(np.array([c - r, c + r]))
-        else:
+        elif shape["kind"] == "box":
             points.append(np.asarray(shape["corners"]))
+        elif shape["kind"] == "faces":
+            points.extend(np.asarray(face) for face in shape["faces"])
+        # (a plane is endless: it is drawn within the bounds of the rest)
     return points
 
 
@@ -176,6 +221,8 @@ def from_trajectory(traj, *, scene: int = 0, every: int = 1, max_agents: int | N
                          float(radius.max(initial=0.0))),
         **found,
     }
+    if dims == 3:
+        plane_grids(meta["shapes"], *meta["bounds"])
     buffers = {
         "positions": positions.reshape(-1),
         "speeds": quantised_speeds(speeds, scale).reshape(-1),
@@ -239,6 +286,8 @@ def from_simulator(sim, *, scene: int = 0, title: str | None = None, color_by: s
                          float(radius.max(initial=0.0))),
         **found,
     }
+    if dims == 3:
+        plane_grids(meta["shapes"], *meta["bounds"])
     buffers = {
         "positions": frame["positions"], "speeds": frame["speeds"],
         "ids": ids[kept].astype(np.int32), "radius": radius,

@@ -504,6 +504,8 @@ export function createViewer(root, scene, options = {}) {
     boxEdges(([0, 1, 2, 3, 4, 5, 6, 7].map((i) => [i & 4 ? bh[0] : bl[0], i & 2 ? bh[1] : bl[1], i & 1 ? bh[2] : bl[2]])));
     for (const s of meta.shapes) {
       if (s.kind === "box") boxEdges(s.corners);
+      else if (s.kind === "faces") for (const f of s.faces) f.forEach((p, k) => edge(p, f[(k + 1) % f.length]));
+      else if (s.kind === "plane") for (const [a, b] of s.lines) edge(a, b);
       else {
         const [cx, cy, cz] = s.center, r = s.radius, steps = 32;
         for (let plane = 0; plane < 3; plane++) {
