@@ -10,7 +10,12 @@ tests run first for every method, so an interrupted run leaves whole rows.
     python tools/validation_table.py --cells cells.jsonl --render
 
 ``--render`` prints the Markdown table (``validation.table``); a cell not
-measured reads "-".
+measured reads "-". ``--splice PAGE`` writes the cells of ``--cells`` into
+the validation table of a Markdown page (``docs/validation.md``) in place,
+by test and method, leaving every other cell as it was, and names each cell
+replaced:
+
+    python tools/validation_table.py --cells csm.jsonl --splice docs/validation.md
 """
 
 import argparse
@@ -41,7 +46,12 @@ def main() -> None:
     parser.add_argument("--tests", default=",".join(ORDER), help="comma-separated test ids (default: all)")
     parser.add_argument("--seeds", type=int, default=validation.SEEDS)
     parser.add_argument("--render", action="store_true", help="print the table of the cells measured")
+    parser.add_argument("--splice", type=Path, metavar="PAGE",
+                        help="write the measured cells into the table of this Markdown page")
     args = parser.parse_args()
+    if args.splice:
+        splice(args.splice, _cells(args.cells))
+        return
     if args.render:
         cells = _cells(args.cells)
         results = [TestResult(c["test"], c["title"], c["method"], {}, c["criterion"], c["passed"], c["summary"],
@@ -70,6 +80,37 @@ def main() -> None:
             with args.cells.open("a") as out:
                 out.write(json.dumps(cell) + "\n")
             print(f"{test} {label}: {result.verdict} {result.summary} ({cell['seconds']} s)", flush=True)
+
+
+def _cell_text(cell: dict) -> str:
+    result = TestResult(cell["test"], cell["title"], cell["method"], {}, cell["criterion"], cell["passed"],
+                        cell["summary"], passes=cell["passes"], seeds=cell["seeds"])
+    return validation.table([result]).splitlines()[2].split(" | ", 1)[1].rstrip(" |")
+
+
+def splice(page: Path, cells: list[dict]) -> None:
+    """Replace, in the first table of ``page`` whose header starts ``| test |``, each measured cell (the last
+    measurement of a test and method wins); the file is written whole or not at all."""
+    lines = page.read_text(encoding="utf-8").split("\n")
+    header = next(k for k, line in enumerate(lines) if line.startswith("| test |"))
+    methods = [name.strip() for name in lines[header].strip("|").split("|")][1:]
+    rows = {}
+    k = header + 2
+    while k < len(lines) and lines[k].startswith("|"):
+        rows[lines[k].split(" | ", 1)[0].lstrip("| ").strip()] = k
+        k += 1
+    latest = {(c["test"], c["title"], c["method"]): c for c in cells}
+    for (test, title, method), cell in latest.items():
+        row = rows.get(f"{test} {title}")
+        if row is None or method not in methods:
+            raise SystemExit(f"{page}: no row {test} {title!r} or no column {method!r} to splice into")
+        parts = lines[row].strip().strip("|").split(" | ")
+        parts[1 + methods.index(method)] = _cell_text(cell)
+        lines[row] = "| " + " | ".join(part.strip() for part in parts) + " |"
+        print(f"{test} {method}: {_cell_text(cell)}")
+    temporary = page.with_name(page.name + ".tmp")
+    temporary.write_text("\n".join(lines), encoding="utf-8")
+    temporary.replace(page)
 
 
 if __name__ == "__main__":

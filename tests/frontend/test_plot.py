@@ -318,3 +318,19 @@ def test_side_by_side_refuses_per_panel_settings_it_chooses():
         vosim.plot.side_by_side(_side_by_side_runs(), clim=(0, 1))
     with pytest.raises(ValueError, match="runs: give at least one trajectory"):
         vosim.plot.side_by_side({})
+
+
+@pytest.mark.parametrize("columns, error", [(0, ValueError), (-2, ValueError), (2.5, TypeError), ("2", TypeError)])
+def test_side_by_side_refuses_a_bad_column_count_by_name(columns, error):
+    with pytest.raises(error, match="columns"):
+        vosim.plot.side_by_side(_side_by_side_runs(), columns=columns)
+
+
+def test_side_by_side_lays_the_panels_out_in_the_columns_asked():
+    import matplotlib.pyplot as plt
+
+    fig = vosim.plot.side_by_side(_side_by_side_runs(), columns=1)
+    panels = [ax for ax in fig.axes if ax.get_title()]
+    (x0, y0), (x1, y1) = (ax.get_position().p0 for ax in panels)
+    assert x0 == pytest.approx(x1) and y0 > y1  # one column: the second run under the first
+    plt.close(fig)

@@ -6,6 +6,7 @@ import re
 
 import numpy as np
 
+from .._checks import integer
 from ._common import pyplot_module, scene_of
 from ._trajectories import COLOR_BY, trajectories
 
@@ -77,9 +78,7 @@ def side_by_side(runs, *, color_by: str = "speed", scene: int = 0, columns: int 
         raise ValueError("runs: give at least one trajectory")
     plt = pyplot_module()
     count = len(runs)
-    columns = min(count, 4) if columns is None else int(columns)
-    if columns < 1:
-        raise ValueError(f"columns is {columns}; must be >= 1")
+    columns = min(count, 4) if columns is None else integer(columns, "columns", minimum=1)
     rows = -(-count // columns)
     fig, axes = plt.subplots(rows, columns, figsize=(panel_size[0] * columns, panel_size[1] * rows + 1.2),
                              squeeze=False, layout="constrained")
