@@ -9,8 +9,13 @@ from typing import Callable
 import numpy as np
 
 
+#: Seconds between lines of a bar written to a log (standard error not a terminal).
+LOG_LINE_SECONDS = 10.0
+
+
 class _PlainBar:
-    """A one-line text bar on stderr, redrawn at most five times a second."""
+    """A one-line text bar on stderr, redrawn at most five times a second. Where stderr is not a terminal (a log,
+    CI), a carriage return does not go back: a line every ``LOG_LINE_SECONDS`` instead, and one at the end."""
 
     def __init__(self, total: int, stream=None, label: str = "", unit: str = "step"):
         self.total = max(total, 1)
@@ -18,12 +23,14 @@ class _PlainBar:
         self.label = f"{label}: " if label else ""
         self.note = ""
         self.stream = stream or sys.stderr
+        isatty = getattr(self.stream, "isatty", None)
+        self.terminal = bool(isatty()) if callable(isatty) else False
         self.started = time.perf_counter()
-        self.last_draw = 0.0
+        self.last_draw = 0.0 if self.terminal else self.started
 
     def update(self, done: int) -> None:
         now = time.perf_counter()
-        if now - self.last_draw >= 0.2:
+        if now - self.last_draw >= (0.2 if self.terminal else LOG_LINE_SECONDS):
             self.last_draw = now
             self._draw(done, now)
 
@@ -33,9 +40,11 @@ class _PlainBar:
         filled = int(round(fraction * width))
         elapsed = now - self.started
         rate = done / elapsed if elapsed > 0 else 0.0
+        back = "\r" if self.terminal else ""  # a log cannot go back: one line each time
         self.stream.write(
-            f"\r{self.label}[{'#' * filled}{'.' * (width - filled)}] {100 * fraction:5.1f}% "
+            f"{back}{self.label}[{'#' * filled}{'.' * (width - filled)}] {100 * fraction:5.1f}% "
             f"{done}/{self.total} {self.unit}s, {rate:,.{0 if rate >= 100 else 1}f} {self.unit}s/s{self.note}"
+            + ("" if self.terminal else "\n")
         )
         self.stream.flush()
 
@@ -43,7 +52,8 @@ class _PlainBar:
         # A run that stopped early keeps its total: the bar shows how far it got, and why.
         self.note = f" ({note})" if note else ""
         self._draw(done, time.perf_counter())
-        self.stream.write("\n")
+        if self.terminal:
+            self.stream.write("\n")
         self.stream.flush()
 
 

@@ -176,6 +176,30 @@ def test_a_bar_that_stops_early_keeps_its_total_and_says_why():
     assert last.startswith("ORCA on crossing: [") and "347/1000 steps" in last and "(all arrived)" in last
 
 
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_a_bar_redraws_one_line_on_a_terminal_and_writes_whole_lines_to_a_log(monkeypatch):
+    from vosim import _progress
+
+    clock = iter(range(0, 10_000, 3))  # 3 s between calls
+    monkeypatch.setattr(_progress.time, "perf_counter", lambda: float(next(clock)))
+    terminal, log = _Terminal(), io.StringIO()
+    for stream in (terminal, log):
+        bar = _PlainBar(100, stream=stream, label="run")
+        for done in range(10, 100, 10):
+            bar.update(done)
+        bar.close(100)
+    # A terminal: one line, redrawn in place on every update (at most five times a second), then a newline.
+    assert terminal.getvalue().count("\n") == 1 and terminal.getvalue().count("\r") == 10
+    # A log has no way back: no carriage returns, a whole line at most every 10 s, and the last line.
+    lines = log.getvalue().splitlines()
+    assert "\r" not in log.getvalue() and log.getvalue().endswith("\n")
+    assert len(lines) == 3 and lines[-1].startswith("run: [") and "100/100 steps" in lines[-1]
+
+
 def test_a_labelled_progress_bar_in_run(capsys):
     pair(vosim.ORCA(perturbation=0.01)).run(400, until_arrived=True, progress="head-on")
     err = capsys.readouterr().err
