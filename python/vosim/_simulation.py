@@ -503,12 +503,18 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
             first, may already be refreshed).
         """
         take_worker_share()
-        # One step is a run of one step to the exits' schedule: it re-chooses before the step where one is due.
-        exits = getattr(self, "_exits", None)
-        exit_pauser = None if exits is None else exits.pauser(self)
+        # One step is a run of one step to the routes' schedule: it re-routes before the step where one is due.
+        pauser = self._route_pauser(None)
         self._engine.step(_TICK_SECONDS)
-        if exit_pauser is not None:
-            exit_pauser[2](1)  # the period runs on by the step taken (a refused step takes none)
+        if pauser is not None:
+            pauser[2](1)  # the period runs on by the step taken (a refused step takes none)
+
+    def _route_pauser(self, replan_stalled):
+        """How a run pauses to re-route agents, ``(every, due, finish)``, or None: nobody here. A simulator that
+        routes (navigation's ``GoalMethods``: exits, planned paths) says when and how."""
+        if replan_stalled is not None:
+            raise TypeError("replan_stalled: only a Simulator re-plans (a Batch has no planner)")
+        return None
 
     def run(
         self,
@@ -585,20 +591,7 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
         record_every = integer(record_every, "record_every", minimum=1, maximum=_MAX_STEPS)
         until_arrived = boolean(until_arrived, "until_arrived")
         metrics = boolean(metrics, "metrics")
-        pause_every, replan, replanned = 0, None, None
-        if replan_stalled is not None:
-            if self._scene_axis:
-                raise TypeError("replan_stalled: only a Simulator re-plans (a Batch has no planner)")
-            from .navigation import stall_replanner
-
-            pause_every, replan, replanned = stall_replanner(self, replan_stalled)
-        exits = getattr(self, "_exits", None)
-        exit_pauser = None if exits is None else exits.pauser(self)  # set_exits(reevaluate=...), exits' times
-        if exit_pauser is not None:
-            from .navigation import merge_pausers
-
-            stalled = None if replan is None else (pause_every, replan, replanned)
-            pause_every, replan, replanned = merge_pausers(exit_pauser, stalled)
+        pause_every, replan, replanned = self._route_pauser(replan_stalled) or (0, None, None)
         reporter = make_progress(progress, steps)
         if until_arrived and not np.any(self.has_goal & self.active):
             raise ValueError("until_arrived=True needs at least one active agent with a goal")

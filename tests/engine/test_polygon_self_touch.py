@@ -10,7 +10,7 @@ import pytest
 
 import vosim
 
-from test_large_maps import star
+from _star_polygon import star
 
 
 def comb(teeth=40):

@@ -10,7 +10,7 @@ import vosim
 shapely = pytest.importorskip("shapely")
 from vosim.navigation import NavMesh  # noqa: E402
 
-from test_large_maps import star  # noqa: E402
+from _star_polygon import star  # noqa: E402
 
 
 def test_paths_round_a_3000_vertex_star_keep_the_radius():

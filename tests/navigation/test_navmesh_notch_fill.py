@@ -17,7 +17,7 @@ from vosim.navigation import NavMesh  # noqa: E402
 from vosim.navigation._notch_fill import (EXTRA_MARGIN_SHARE, FILL_FROM_VERTICES, fill_notches,  # noqa: E402
                                           inflatable_polygon)
 
-from test_large_maps import star  # noqa: E402
+from _star_polygon import star  # noqa: E402
 
 INFLATE = dict(join_style="mitre", mitre_limit=4.0)  # as the navigation mesh inflates
 

@@ -15,6 +15,19 @@ PLANNERS = ("roadmap", "navmesh")
 class GoalMethods:
     """Mixed into Simulator: set goals, planning the way to them."""
 
+    #: The exits' choice (``set_exits``), None until exits are set.
+    _exits = None
+
+    def _route_pauser(self, replan_stalled):
+        """The run's pauses to re-route (``_Simulation._route_pauser``): the exits' choices and times, and
+        stalled agents re-planned (``run(replan_stalled=)``); where both re-route an agent, the exits win."""
+        from ._exits import merge_pausers
+        from ._replanning import stall_replanner
+
+        stalled = None if replan_stalled is None else stall_replanner(self, replan_stalled)
+        exits = None if self._exits is None else self._exits.pauser(self)  # set_exits(reevaluate=...), times
+        return merge_pausers(exits, stalled)
+
     def _slots_of(self, ids: np.ndarray) -> np.ndarray:
         """Each id's slot; ValueError naming the first unknown id."""
         known = np.asarray(self.ids)
@@ -232,7 +245,7 @@ class GoalMethods:
 
         int64 ``(N,)``, a copy; agents that left keep the choice they had.
         """
-        exits = getattr(self, "_exits", None)
+        exits = self._exits
         count = len(np.asarray(self.ids))
         out = np.full(count, -1, dtype=np.int64)
         if exits is not None:
@@ -243,7 +256,7 @@ class GoalMethods:
     @property
     def chosen_route(self) -> np.ndarray:
         """Each agent's route at the last choice: its index in ``set_exits``' ``sinks``, -1 for none (int64 copy)."""
-        exits = getattr(self, "_exits", None)
+        exits = self._exits
         count = len(np.asarray(self.ids))
         out = np.full(count, -1, dtype=np.int64)
         if exits is not None:
