@@ -121,13 +121,7 @@ def rimea_12(method="orca", *, persons: int = 150, seed: int = 0, seconds: float
     corridor and out of the exit, where a sink takes it out of the
     simulation. The flow out of the corridor and the flow 1 m before the
     exit are (crossings - 1) / (last - first crossing time), as JuPedSim's
-    test measures them. Each heads for the corridor's mouth, then its far
-    end, then the exit, and moves on as soon as the next point is in sight
-    (``waypoint_advance="visible"``), as JuPedSim's routing steers along
-    the shortest path from where each stands: a crowd all steered at the
-    middle of the mouth packs two persons side by side in it, each ahead of
-    the other under CollisionFreeSpeed's headway rule, and stops for good
-    (47 of 150 out at seed 0; 148 with the rule).
+    test measures them.
 
     Criterion (RiMEA 4.1.1: a jam forms at the bottleneck, none at the
     exit): the flow before the exit is at most the flow out of the
@@ -163,8 +157,8 @@ def rimea_12(method="orca", *, persons: int = 150, seed: int = 0, seconds: float
     starts[:, 1] -= room / 2
     starts += rng.uniform(-1.0, 1.0, starts.shape) * max(0.0, step / 2 - RADIUS - 0.01)
     waypoints = [[[room + 0.5, 0.0], [end + 0.5, 0.0], [far + 3.0, 0.0]]] * persons
-    sim.add_agents(starts, waypoints=waypoints, waypoint_radius=0.5, waypoint_advance="visible", pref_speed=SPEED,
-                   max_speed=SPEED, **PEDESTRIAN)
+    sim.add_agents(starts, waypoints=waypoints, waypoint_radius=0.5, pref_speed=SPEED, max_speed=SPEED,
+                   **PEDESTRIAN)
     sim.add_sink([[far + 0.3, -2.0], [far + 4.0, -2.0], [far + 4.0, 2.0], [far + 0.3, 2.0]])
     traj = run_quietly(sim, int(np.ceil(seconds / TIME_STEP)), until_arrived=True)
     through = int(persons_through_walls(traj.positions, walls).sum())
