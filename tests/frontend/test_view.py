@@ -190,6 +190,25 @@ def test_the_widget_carries_the_scene_and_sends_a_live_run_frame_by_frame(run, m
         vosim.view([1, 2])
 
 
+def test_a_view_drawn_after_the_frames_were_sent_asks_and_gets_the_newest(monkeypatch):
+    # In a notebook run with "Run all", the run in the next cell sends its frames before the widget's view is
+    # drawn; the view then asks ("ready") and the kernel sends its newest frame again.
+    pytest.importorskip("anywidget")
+    sim = vosim.Simulator()
+    sim.add_agents([[0.0, 0.0]], goals=[[30.0, 0.0]])
+    live = vosim.view(sim)
+    sent = []
+    monkeypatch.setattr(live, "send", lambda content, buffers=None: sent.append((content, buffers)))
+    live._handle_custom_msg({"type": "ready"}, [])
+    assert sent == []  # nothing run yet: the view has the state it was made with
+    live.run(20)
+    newest = sent[-1]
+    live._handle_custom_msg({"type": "ready"}, [])
+    assert len(sent) == live.frames_sent + 1 and sent[-1] == newest
+    live._handle_custom_msg({"type": "something else"}, [])
+    assert len(sent) == live.frames_sent + 1
+
+
 def test_the_widget_follows_one_scene_of_a_batch(monkeypatch):
     pytest.importorskip("anywidget")
     batch = vosim.Batch(scenes=2)

@@ -205,8 +205,9 @@ def test_the_widget_front_end_follows_a_live_run(browser, tmp_path):
         "<!DOCTYPE html><html><body><div id='el'></div><script type='module'>\n" + module_source() + "\n"
         f"const meta = {json.dumps(meta)}; const blob = new Uint8Array({list(blob)});\n"
         "const handlers = {};\n"
+        "window.sent = [];\n"
         "const model = { get: (k) => k === 'meta' ? meta : new DataView(blob.buffer),"
-        " on: (name, f) => { handlers[name] = f; } };\n"
+        " on: (name, f) => { handlers[name] = f; }, send: (m) => window.sent.push(m) };\n"
         "renderWidget({ model, el: document.getElementById('el') });\n"
         f"window.sendFrame = () => handlers['msg:custom']({{type: 'frame', time: {frame['time']}}},"
         f" {json.dumps(buffers)}.map((b) => new DataView(new Uint8Array(b).buffer)));\n"
@@ -214,7 +215,10 @@ def test_the_widget_front_end_follows_a_live_run(browser, tmp_path):
     browser.open(page)
     viewer = "window.vosimViewers[0]"
     assert browser.evaluate(f"{viewer}.frames.count") == 1
+    assert browser.evaluate("window.sent") == [{"type": "ready"}]  # a view drawn late asks for the newest frame
     browser.evaluate("window.sendFrame()")
+    assert browser.evaluate(f"{viewer}.frames.count") == 2
+    browser.evaluate("window.sendFrame()")  # the same frame again (the answer to "ready"): kept once
     assert browser.evaluate(f"{viewer}.frames.count") == 2
     assert browser.evaluate(f"{viewer}.state.frame") == 1  # at the newest frame: it follows
     at, _ = fitted(meta_of(browser), stage_box(browser))

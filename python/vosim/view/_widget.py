@@ -37,15 +37,24 @@ class RunViewer(anywidget.AnyWidget):
             ids = np.asarray(simulator.ids if scene_index is None else simulator.ids[scene_index])
             self._slots = np.flatnonzero(ids >= 0)
         self.frames_sent = 0
+        self._last_frame = None  # (content, buffers) of the newest frame sent
+        self.on_msg(self._answer_view)
 
     def follow(self, done: int, total: int) -> None:
         """A ``progress`` callback for ``sim.run``: sends the simulator's state now as a new frame."""
         if self._simulator is None:
             raise TypeError("follow: this viewer shows a recorded trajectory; view a Simulator to follow a run")
         frame = live_frame(self._simulator, self._scene_index, self._slots, self.meta["speed_scale"])
-        self.send({"type": "frame", "time": frame["time"], "done": int(done), "total": int(total)},
-                  buffers=[frame["positions"].tobytes(), frame["speeds"].tobytes(), frame["flags"].tobytes()])
+        self._last_frame = ({"type": "frame", "time": frame["time"], "done": int(done), "total": int(total)},
+                            [frame["positions"].tobytes(), frame["speeds"].tobytes(), frame["flags"].tobytes()])
+        self.send(*self._last_frame)
         self.frames_sent += 1
+
+    def _answer_view(self, widget, content, buffers) -> None:
+        """A view drawn after frames were sent (they reach only the views already there) asks for the state:
+        the newest frame goes again (views that have it ignore it)."""
+        if isinstance(content, dict) and content.get("type") == "ready" and self._last_frame is not None:
+            self.send(*self._last_frame)
 
     def run(self, steps: int, **arguments):
         """``sim.run(steps, progress=self.follow, **arguments)``, then the final state as the last frame."""

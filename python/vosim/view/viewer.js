@@ -104,6 +104,8 @@ class Frames {
   present(i, f) { return f < this.leave[i]; }
   // A live run's new frame: positions, speeds, flags (bit 0 active, bit 1 arrived).
   append(time, positions, speeds, flags) {
+    // A frame no newer than the last is one this view has (sent again for a view that came late).
+    if (this.times.length && !(time > this.times[this.times.length - 1])) return false;
     const f = this.times.length;
     this.times.push(time);
     this.positionList.push(positions);
@@ -752,6 +754,9 @@ function renderWidget({ model, el }) {
     viewer = createViewer(el, { meta, arrays: unpack(meta, bufferOf(model.get("data"))) }, { pageSize: null });
   };
   build();
+  // Frames sent before this view was drawn (a run started in the cell after the one that shows the
+  // widget, with "Run all") reached no view: the kernel sends its latest again when asked.
+  if (typeof model.send === "function") model.send({ type: "ready" });
   model.on("change:data", build);
   model.on("msg:custom", (message, buffers) => {
     if (!viewer || message.type !== "frame") return;
