@@ -186,8 +186,10 @@ def test_the_widget_carries_the_scene_and_sends_a_live_run_frame_by_frame(run, m
     assert list(np.frombuffer(buffers[2], np.uint8)) == [1, 1]  # active, not arrived
     with pytest.raises(ValueError, match="a live view of a Simulator shows every agent"):
         vosim.view(sim, every=2)
-    with pytest.raises(TypeError, match="obj: expected a vosim.Trajectory, Simulator or Batch, got list"):
-        vosim.view([1, 2])
+    with pytest.raises(TypeError, match="obj: expected a vosim.Trajectory, Simulator or Batch, got int"):
+        vosim.view(3)
+    with pytest.raises(TypeError, match=r"runs\[1\]: expected a vosim.Trajectory, got int"):
+        vosim.view([traj, 2])  # a list is several runs
 
 
 def test_a_view_drawn_after_the_frames_were_sent_asks_and_gets_the_newest(monkeypatch):
@@ -231,3 +233,57 @@ def test_cli_run_view_writes_the_page_and_refuses_a_bad_path_before_running(tmp_
     assert cli.main(["run", "--scenario", "headon_pair", "--quiet", "--view", str(tmp_path / "run.gif")]) == 2
     printed = capsys.readouterr()
     assert "--view: path is" in printed.err and "vosim run:" not in printed.out  # refused before the run
+
+
+def _two_runs(steps_orca=60, steps_rvo=40, record_every=2):
+    scenario = vosim.scenarios.crossing(4, seed=1)
+    return {"ORCA": scenario.build(vosim.ORCA()).run(steps_orca, record_every=record_every),
+            "RVO": scenario.build(vosim.RVO()).run(steps_rvo, record_every=record_every)}
+
+
+def test_runs_side_by_side_in_one_page_each_agent_tagged_with_its_run(tmp_path):
+    from vosim.view._scene import from_runs
+
+    runs = _two_runs()
+    scene = from_runs(runs)
+    orca, rvo = (len(t.ids) for t in runs.values())
+    assert scene.meta["groups"] == ["ORCA", "RVO"] and scene.meta["agents"] == orca + rvo
+    assert scene.meta["color_by"] == "method" and scene.meta["times"] == runs["ORCA"].times.tolist()
+    assert list(scene.buffers["group"]) == [0] * orca + [1] * rvo
+    frames = len(runs["ORCA"].times)
+    positions = scene.buffers["positions"].reshape(frames, orca + rvo, 2)
+    np.testing.assert_array_equal(positions[:, :orca], runs["ORCA"].positions.astype(np.float32))
+    # The shorter run holds its last frame on the longer run's clock.
+    held = len(runs["RVO"].times)
+    np.testing.assert_array_equal(positions[:held, orca:], runs["RVO"].positions.astype(np.float32))
+    np.testing.assert_array_equal(positions[held:, orca:], np.broadcast_to(positions[held - 1, orca:],
+                                                                           (frames - held, rvo, 2)))
+    speeds = scene.buffers["speeds"].reshape(frames, -1)
+    assert not speeds[held:, orca:].any() and speeds[:held].any()
+    path = vosim.view.to_html(list(runs.values()), tmp_path / "both.html")
+    assert path.stat().st_size > 0 and '"groups":["ORCA","RVO"]' in path.read_text()
+
+
+def test_runs_that_cannot_share_a_clock_are_refused_by_name(tmp_path):
+    runs = _two_runs()
+    runs["RVO"] = vosim.scenarios.crossing(4, seed=1).build(vosim.RVO()).run(40, record_every=3)
+    with pytest.raises(ValueError, match=r"runs\['RVO'\]: its frames were recorded at other times"):
+        vosim.view.to_html(runs, tmp_path / "x.html")
+    with pytest.raises(TypeError, match=r"runs\['b'\]: expected a vosim.Trajectory, got int"):
+        vosim.view.to_html({"a": runs["ORCA"], "b": 3}, tmp_path / "x.html")
+    with pytest.raises(TypeError, match="runs: expected a dict of label to Trajectory or a list"):
+        vosim.view.to_html(runs["ORCA"], tmp_path / "x.html")
+    with pytest.raises(ValueError, match="color_by is 'runs'"):
+        vosim.view.to_html({"ORCA": runs["ORCA"]}, tmp_path / "x.html", color_by="runs")
+    assert not (tmp_path / "x.html").exists()
+    same = vosim.view._scene._labelled_runs([runs["ORCA"], runs["ORCA"]])
+    assert list(same) == ["ORCA", "ORCA 2"]
+
+
+def test_the_widget_shows_several_runs_coloured_by_run():
+    pytest.importorskip("anywidget")
+    widget = vosim.view(_two_runs(), every=2)
+    assert widget.meta["groups"] == ["ORCA", "RVO"] and widget.meta["color_by"] == "method"
+    assert vosim.view(_two_runs(), color_by="speed").meta["color_by"] == "speed"
+    with pytest.raises(TypeError, match="follow: this viewer shows a recorded trajectory"):
+        widget.follow(1, 2)

@@ -308,3 +308,21 @@ def test_a_polyhedron_and_a_ground_plane_are_drawn_in_3d(browser, tmp_path):
     # ... and the middle of a face is not: a solid is drawn by its edges only.
     centre = browser.evaluate("window.vosimViewers[0].worldToScreen(8.0, 0.0, 3.0)")
     assert near(pixel(image, box["left"] + centre[0], box["top"] + centre[1]), BACKGROUND, 6)
+
+
+@pytest.mark.parametrize("renderer", ["webgl", "2d"])
+def test_runs_together_are_coloured_by_run_where_the_data_puts_them(browser, tmp_path, renderer):
+    orca = vosim.Simulator(time_step=0.1, method=vosim.ORCA())
+    orca.add_agents([[0.0, 0.0]], goals=[[0.0, 0.0]], radius=0.6)
+    rvo = vosim.Simulator(time_step=0.1, method=vosim.RVO())
+    rvo.add_agents([[5.0, 2.0]], goals=[[5.0, 2.0]], radius=0.6)
+    page = vosim.view.to_html({"ORCA": orca.run(5), "RVO": rvo.run(5)}, tmp_path / "runs.html")
+    browser.open(page, fragment="renderer=2d" if renderer == "2d" else "")
+    assert browser.evaluate("window.vosimViewers[0].state.colorBy") == "method"
+    at, _ = fitted(meta_of(browser), stage_box(browser))
+    image = browser.screenshot()
+    first, second = pixel(image, *at(0.0, 0.0)), pixel(image, *at(5.0, 2.0))
+    assert first[2] > first[0] + 60, first    # the first run blue
+    assert second[0] > second[2] + 60, second  # the second orange
+    legend = browser.evaluate("document.querySelector('[data-role=legend]').textContent")
+    assert "ORCA" in legend and "RVO" in legend

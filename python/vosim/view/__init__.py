@@ -25,7 +25,7 @@ import sys
 import types
 
 
-def view(obj, *, scene: int = 0, every: int = 1, max_agents: int | None = None, color_by: str = "speed",
+def view(obj, *, scene: int = 0, every: int = 1, max_agents: int | None = None, color_by: str | None = None,
          title: str | None = None, geometry_of=None, places=None):
     """An interactive viewer widget of a run for Jupyter (JupyterLab, Notebook 7, VS Code, Colab).
 
@@ -35,15 +35,20 @@ def view(obj, *, scene: int = 0, every: int = 1, max_agents: int | None = None, 
         A :class:`~vosim.Trajectory` (recorded frames), or a Simulator or
         Batch: then the widget shows its current state and follows a run
         given ``widget.follow`` as its ``progress`` callback (or
-        ``widget.run(steps, ...)``).
+        ``widget.run(steps, ...)``). Or several runs of one scene, one per
+        method: ``{label: Trajectory}`` (a list is labelled by the methods'
+        names), shown together and coloured by run (``"method"``), on the
+        longest run's clock (each recorded at the same times; a run that
+        ended earlier holds its last frame).
     scene
         Which scene of a Batch (or of a Batch's trajectory).
     every, max_agents
         Trajectories only: show every ``every``-th frame and at most
         ``max_agents`` agents (every k-th one); the page says what was kept.
     color_by
-        ``"speed"``, ``"arrival"``, ``"density"`` (agents per square metre
-        around each agent) or ``"agent"``; changeable in the widget.
+        ``"speed"`` (the default for one run), ``"arrival"``, ``"density"``
+        (agents per square metre around each agent), ``"agent"``, or, for
+        several runs, ``"method"`` (their default); changeable in the widget.
     title
         The line above the picture; by default the method and agent count.
     geometry_of
@@ -72,6 +77,35 @@ def view(obj, *, scene: int = 0, every: int = 1, max_agents: int | None = None, 
                       geometry_of=geometry_of, places=places)
 
 
+def to_html(runs, path, *, every: int = 1, max_agents: int | None = None, color_by: str = "method",
+            title: str | None = None, places=None):
+    """Write one self-contained page that plays several runs of one scene together, coloured by run.
+
+    As :meth:`vosim.Trajectory.to_html` for one run. ``runs`` is
+    ``{label: Trajectory}`` or a list of Trajectories (labelled by their
+    methods' names), each recorded at the same times (same time step and
+    ``record_every``); a run that ended earlier holds its last frame. The
+    obstacles drawn are the first run's; ``max_agents`` applies to each run.
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    Raises
+    ------
+    ValueError
+        A bad path, runs recorded at different times, or mixing 2D and 3D.
+    TypeError
+        ``runs`` not a dict or list of Trajectories.
+    """
+    from ._scene import from_runs
+
+    check_page_path(path)
+    return write_page(from_runs(runs, every=every, max_agents=max_agents, title=title, color_by=color_by,
+                                places=places), path)
+
+
 class _CallableModule(types.ModuleType):
     """``vosim.view`` is both this package and its function: ``vosim.view(obj)``."""
 
@@ -81,7 +115,7 @@ class _CallableModule(types.ModuleType):
 
 sys.modules[__name__].__class__ = _CallableModule
 
-__all__ = ["view"]
+__all__ = ["view", "to_html"]
 
 # For vosim's other packages, which import these from here and never from this
 # package's private modules (tests/meta/test_private_imports.py); not public: not in __all__.

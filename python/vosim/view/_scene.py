@@ -315,3 +315,101 @@ def size_text(nbytes: int) -> str:
 
 
 __all__ = ["COLOR_BY", "NEVER", "ViewScene", "from_simulator", "from_trajectory", "live_frame", "size_text"]
+
+
+def from_runs(runs, *, every: int = 1, max_agents: int | None = None, title: str | None = None,
+              color_by: str = "method", places=None) -> ViewScene:
+    """Several runs of one scene (one per method) in one picture, their agents coloured by run.
+
+    ``runs``: ``{label: Trajectory}``, or a sequence of Trajectories labelled
+    by their methods. Each run is thinned as :func:`from_trajectory` does
+    (``max_agents`` per run); all are shown on the longest run's clock, so
+    every run must have recorded its frames at the same times (the same
+    time step and ``record_every``); a run that ended earlier holds its last
+    frame. The obstacles drawn are the first run's.
+    """
+    labelled = _labelled_runs(runs)
+    scenes = [from_trajectory(traj, every=every, max_agents=max_agents, color_by="speed", places=places)
+              for traj in labelled.values()]
+    dims = {scene.meta["dims"] for scene in scenes}
+    if len(dims) > 1:
+        raise ValueError("runs: some runs are 2D and some 3D; compare runs of one scene")
+    longest = max(scenes, key=lambda scene: scene.meta["frames"])
+    clock = np.asarray(longest.meta["times"])
+    for (label, _), scene in zip(labelled.items(), scenes):
+        times = np.asarray(scene.meta["times"])
+        if not np.allclose(times, clock[:len(times)], rtol=0.0, atol=1e-9 * max(1.0, float(clock[-1]))):
+            raise ValueError(f"runs[{label!r}]: its frames were recorded at other times than the longest run's; "
+                             "record every run with the same time step and record_every")
+    frames, d = len(clock), dims.pop()
+    scale = max(scene.meta["speed_scale"] for scene in scenes)
+    columns = {name: [] for name in ("positions", "speeds", "ids", "radius", "goals", "has_goal", "arrive", "leave")}
+    groups = []
+    for k, scene in enumerate(scenes):
+        b, n, held = scene.buffers, scene.meta["agents"], scene.meta["frames"]
+        hold = np.r_[np.arange(held), np.full(frames - held, held - 1)].astype(int)
+        columns["positions"].append(b["positions"].reshape(held, n, d)[hold])
+        # Speeds on one scale: each run's bytes were scaled to its own fastest agent.
+        speeds = (b["speeds"].reshape(held, n).astype(float) * (scene.meta["speed_scale"] / scale))[hold]
+        speeds[held:] = 0.0  # after its run ended: standing where it ended
+        columns["speeds"].append(np.clip(np.rint(speeds), 0, 255).astype(np.uint8))
+        for name in ("ids", "radius", "has_goal", "arrive"):
+            columns[name].append(b[name])
+        columns["goals"].append(b["goals"].reshape(n, d))
+        columns["leave"].append(b["leave"])
+        groups.append(np.full(n, k, np.uint8))
+    counts = [scene.meta["agents"] for scene in scenes]
+    buffers = {
+        "positions": np.concatenate(columns["positions"], axis=1).astype(np.float32).reshape(-1),
+        "speeds": np.concatenate(columns["speeds"], axis=1).reshape(-1),
+        "ids": np.concatenate(columns["ids"]).astype(np.int32),
+        "radius": np.concatenate(columns["radius"]).astype(np.float32),
+        "goals": np.concatenate(columns["goals"]).astype(np.float32).reshape(-1),
+        "has_goal": np.concatenate(columns["has_goal"]).astype(np.uint8),
+        "arrive": np.concatenate(columns["arrive"]).astype(np.int32),
+        "leave": np.concatenate(columns["leave"]).astype(np.int32),
+        "group": np.concatenate(groups),
+    }
+    low = np.min([scene.meta["bounds"][0] for scene in scenes], axis=0).tolist()
+    high = np.max([scene.meta["bounds"][1] for scene in scenes], axis=0).tolist()
+    first = scenes[0].meta
+    meta = {
+        **first, "frames": frames, "agents": int(sum(counts)),
+        "total_agents": int(sum(scene.meta["total_agents"] for scene in scenes)),
+        "total_frames": int(max(scene.meta["total_frames"] for scene in scenes)),
+        "times": clock.tolist(), "speed_scale": scale, "bounds": [low, high],
+        "title": title or " vs ".join(f"{label} ({n} agents)" for label, n in zip(labelled, counts)),
+        "color_by": check_run_color(color_by), "groups": list(labelled),
+    }
+    return ViewScene(meta, {name: np.ascontiguousarray(array) for name, array in buffers.items()})
+
+
+def check_run_color(color_by) -> str:
+    if color_by != "method":
+        check_color_by(color_by)
+    return color_by
+
+
+def _labelled_runs(runs) -> dict:
+    if isinstance(runs, dict):
+        labelled = dict(runs)
+    elif isinstance(runs, (list, tuple)):
+        labelled = {}
+        for k, traj in enumerate(runs):
+            if not (hasattr(traj, "positions") and hasattr(traj, "subsample")):
+                raise TypeError(f"runs[{k}]: expected a vosim.Trajectory, got {type(traj).__name__}")
+            name = traj.method.get("method", "run") if isinstance(getattr(traj, "method", None), dict) else "run"
+            label, k = name, 2
+            while label in labelled:
+                label, k = f"{name} {k}", k + 1
+            labelled[label] = traj
+    else:
+        raise TypeError(f"runs: expected a dict of label to Trajectory or a list of them, got {type(runs).__name__}")
+    if not 1 <= len(labelled) <= 255:
+        raise ValueError(f"runs: give 1 to 255 runs, got {len(labelled)}")
+    for label, traj in labelled.items():
+        if not (hasattr(traj, "positions") and hasattr(traj, "subsample")):
+            raise TypeError(f"runs[{label!r}]: expected a vosim.Trajectory, got {type(traj).__name__}")
+        if traj.is_batch:
+            raise ValueError(f"runs[{label!r}]: a Batch's trajectory; give one scene's runs")
+    return labelled

@@ -9,7 +9,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError('vosim.view needs anywidget: pip install "vosim[view]"') from error
 
 from ._page import module_source, pack
-from ._scene import from_simulator, from_trajectory, live_frame
+from ._scene import from_runs, from_simulator, from_trajectory, live_frame
 
 
 class RunViewer(anywidget.AnyWidget):
@@ -67,8 +67,12 @@ class RunViewer(anywidget.AnyWidget):
         return trajectory
 
 
-def viewer_for(obj, *, scene: int = 0, every: int = 1, max_agents=None, color_by: str = "speed",
+def viewer_for(obj, *, scene: int = 0, every: int = 1, max_agents=None, color_by: str | None = None,
                title=None, geometry_of=None, places=None) -> RunViewer:
+    if isinstance(obj, (dict, list, tuple)):
+        return RunViewer(from_runs(obj, every=every, max_agents=max_agents, title=title,
+                                   color_by=color_by or "method", places=places))
+    color_by = color_by or "speed"
     if hasattr(obj, "positions") and hasattr(obj, "times") and hasattr(obj, "subsample"):
         return RunViewer(from_trajectory(obj, scene=scene, every=every, max_agents=max_agents, title=title,
                                          color_by=color_by, geometry_of=geometry_of, places=places))

@@ -37,6 +37,15 @@ function mapColor(name, v) {
   return anchors[i].map((c, k) => Math.round(c + (anchors[i + 1][k] - c) * f));
 }
 
+// Runs shown together get hues that stay apart for colour-blind readers too: blue and orange first
+// (the agent mode's hue of index i is fract(0.381966 i), so run k is drawn as the index giving its hue).
+const RUN_HUES = [0.58, 0.08, 0.83, 0.33, 0.15, 0.5, 0.95, 0.7];
+const runIndex = (k) => (RUN_HUES[k % RUN_HUES.length] + Math.floor(k / RUN_HUES.length) * 0.03) / 0.381966;
+
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
 function agentColor(index, count) {
   // Hues spread by the golden angle, so that neighbouring indices differ.
   const hue = (index * 137.508) % 360;
@@ -94,6 +103,7 @@ class Frames {
     this.radius = arrays.radius;
     this.goals = arrays.goals;
     this.hasGoal = arrays.has_goal;
+    this.group = arrays.group || null; // which run each agent belongs to (several runs in one picture)
     this.arrive = Int32Array.from(arrays.arrive);
     this.leave = Int32Array.from(arrays.leave);
     this.version = 0; // bumped when arrive/leave change (live runs)
@@ -224,11 +234,13 @@ class GLAgents {
     this.lines = program(gl, LINE_VERTEX, LINE_FRAGMENT);
     const n = frames.n;
     this.buffer = {};
-    for (const name of ["pos", "radius", "value", "density", "leave", "arrive", "index", "lines"]) {
+    for (const name of ["pos", "radius", "value", "density", "leave", "arrive", "index", "group", "lines"]) {
       this.buffer[name] = gl.createBuffer();
     }
     this.upload("radius", frames.radius, gl.STATIC_DRAW);
     this.upload("index", Float32Array.from({ length: n }, (_, i) => i), gl.STATIC_DRAW);
+    // Several runs in one picture: each agent's run, coloured as the agent mode colours an index.
+    if (frames.group) this.upload("group", Float32Array.from(frames.group, runIndex), gl.STATIC_DRAW);
     this.version = -1;
     this.lineCount = 0;
     // A recorded run of up to RESIDENT_BYTES is uploaded once; a frame is then an offset into it.
@@ -291,12 +303,12 @@ class GLAgents {
     this.attribute(p, "a_radius", "radius", 1, gl.FLOAT, false);
     this.attribute(p, "a_leave", "leave", 1, gl.FLOAT, false);
     this.attribute(p, "a_arrive", "arrive", 1, gl.FLOAT, false);
-    this.attribute(p, "a_index", "index", 1, gl.FLOAT, false);
+    this.attribute(p, "a_index", mode === "method" ? "group" : "index", 1, gl.FLOAT, false);
     const u = (name) => gl.getUniformLocation(p, name);
     gl.uniformMatrix4fv(u("u_matrix"), false, matrix);
     gl.uniform1f(u("u_frame"), f);
     gl.uniform1f(u("u_pixels"), pixels);
-    gl.uniform1i(u("u_mode"), MODES.indexOf(mode));
+    gl.uniform1i(u("u_mode"), MODES.indexOf(mode === "method" ? "agent" : mode));
     gl.uniform1i(u("u_perspective"), perspective ? 1 : 0);
     const anchors = mode === "arrival" ? [...MAPS.arrival, ...MAPS.arrival, MAPS.arrival[0]] : MAPS[mode === "density" ? "density" : "speed"];
     anchors.forEach((c, k) => gl.uniform3f(u(`u_map${k}`), c[0] / 255, c[1] / 255, c[2] / 255));
@@ -380,8 +392,9 @@ export function createViewer(root, scene, options = {}) {
   for (const s of SPEEDS) element("option", { value: s }, speedSelect, `${s}x`);
   speedSelect.value = "1";
   const colorSelect = element("select", { "data-role": "color", title: "colour agents by" }, controls);
-  for (const m of MODES) element("option", { value: m }, colorSelect, `colour: ${m}`);
-  colorSelect.value = MODES.includes(meta.color_by) ? meta.color_by : "speed";
+  const modes = meta.groups ? [...MODES, "method"] : MODES;
+  for (const m of modes) element("option", { value: m }, colorSelect, `colour: ${m}`);
+  colorSelect.value = modes.includes(meta.color_by) ? meta.color_by : "speed";
   const followLabel = element("label", {}, controls);
   const follow = element("input", { "data-role": "follow", type: "checkbox" }, followLabel);
   followLabel.append(" follow selected");
@@ -542,6 +555,7 @@ export function createViewer(root, scene, options = {}) {
     if (state.colorBy === "speed") return mapColor("speed", speeds[i] / 255);
     if (state.colorBy === "density") return mapColor("density", density[i]);
     if (state.colorBy === "arrival") return f >= frames.arrive[i] ? MAPS.arrival[1] : MAPS.arrival[0];
+    if (state.colorBy === "method") return agentColor(runIndex(frames.group[i]), meta.groups.length);
     return agentColor(i, frames.n);
   }
   function drawOverlay(f) {
@@ -702,6 +716,11 @@ export function createViewer(root, scene, options = {}) {
     const mode = state.colorBy;
     legend.replaceChildren();
     if (mode === "agent") { legend.textContent = "colour: agent index (golden-angle hues)"; return; }
+    if (mode === "method") {
+      legend.innerHTML = "colour: " + meta.groups.map((name, k) =>
+        `<span style="color:rgb(${agentColor(runIndex(k), meta.groups.length)})">&#9679; ${escapeHtml(name)}</span>`).join(" ");
+      return;
+    }
     if (mode === "arrival") {
       legend.innerHTML = `colour: <span style="color:rgb(${MAPS.arrival[0]})">&#9679; not yet arrived</span> <span style="color:rgb(${MAPS.arrival[1]})">&#9679; arrived</span>`;
       return;
