@@ -45,7 +45,7 @@ def save_frames(fig, draw, count: int, path: Path, writer: str, *, fps: float, d
         # No layout engine at all (not even "none"'s placeholder, which still costs a text layout pass per frame).
         with matplotlib.rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
             fig.set_layout_engine(None)
-        movie = QuantizedGif(fig, draw, count, fps, dpi) if writer == "pillow" else animation.writers[writer](fps=fps)
+        movie = QuantizedGif(fig, draw, count, fps) if writer == "pillow" else animation.writers[writer](fps=fps)
         with atomic_path(path) as temporary, movie.saving(fig, temporary, dpi):
             try:
                 for k in range(count):
@@ -81,12 +81,11 @@ class QuantizedGif:
     held as one byte a pixel.
     """
 
-    def __init__(self, fig, draw, count: int, fps: float, dpi: float):
-        self.fig, self.fps, self.dpi = fig, fps, dpi
+    def __init__(self, fig, draw, count: int, fps: float):
+        self.fig, self.fps = fig, fps
         self.draw, self.count = draw, count
         self.frames = []
         self.palette = None
-        self.path = None
 
     def _rgb(self):
         import numpy as np
@@ -100,9 +99,8 @@ class QuantizedGif:
         import numpy as np
         from PIL import Image
 
-        self.path = path
         dpi_before = fig.dpi
-        fig.set_dpi(self.dpi)
+        fig.set_dpi(dpi)
         try:
             samples = np.unique(np.linspace(0, self.count - 1, min(GIF_PALETTE_FRAMES, self.count)).round().astype(int))
             images = []
