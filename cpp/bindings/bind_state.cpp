@@ -21,6 +21,8 @@ namespace vosim::bindings {
 
 namespace {
 
+constexpr const char* kFeaturePrefix = "feature.";
+
 template <typename T>
 using Exact = py::array_t<T, py::array::c_style | py::array::forcecast>;
 
@@ -188,6 +190,49 @@ py::dict snapshot(const Engine& e) {
     out["periodic_axis"] = s.periodic.axis;
     out["periodic_low"] = s.periodic.low;
     out["periodic_high"] = s.periodic.high;
+    // Each scene feature's arrays as "feature.<feature>.<array>", whatever the feature.
+    for (const SavedFeature& f : s.features) {
+        const std::string prefix = std::string(kFeaturePrefix) + f.name + ".";
+        for (const auto& [name, values] : f.arrays.reals) {
+            out[py::str(prefix + name)] = to_array(values, {static_cast<py::ssize_t>(values.size())});
+        }
+        for (const auto& [name, values] : f.arrays.integers) {
+            out[py::str(prefix + name)] = to_array(values, {static_cast<py::ssize_t>(values.size())});
+        }
+    }
+    return out;
+}
+
+// The scene features' entries of a saved state ("feature.<feature>.<array>":
+// float64 or int64 arrays), grouped by feature in the order first seen.
+std::vector<SavedFeature> features_of(const py::dict& d) {
+    std::vector<SavedFeature> out;
+    for (const auto& [key, value] : d) {
+        if (!py::isinstance<py::str>(key)) continue;
+        const std::string name = py::cast<std::string>(key);
+        if (name.rfind(kFeaturePrefix, 0) != 0) continue;
+        const std::string rest = name.substr(std::string(kFeaturePrefix).size());
+        const std::size_t dot = rest.find('.');
+        if (dot == std::string::npos || dot == 0 || dot + 1 == rest.size()) {
+            throw std::invalid_argument("saved state: entry '" + name + "' names no feature and array");
+        }
+        const std::string feature = rest.substr(0, dot), array = rest.substr(dot + 1);
+        SavedFeature* part = nullptr;
+        for (SavedFeature& f : out) {
+            if (f.name == feature) part = &f;
+        }
+        if (part == nullptr) {
+            out.push_back({feature, {}});
+            part = &out.back();
+        }
+        const bool real = py::isinstance<py::array>(value) &&
+                          py::reinterpret_borrow<py::array>(value).dtype().kind() == 'f';
+        if (real) {
+            part->arrays.reals.emplace_back(array, values_of<double>(value, name.c_str()));
+        } else {
+            part->arrays.integers.emplace_back(array, values_of<std::int64_t>(value, name.c_str()));
+        }
+    }
     return out;
 }
 
@@ -342,6 +387,7 @@ void restore(Engine& e, const py::dict& d) {
         s.periodic.low = py::cast<double>(item(d, "periodic_low"));
         s.periodic.high = py::cast<double>(item(d, "periodic_high"));
     }
+    s.features = features_of(d);  // none in states saved before scene features existed
     e.restore(s);
 }
 

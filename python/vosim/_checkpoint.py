@@ -29,9 +29,12 @@ FORMAT = "vosim-state"
 # 4: navigation state (set_exits' choice, the planners), written only when a
 #    simulator has some, so that older vosims refuse only the files they
 #    would misread.
-FORMAT_VERSION = 4
+# 5: scene features' state (waiting stages: "feature.<name>.<array>" entries of
+#    the engine), written only when a simulator has some, for the same reason.
+FORMAT_VERSION = 5
 # Versions this vosim reads (2 without a checksum).
-READABLE_VERSIONS = (2, 3, 4)
+READABLE_VERSIONS = (2, 3, 4, 5)
+_FEATURE_PREFIX = "feature."
 _NAVIGATION_PREFIX = "navigation."
 
 # The engine's plain numbers (kept in the metadata JSON, exactly: JSON
@@ -54,13 +57,18 @@ def payload(sim) -> dict:
         from .navigation import navigation_state
 
         navigation = navigation_state(sim)
+    engine = sim._snapshot()
+    if any(name.startswith(_FEATURE_PREFIX) for name in engine):
+        version = 5
+    else:
+        version = 4 if navigation is not None else 3
     state = {
         "format": FORMAT,
-        "format_version": FORMAT_VERSION if navigation is not None else 3,
+        "format_version": version,
         "vosim_version": __version__,
         "kind": _kind(sim),
         "method": sim.method.to_dict(),
-        "engine": sim._snapshot(),
+        "engine": engine,
         "shapes3d": sim._shape_payload(),
     }
     if navigation is not None:

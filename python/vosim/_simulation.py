@@ -36,6 +36,7 @@ from ._obstacles import _ObstacleMethods
 from ._obstacles3d import _Obstacle3DMethods
 from ._sinks import _SinkMethods
 from ._speed_zones import _SpeedZoneMethods
+from ._waiting import WaitingStages, delegate as _waiting_stages_method
 from ._periodic import _PeriodicMethods
 from ._progress import make_progress
 from ._threads import take_worker_share
@@ -107,6 +108,15 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
         self._shape_log = []
         self._method: Method = ORCA()
         self.method = ORCA() if method is None else method
+
+    # ------------------------------------------ scene features (their own parts)
+    add_queue = _waiting_stages_method(WaitingStages.add_queue)
+    add_waiting_area = _waiting_stages_method(WaitingStages.add_waiting_area)
+
+    @property
+    def waiting_stages(self) -> list:
+        """The queues and waiting areas (``add_queue``, ``add_waiting_area``), by id, as ``WaitingStage`` handles."""
+        return WaitingStages(self._engine, self._scene_axis).all()
 
     # ----------------------------------------------------------------- views
     def _view(self, name: str) -> np.ndarray:

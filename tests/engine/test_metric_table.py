@@ -35,7 +35,8 @@ PROMISED = {
     "series": ["min_clearance_series", "collisions_series"],
     "timing": ["time_neighbors", "time_velocities", "time_integration"]
               + [f"time_phase_{phase}" for phase in ("goals", "index", "velocities", "integrate", "resolve",
-                                                     "observe", "exits", "wrap", "obstacle_motion")],
+                                                     "observe", "exits", "features", "wrap",
+                                                     "obstacle_motion")],
 }
 
 

@@ -16,8 +16,10 @@ ARCHITECTURE = Path(__file__).resolve().parents[2] / "ARCHITECTURE.md"
 # The order of the step, stated here independently of the engine's table:
 # goals before the index (waypoints move goals), the index before the
 # velocities, the resolve phase after the integration it corrects, the
-# observation after the pushes, exits before the wrap, obstacles last.
-EXPECTED = ["goals", "index", "velocities", "integrate", "resolve", "observe", "exits", "wrap", "obstacle_motion"]
+# observation after the pushes, exits before the scene features (whose
+# members may have left), both before the wrap, obstacles last.
+EXPECTED = ["goals", "index", "velocities", "integrate", "resolve", "observe", "exits", "features", "wrap",
+            "obstacle_motion"]
 
 
 def architecture_phases(text: str) -> list[str]:

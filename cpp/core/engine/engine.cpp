@@ -76,6 +76,7 @@ void Engine::remove_agents(const std::int64_t* ids, std::size_t count) {
     BusyGuard guard(busy_);
     state_.remove(ids, count);
     waypoints_.forget_removed(state_);
+    features_.forget_removed(state_);
 }
 
 void Engine::validate() const {
@@ -104,6 +105,7 @@ bool Engine::goals_phase(StepContext& step) {
     waypoints_.advance(state_, {&shared_obstacles_, &scene_obstacles_});
     update_pref_velocities<V>(state_, method.preference_noise(), method.deadlock_resolution(), step_count_,
                               step.clock);
+    features_.steer(state_, step.clock);  // scene features steer the agents they hold
     speed_zones_.apply(state_);  // preferred speeds scaled inside speed zones
     // What the goals phase wrote, before any method reads it. Without zones
     // or a perturbation a preferred velocity is at most pref_speed long, which
@@ -170,6 +172,13 @@ bool Engine::observe_phase(StepContext& step) {
 template <class V>
 bool Engine::exits_phase(StepContext& step) {
     if (step.exits) remove_exits<V>(state_, sinks_, waypoints_, metrics_, step.clock, step_count_);
+    return true;
+}
+
+// features: the scene features' own updates after the agents moved and left (features/scene_features.hpp).
+template <class V>
+bool Engine::features_phase(StepContext& step) {
+    features_.update(state_, step.clock);
     return true;
 }
 

@@ -1,7 +1,7 @@
 // The simulation engine: B independent scenes of agents, 2 or 3 dimensions, stepped together by one avoidance
 // method. A step (Engine::advance_in, ARCHITECTURE.md "The step") checks the state, then runs the phases of the
-// table in step_phases.hpp (goals -> index -> velocities -> integrate -> resolve -> observe -> exits -> wrap ->
-// obstacle_motion), each timed, their work in their own files (agent_order: the index).
+// table in step_phases.hpp (goals -> index -> velocities -> integrate -> resolve -> observe -> exits -> features ->
+// wrap -> obstacle_motion), each timed, their work in their own files (agent_order: the index).
 // No result depends on the order or thread agents are processed in; geometry phases are templates on Vec2/Vec3.
 #pragma once
 
@@ -16,6 +16,7 @@
 #include "engine/run_types.hpp"
 #include "engine/step_phases.hpp"
 #include "engine/ticker.hpp"
+#include "features/scene_features.hpp"
 #include "method.hpp"
 #include "navigation/waypoints.hpp"
 #include "obstacles/obstacles.hpp"
@@ -83,6 +84,10 @@ public:
     // 1 (y) after each step, neighbours are seen across the seam; -1: off. Refused for a method's own search.
     void set_periodic(int axis, double low, double high);
     const Periodic& periodic() const { return periodic_; }
+    // Scene features (features/scene_features.hpp): the goals phase lets them steer the agents they hold, the
+    // features phase updates them; change them through exclusively().
+    SceneFeatures& features() { return features_; }
+    const SceneFeatures& features() const { return features_; }
     // Waypoints (engine_waypoints.cpp): agent ids[k] follows points offsets[k] .. offsets[k+1] (dimensions()
     // values each), moving on within radius[k] or by rule advance[k] (WaypointAdvance; null: each agent's rule so
     // far, distance without one); those left after each goal; each agent's final goal.
@@ -169,6 +174,7 @@ private:
     Sinks sinks_;                          // the exits phase's areas and lines
     SpeedZones speed_zones_;               // the goals phase's speed factors
     Periodic periodic_;                    // the neighbour search's seam and the wrap phase's bounds
+    SceneFeatures features_;               // steered in the goals phase, updated in the features phase
     struct OverlapBuffers {                // the resolve phase's, per storage index
         std::vector<Neighbor> neighbors;   // each agent's from starts[i], counts[i] of them
         std::vector<std::size_t> starts;

@@ -211,6 +211,7 @@ EngineSnapshot Engine::snapshot() const {
     out.sinks = sinks_.all();
     out.speed_zones = speed_zones_.all();
     out.periodic = periodic_;
+    out.features = features_.save();
     return out;
 }
 
@@ -405,7 +406,12 @@ void Engine::restore(const EngineSnapshot& saved) {
         refuse("it has a periodic axis and method " + method_->name() + " cannot see across its seam");
     }
 
+    // The scene features, each checking its own part against the agents.
+    SceneFeatures features;
+    features.restore(saved.features, state);
+
     state_ = std::move(state);
+    features_ = std::move(features);
     time_step_ = saved.time_step;
     time_ = saved.time;
     step_count_ = saved.step_count;

@@ -17,6 +17,7 @@
 #include "obstacles/obstacles.hpp"
 #include "engine/sinks.hpp"
 #include "engine/speed_zones.hpp"
+#include "features/scene_feature.hpp"
 #include "spatial/periodic.hpp"
 #include "maths/vec2.hpp"
 
@@ -70,6 +71,7 @@ struct EngineSnapshot {
     std::vector<Sink> sinks;                 // every sink ever added, by id (removed ones without points)
     std::vector<SpeedZone> speed_zones;      // every speed zone ever added, by id (removed ones without points)
     Periodic periodic;                       // axis -1: none
+    std::vector<SavedFeature> features;      // the scene features with something placed (SceneFeatures::save)
 };
 
 // Splits `flat`, points of `width` values each, into the lists that `offsets`

@@ -18,6 +18,7 @@ namespace vosim {
     X(resolve, "overlapping agents pushed apart, for a method that asks (plane only)")                       \
     X(observe, "run metrics and deadlock timers, after the resolve phase's pushes")                          \
     X(exits, "agents in a sink, or at their final goal with remove_at_goal, leave")                          \
+    X(features, "each scene feature's own update after the agents moved and left (features/)")              \
     X(wrap, "along a periodic axis, agents (with their goals) back into the period")                        \
     X(obstacle_motion, "moving obstacles move, after the velocities were chosen against their place; the "  \
                        "clock advances")

@@ -1,0 +1,55 @@
+// A scene feature: something placed in the scenes that takes part in the
+// step (waiting areas and queues, ...). Each feature owns its data, its
+// checks and its part of a saved state; the engine holds the features made
+// from the table in scene_features.cpp and calls their hooks at named points
+// of the step, without knowing any one of them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/start_times.hpp"  // StepClock
+#include "state/agent_state.hpp"
+
+namespace vosim {
+
+// A feature's part of a saved state: named arrays of float64 and int64.
+struct FeatureArrays {
+    std::vector<std::pair<std::string, std::vector<double>>> reals;
+    std::vector<std::pair<std::string, std::vector<std::int64_t>>> integers;
+
+    // The named array; std::invalid_argument naming it when missing.
+    const std::vector<double>& real(const std::string& name) const;
+    const std::vector<std::int64_t>& integer(const std::string& name) const;
+};
+
+struct SavedFeature {
+    std::string name;  // SceneFeature::name()
+    FeatureArrays arrays;
+};
+
+class SceneFeature {
+public:
+    virtual ~SceneFeature() = default;
+    virtual const char* name() const = 0;
+    // Nothing placed: no hook needs calling and nothing is saved.
+    virtual bool empty() const = 0;
+    // The goals phase, after the preferred velocities were set (and before
+    // speed zones scale them): may rewrite the preferred velocities of the
+    // agents it holds. Must not change anything else: an abandoned step runs
+    // it again.
+    virtual void steer(AgentState& state, const StepClock& clock) const = 0;
+    // The features phase, after the agents moved and left through exits;
+    // `clock` is the step's (it ends at clock.now + clock.time_step).
+    virtual void update(const AgentState& state, const StepClock& clock) = 0;
+    // After agents were removed (their slots compacted away).
+    virtual void forget_removed(const AgentState& state) = 0;
+    virtual FeatureArrays save() const = 0;
+    // Replaces the feature's state by a saved one, checking every value read
+    // against `state` (std::invalid_argument naming the bad entry).
+    virtual void restore(const FeatureArrays& saved, const AgentState& state) = 0;
+};
+
+}  // namespace vosim

@@ -1,0 +1,43 @@
+// The scene features of one engine (scene_feature.hpp), one of each kind in
+// the table of scene_features.cpp, in that order.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+#include "features/scene_feature.hpp"
+
+namespace vosim {
+
+class SceneFeatures {
+public:
+    SceneFeatures();
+
+    // The feature of type T (as listed in the table).
+    template <class T>
+    T& get() {
+        for (auto& feature : all_) {
+            if (auto* found = dynamic_cast<T*>(feature.get())) return *found;
+        }
+        throw std::logic_error("scene feature not in the table");
+    }
+    template <class T>
+    const T& get() const {
+        return const_cast<SceneFeatures*>(this)->get<T>();
+    }
+
+    bool empty() const;  // none has anything placed
+    void steer(AgentState& state, const StepClock& clock) const;
+    void update(const AgentState& state, const StepClock& clock);
+    void forget_removed(const AgentState& state);
+    std::vector<SavedFeature> save() const;  // the features with something placed
+    // All or nothing: every saved part is checked before any replaces the
+    // current state; a feature not saved is left empty; an unknown name is refused.
+    void restore(const std::vector<SavedFeature>& saved, const AgentState& state);
+
+private:
+    std::vector<std::unique_ptr<SceneFeature>> all_;
+};
+
+}  // namespace vosim
