@@ -17,6 +17,7 @@ from .shapes3d import Box, ConvexPolyhedron, HalfSpace, ObstacleSet3D, Plane, Sp
 from .simulator import Simulator
 from .sweeps import sweep
 from .trajectory import Trajectory
+from ._waiting import WaitingStage
 
 # Submodules reachable as attributes without importing them first
 # (``vosim.plot.trajectories(...)``); imported on first use, so that
@@ -61,6 +62,7 @@ __all__ = [
     "Simulator",
     "Sphere",
     "Trajectory",
+    "WaitingStage",
     "compare",
     "get_num_threads",
     "load",

@@ -326,3 +326,32 @@ def test_runs_together_are_coloured_by_run_where_the_data_puts_them(browser, tmp
     assert second[0] > second[2] + 60, second  # the second orange
     legend = browser.evaluate("document.querySelector('[data-role=legend]').textContent")
     assert "ORCA" in legend and "RVO" in legend
+
+
+STAGE = (140, 81, 10)
+
+
+def test_queues_and_waiting_areas_are_drawn_at_their_places(browser, tmp_path):
+    sim = vosim.Simulator(time_step=0.1)
+    ids = sim.add_agents(STARTS[:2], goals=GOALS[:2], radius=0.3)
+    queue = np.array([[-6.0, -3.0], [-7.0, -3.0], [-8.0, -3.0]])
+    sim.add_queue(queue, agents=ids[:1])
+    sim.add_waiting_area([[-6.0, 3.0], [-8.0, 3.0]])
+    traj = sim.run(5)
+    browser.open(traj.to_html(tmp_path / "stages.html", geometry_of=sim))
+    meta = meta_of(browser)
+    assert [stage["kind"] for stage in meta["stages"]] == ["queue", "area"]
+    at, scale = fitted(meta, stage_box(browser))
+    image = browser.screenshot()
+    r = max(3.0, 0.2 * scale)
+    # The queue's front filled, its other places and the area's open: their rims in the stages' colour.
+    assert near(pixel(image, *at(-6.0, -3.0)), STAGE, 40)
+    for x, y in [(-7.0, -3.0), (-8.0, -3.0), (-6.0, 3.0), (-8.0, 3.0)]:
+        cx, cy = at(x, y)
+        assert near(pixel(image, cx, cy), BACKGROUND, 6), (x, y)
+        rim = [pixel(image, cx + r * np.cos(a), cy + r * np.sin(a)) for a in np.linspace(0, 2 * np.pi, 16, False)]
+        assert sum(near(colour, STAGE, 60) for colour in rim) >= 8, ((x, y), rim)
+    # Between two queue places the dotted line runs; between the area's two places nothing.
+    between = [pixel(image, *at(x, -3.0)) for x in np.linspace(-6.6, -6.4, 9)]
+    assert any(near(colour, STAGE, 60) for colour in between), between
+    assert all(near(pixel(image, *at(x, 3.0)), BACKGROUND, 6) for x in np.linspace(-7.3, -6.7, 7))

@@ -57,15 +57,15 @@ def quantised_speeds(speed: np.ndarray, scale: float) -> np.ndarray:
 
 
 def geometry(source, scene, dims: int) -> dict:
-    """Obstacles, sinks and speed zones (plane) or obstacle shapes (space) of ``source`` for one scene.
+    """Obstacles, sinks, speed zones and waiting stages (plane) or obstacle shapes (space) of ``source`` for one scene.
 
-    ``source`` is a Trajectory (obstacles only: it records no sinks or
-    zones), a Simulator or a Batch (all of them).
+    ``source`` is a Trajectory (obstacles only: it records no sinks, zones
+    or stages), a Simulator or a Batch (all of them).
     """
     def mine(owner):
         return scene is None or owner is None or owner == scene
 
-    found = {"obstacles": [], "sinks": [], "zones": [], "shapes": [], "places": []}
+    found = {"obstacles": [], "sinks": [], "zones": [], "shapes": [], "places": [], "stages": []}
     if dims == 2:
         for kind, vertices, owner in getattr(source, "obstacles", ()) or ():
             if mine(owner):
@@ -76,6 +76,9 @@ def geometry(source, scene, dims: int) -> dict:
         for zone in getattr(source, "speed_zones", ()) if hasattr(source, "add_speed_zone") else ():
             if mine(zone.scene):
                 found["zones"].append({"factor": zone.factor, "points": np.asarray(zone.polygon, float).tolist()})
+        for stage in getattr(source, "waiting_stages", ()) if hasattr(source, "add_queue") else ():
+            if mine(stage.scene):
+                found["stages"].append({"kind": stage.kind, "points": np.asarray(stage.slots, float).tolist()})
         return found
     from .._shape_list import shapes_of
     from ..shapes3d import Box, ConvexPolyhedron, HalfSpace, Sphere
@@ -153,8 +156,8 @@ def named_places(places, dims: int) -> list:
 
 
 def geometry_points(found: dict) -> list:
-    points = [np.asarray(item["points"], float).reshape(-1, 2) for key in ("obstacles", "sinks", "zones", "places")
-              for item in found[key]]
+    points = [np.asarray(item["points"], float).reshape(-1, 2)
+              for key in ("obstacles", "sinks", "zones", "places", "stages") for item in found[key]]
     for shape in found["shapes"]:
         if shape["kind"] == "sphere":
             c, r = np.asarray(shape["center"]), shape["radius"]

@@ -16,6 +16,7 @@ const ZONE_COLOR = "#56B4E9";
 const GOAL_COLOR = "#404040";
 const PLACE_COLOR = "#CC79A7";  // named places (a door, a measurement area): reddish purple, apart from every other mark
 const SELECTED_COLOR = "#D55E00";
+const STAGE_COLOR = "#8C510A";  // queues and waiting areas: brown, apart from the agents' colours
 const SPEEDS = [0.25, 0.5, 1, 2, 4, 8];
 // Colour maps as anchors, interpolated linearly (viridis for speed; a yellow-to-red ramp for density).
 const MAPS = {
@@ -484,6 +485,21 @@ export function createViewer(root, scene, options = {}) {
         path2d(ctx, o.points, false);
         ctx.strokeStyle = OBSTACLE_EDGE; ctx.lineWidth = Math.max(2, 0.1 * view.scale); ctx.lineCap = "round"; ctx.stroke();
       }
+    }
+    // Queues and waiting areas: each place an open circle; a queue's places joined front to back, the front filled.
+    for (const stage of meta.stages || []) {
+      const r = Math.max(3, 0.2 * view.scale);
+      ctx.strokeStyle = STAGE_COLOR; ctx.fillStyle = STAGE_COLOR; ctx.lineWidth = 1.5;
+      if (stage.kind === "queue" && stage.points.length > 1) {
+        path2d(ctx, stage.points, false);
+        ctx.setLineDash([2, 3]); ctx.stroke(); ctx.setLineDash([]);
+      }
+      stage.points.forEach(([x, y], k) => {
+        const [sx, sy] = worldToScreen(x, y);
+        ctx.beginPath(); ctx.arc(sx, sy, r, 0, 2 * Math.PI);
+        if (stage.kind === "queue" && k === 0) ctx.fill(); else { ctx.fillStyle = BACKGROUND; ctx.fill(); ctx.fillStyle = STAGE_COLOR; }
+        ctx.stroke();
+      });
     }
     // Named places over the obstacles: dashed outlines (a polygon) or lines, each with its name.
     // A polygon's name goes inside its top-left corner, a line's above its upper end.
