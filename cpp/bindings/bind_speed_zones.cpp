@@ -1,4 +1,4 @@
-// Speed zones (engine/speed_zones.hpp) on the Engine: add, remove, list.
+// Speed zones (features/speed_zones/speed_zones.hpp) on the Engine: add, remove, list.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/engine.hpp"
+#include "features/speed_zones/speed_zones.hpp"
 
 namespace py = pybind11;
 
@@ -26,6 +27,9 @@ py::array_t<double> zone_points(const std::vector<Vec2>& points) {
     return out;
 }
 
+SpeedZones& zones(Engine& e) { return e.features().get<SpeedZones>(); }
+const SpeedZones& zones(const Engine& e) { return e.features().get<SpeedZones>(); }
+
 }  // namespace
 
 void bind_speed_zones(py::module_& m) {
@@ -39,16 +43,25 @@ void bind_speed_zones(py::module_& m) {
             std::vector<Vec2> p(static_cast<std::size_t>(polygon.shape(0)));
             for (std::size_t k = 0; k < p.size(); ++k) p[k] = Vec2(polygon.data()[2 * k], polygon.data()[2 * k + 1]);
             py::gil_scoped_release release;
-            return e.add_speed_zone(scene, p.data(), static_cast<int>(p.size()), factor);
+            return e.exclusively(
+                [&] { return zones(e).add(scene, e.state(), p.data(), static_cast<int>(p.size()), factor); });
         },
         py::arg("polygon"), py::arg("factor"), py::arg("scene"), "Add a speed zone; returns its id.");
-    engine.def("remove_speed_zone", &Engine::remove_speed_zone, py::arg("id"));
+    engine.def(
+        "remove_speed_zone",
+        [](Engine& e, int id) {
+            e.exclusively([&] {
+                zones(e).remove(id);
+                return 0;
+            });
+        },
+        py::arg("id"));
     engine.def(
         "speed_zones",
         [](const Engine& e) {
             // The live zones: [(id, polygon, factor, scene)], scene -1 for every scene.
             py::list out;
-            const std::vector<SpeedZone>& all = e.speed_zones().all();
+            const std::vector<SpeedZone>& all = zones(e).all();
             for (std::size_t id = 0; id < all.size(); ++id) {
                 if (all[id].removed) continue;
                 out.append(py::make_tuple(static_cast<int>(id), zone_points(all[id].points), all[id].factor,

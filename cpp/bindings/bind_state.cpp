@@ -167,25 +167,6 @@ py::dict snapshot(const Engine& e) {
     out["sink_points"] = points_array(sink_points);
     out["sink_opens"] = to_array(sink_opens, {sinks});
     out["sink_closes"] = to_array(sink_closes, {sinks});
-    // Speed zones, by id: scene, factor, removed, and their points between offsets.
-    std::vector<std::int32_t> zone_scenes;
-    std::vector<double> zone_factors;
-    std::vector<std::uint8_t> zone_removed;
-    std::vector<std::int64_t> zone_offsets{0};
-    std::vector<Vec2> zone_points;
-    for (const SpeedZone& zone : s.speed_zones) {
-        zone_scenes.push_back(zone.scene);
-        zone_factors.push_back(zone.factor);
-        zone_removed.push_back(zone.removed ? 1 : 0);
-        zone_points.insert(zone_points.end(), zone.points.begin(), zone.points.end());
-        zone_offsets.push_back(static_cast<std::int64_t>(zone_points.size()));
-    }
-    const py::ssize_t zones = static_cast<py::ssize_t>(s.speed_zones.size());
-    out["speed_zone_scenes"] = to_array(zone_scenes, {zones});
-    out["speed_zone_factors"] = to_array(zone_factors, {zones});
-    out["speed_zone_removed"] = to_array(zone_removed, {zones});
-    out["speed_zone_offsets"] = to_array(zone_offsets, {zones + 1});
-    out["speed_zone_points"] = points_array(zone_points);
     // The periodic axis: -1 (none) or 0/1, and its bounds.
     out["periodic_axis"] = s.periodic.axis;
     out["periodic_low"] = s.periodic.low;
@@ -203,8 +184,29 @@ py::dict snapshot(const Engine& e) {
     return out;
 }
 
+// An array of a state saved before its feature was a unit: integers of any
+// width as int64, floats (points too, flattened) as float64.
+void add_legacy_array(FeatureArrays& arrays, const std::string& name, const py::handle& value, const char* entry) {
+    if (!py::isinstance<py::array>(value)) {
+        throw std::invalid_argument(std::string("saved state: '") + entry + "' is not an array");
+    }
+    const auto array = py::reinterpret_borrow<py::array>(value);
+    const char kind = array.dtype().kind();
+    if (kind == 'f') {
+        arrays.reals.emplace_back(name, values_of<double>(value, entry));
+    } else if (kind == 'i' || kind == 'u') {
+        const Exact<std::int64_t> wide = py::cast<Exact<std::int64_t>>(array);  // widening: exact
+        arrays.integers.emplace_back(name, std::vector<std::int64_t>(wide.data(), wide.data() + wide.size()));
+    } else {
+        throw std::invalid_argument(std::string("saved state: '") + entry + "' holds " +
+                                    py::str(array.dtype()).cast<std::string>());
+    }
+}
+
 // The scene features' entries of a saved state ("feature.<feature>.<array>":
-// float64 or int64 arrays), grouped by feature in the order first seen.
+// float64 or int64 arrays), grouped by feature in the order first seen;
+// then, for a feature without such entries, those of a state saved before
+// it was a unit (SceneFeature::legacy_entries).
 std::vector<SavedFeature> features_of(const py::dict& d) {
     std::vector<SavedFeature> out;
     for (const auto& [key, value] : d) {
@@ -233,7 +235,35 @@ std::vector<SavedFeature> features_of(const py::dict& d) {
             part->arrays.integers.emplace_back(array, values_of<std::int64_t>(value, name.c_str()));
         }
     }
-    return out;
+    const std::size_t current = out.size();
+    for (const auto& [feature, legacy] : SceneFeatures().legacy_entries()) {
+        if (!d.contains(legacy.entry)) continue;
+        bool has_current = false;
+        for (std::size_t k = 0; k < current; ++k) has_current = has_current || out[k].name == feature;
+        if (has_current) {
+            throw std::invalid_argument(std::string("saved state: it has both '") + legacy.entry +
+                                        "' and the entries of feature '" + feature + "'");
+        }
+        SavedFeature* part = nullptr;
+        for (SavedFeature& f : out) {
+            if (f.name == feature) part = &f;
+        }
+        if (part == nullptr) {
+            out.push_back({feature, {}});
+            part = &out.back();
+        }
+        add_legacy_array(part->arrays, legacy.array, d[legacy.entry], legacy.entry);
+    }
+    // A legacy part that holds nothing (older states saved empty arrays for
+    // features never used: no values but an offsets array's one 0) is left out.
+    std::vector<SavedFeature> placed;
+    for (std::size_t k = 0; k < out.size(); ++k) {
+        bool any = k < current;
+        for (const auto& entry : out[k].arrays.reals) any = any || !entry.second.empty();
+        for (const auto& entry : out[k].arrays.integers) any = any || entry.second.size() > 1;
+        if (any) placed.push_back(std::move(out[k]));
+    }
+    return placed;
 }
 
 ObstacleKind kind_of(const std::string& name) {
@@ -360,25 +390,6 @@ void restore(Engine& e, const py::dict& d) {
                 s.sinks[k].opens = opens[k];
                 s.sinks[k].closes = closes[k];
             }
-        }
-    }
-    // States saved before speed zones existed have none.
-    if (d.contains("speed_zone_scenes")) {
-        const auto scenes = entry<std::int32_t>(d, "speed_zone_scenes");
-        const auto factors = entry<double>(d, "speed_zone_factors");
-        const auto removed = entry<std::uint8_t>(d, "speed_zone_removed");
-        const auto points = split_at_offsets(entry<double>(d, "speed_zone_points"),
-                                             entry<std::int64_t>(d, "speed_zone_offsets"), 2, "speed_zone");
-        const std::size_t zones = scenes.size();
-        if (factors.size() != zones || removed.size() != zones || points.size() != zones) {
-            throw std::invalid_argument("saved state: speed zone entries differ in length");
-        }
-        for (std::size_t k = 0; k < zones; ++k) {
-            if (removed[k] > 1) {
-                throw std::invalid_argument("saved state: speed zone " + std::to_string(k) +
-                                            " has a removed flag other than 0 or 1");
-            }
-            s.speed_zones.push_back({scenes[k], points_of(points[k], "speed_zone_points"), factors[k], removed[k] != 0});
         }
     }
     // States saved before periodic axes existed have none.

@@ -1,4 +1,4 @@
-// Speed zones (engine/speed_zones.hpp): their geometry and checks, and the
+// Speed zones (features/speed_zones/speed_zones.hpp): their geometry and checks, and the
 // factor applied in the goals phase, worked out by hand: agents walking at
 // 1 m/s (able to do 2) in steps of 0.1 s.
 #include <doctest/doctest.h>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "engine/engine.hpp"
-#include "engine/speed_zones.hpp"
+#include "features/speed_zones/speed_zones.hpp"
 
 #include "crowd.hpp"
 
@@ -45,7 +45,8 @@ TEST_CASE("speed zones refuse bad input, naming it") {
     CHECK_THROWS_WITH_AS(zones.add(-1, 1, bad, 3, 0.5), doctest::Contains("polygon[2]"), std::invalid_argument);
     CHECK_FALSE(zones.any_live());
     Engine space(1, 0.1, 3);
-    CHECK_THROWS_AS(space.add_speed_zone(-1, square, 4, 0.5), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(space.features().get<SpeedZones>().add(-1, space.state(), square, 4, 0.5),
+                         doctest::Contains("needs a 2D simulator"), std::invalid_argument);
 }
 
 TEST_CASE("the goals phase scales the preferred velocity inside a zone; max_speed still caps") {
@@ -55,8 +56,9 @@ TEST_CASE("the goals phase scales the preferred velocity inside a zone; max_spee
     engine.state().max_speed[1] = 1.5;
     const Vec2 slow[] = {Vec2(-1, -1), Vec2(3, -1), Vec2(3, 1), Vec2(-1, 1)};
     const Vec2 fast[] = {Vec2(-1, 4), Vec2(3, 4), Vec2(3, 6), Vec2(-1, 6)};
-    engine.add_speed_zone(-1, slow, 4, 0.5);
-    engine.add_speed_zone(-1, fast, 4, 2.0);
+    SpeedZones& zones = engine.features().get<SpeedZones>();
+    zones.add(-1, engine.state(), slow, 4, 0.5);
+    zones.add(-1, engine.state(), fast, 4, 2.0);
     REQUIRE(engine.step());
     const AgentState& s = engine.state();
     CHECK(s.pref_velocity(0).x == doctest::Approx(0.5));
@@ -68,9 +70,15 @@ TEST_CASE("the goals phase scales the preferred velocity inside a zone; max_spee
     // Snapshots keep the zones.
     Engine copy(1, 0.1);
     copy.restore(engine.snapshot());
-    REQUIRE(copy.speed_zones().all().size() == 2);
-    CHECK(copy.speed_zones().all()[1].factor == 2.0);
+    const SpeedZones& restored = copy.features().get<SpeedZones>();
+    REQUIRE(restored.all().size() == 2);
+    CHECK(restored.all()[1].factor == 2.0);
     EngineSnapshot saved = engine.snapshot();
-    saved.speed_zones[0].factor = -1.0;
-    CHECK_THROWS_AS(copy.restore(saved), std::invalid_argument);
+    REQUIRE(saved.features.size() == 1);
+    for (auto& [name, values] : saved.features[0].arrays.reals) {
+        if (name == "factors") values[0] = -1.0;
+    }
+    CHECK_THROWS_WITH_AS(copy.restore(saved), doctest::Contains("speed zone 0: speed zone: factor is -1"),
+                         std::invalid_argument);
+    CHECK(restored.all()[0].factor == 0.5);  // a refused restore changes nothing
 }

@@ -35,8 +35,9 @@ from ._checkpoint import _CheckpointMethods
 from ._obstacles import _ObstacleMethods
 from ._obstacles3d import _Obstacle3DMethods
 from ._sinks import _SinkMethods
-from ._speed_zones import _SpeedZoneMethods
-from ._waiting import WaitingStages, delegate as _waiting_stages_method
+from ._parts import delegate, delegated_property
+from ._speed_zones import SpeedZones
+from ._waiting import WaitingStages
 from ._periodic import _PeriodicMethods
 from ._progress import make_progress
 from ._threads import take_worker_share
@@ -94,7 +95,7 @@ def _physical_memory() -> int | None:
 _MAX_STEPS = 2**62
 
 
-class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZoneMethods, _PeriodicMethods,
+class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _PeriodicMethods,
                   _CheckpointMethods):
     """Common implementation; use Simulator or Batch."""
 
@@ -110,13 +111,12 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _SpeedZone
         self.method = ORCA() if method is None else method
 
     # ------------------------------------------ scene features (their own parts)
-    add_queue = _waiting_stages_method(WaitingStages.add_queue)
-    add_waiting_area = _waiting_stages_method(WaitingStages.add_waiting_area)
-
-    @property
-    def waiting_stages(self) -> list:
-        """The queues and waiting areas (``add_queue``, ``add_waiting_area``), by id, as ``WaitingStage`` handles."""
-        return WaitingStages(self._engine, self._scene_axis).all()
+    add_speed_zone = delegate(SpeedZones, SpeedZones.add_speed_zone)
+    remove_speed_zone = delegate(SpeedZones, SpeedZones.remove_speed_zone)
+    speed_zones = delegated_property(SpeedZones, SpeedZones.speed_zones)
+    add_queue = delegate(WaitingStages, WaitingStages.add_queue)
+    add_waiting_area = delegate(WaitingStages, WaitingStages.add_waiting_area)
+    waiting_stages = delegated_property(WaitingStages, WaitingStages.all)
 
     # ----------------------------------------------------------------- views
     def _view(self, name: str) -> np.ndarray:

@@ -8,7 +8,9 @@ factors of every zone containing its centre, so overlapping zones compose
 (stairs, factor 0.5, on a slow floor, 0.8, give 0.4). ``max_speed`` is left
 as it is: it is what the agent can physically do, so a factor above 1 (a
 moving walkway) raises the preferred speed only up to it. The engine does
-this (``cpp/core/engine/speed_zones.hpp``); without zones nothing changes.
+this (``cpp/core/features/speed_zones/``); without zones nothing changes.
+The simulator's ``add_speed_zone``, ``remove_speed_zone`` and ``speed_zones``
+delegate to its :class:`SpeedZones` part.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import numpy as np
 
 from ._area_polygon import check_area
 from ._checks import INT32_MAX, MAX_MAGNITUDE, check_values, integer, real_array, scalar
+from ._parts import Part
 
 #: The largest factor a zone may have (the engine's kMaxSpeedZoneFactor).
 MAX_SPEED_ZONE_FACTOR = 4.0
@@ -66,8 +69,8 @@ def _zone_factor(factor) -> float:
     return value
 
 
-class _SpeedZoneMethods:
-    """Mixed into _Simulation: add_speed_zone, remove_speed_zone, speed_zones."""
+class SpeedZones(Part):
+    """The speed zones of one simulator: the part its public methods delegate to."""
 
     def add_speed_zone(self, polygon, factor: float, *, scene: int | None = None) -> int:
         """Add a speed zone: inside it, agents prefer ``factor`` times their speed.
@@ -98,14 +101,13 @@ class _SpeedZoneMethods:
         """
         array = _zone_polygon(polygon)
         value = _zone_factor(factor)
-        return int(self._engine.add_speed_zone(array, value, self._obstacle_scene(scene)))
+        return int(self._core.add_speed_zone(array, value, self._scene(scene, every=True)))
 
     def remove_speed_zone(self, zone_id: int) -> None:
         """Remove a speed zone: from the next step on, it scales nobody's speed."""
-        self._engine.remove_speed_zone(integer(zone_id, "zone_id", minimum=0, maximum=INT32_MAX))
+        self._core.remove_speed_zone(integer(zone_id, "zone_id", minimum=0, maximum=INT32_MAX))
 
-    @property
     def speed_zones(self) -> list[SpeedZone]:
         """The speed zones in place (not removed), by id."""
         return [SpeedZone(int(i), polygon, float(factor), None if scene < 0 else int(scene))
-                for i, polygon, factor, scene in self._engine.speed_zones()]
+                for i, polygon, factor, scene in self._core.speed_zones()]

@@ -29,11 +29,10 @@ The simulator owns one :class:`WaitingStages` part, which the public methods
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
 from ._checks import INT32_MAX, MAX_MAGNITUDE, check_values, ids_array, integer, real_array, scalar
+from ._parts import Part
 
 DEFAULT_REACH = 0.3  # metres: about a walker's radius plus a little; a place within it is reached
 
@@ -187,34 +186,14 @@ class WaitingStage:
                 f"{len(members['approaching'])} on their way, {len(members['released'])} released>")
 
 
-class WaitingStages:
-    """The waiting stages of one simulator: the part its public methods delegate to.
-
-    ``engine``: the simulator's engine; ``scene_axis``: whether it is a Batch.
-    """
-
-    def __init__(self, engine, scene_axis: bool):
-        self._core = engine
-        self._scene_axis = scene_axis
-
-    def _scene(self, scene) -> int:
-        scenes = self._core.scenes
-        if not self._scene_axis:
-            if scene is not None:
-                raise TypeError("scene: a Simulator has one scene; scene= is for Batch")
-            return 0
-        if scene is None:
-            raise TypeError(f"scene: a Batch's stage is in one scene; give scene= (0 to {scenes - 1})")
-        scene = integer(scene, "scene", minimum=0)
-        if scene >= scenes:
-            raise ValueError(f"scene is {scene}; must be < {scenes}")
-        return scene
+class WaitingStages(Part):
+    """The waiting stages of one simulator: the part its public methods delegate to."""
 
     def _add(self, kind: str, slots, agents, release_after, release_count, reach, scene) -> WaitingStage:
         array = _slots(slots)
         after, count = _rules(release_after, release_count)
         reach = scalar(reach, "reach", minimum=0.0, strict=True, maximum=MAX_MAGNITUDE)
-        where = self._scene(scene)
+        where = self._scene(scene, every=False)
         ids = np.zeros(0, np.int64) if agents is None else ids_array(agents, "agents")
         # Added and joined at once: agents that cannot join leave no stage behind.
         stage_id = self._core.add_waiting_stage(kind, array, where, reach, after, count, ids)
@@ -316,15 +295,5 @@ class WaitingStages:
         return self._add("area", slots, agents, release_after, release_count, reach, scene)
 
     def all(self) -> list[WaitingStage]:
-        """Every stage, by id."""
+        """The queues and waiting areas (``add_queue``, ``add_waiting_area``), by id, as ``WaitingStage`` handles."""
         return [WaitingStage(self._core, k) for k in range(len(self._core.waiting_stages()))]
-
-
-def delegate(method):
-    """A simulator method that calls ``method`` on the simulator's WaitingStages part, with its documentation."""
-
-    @functools.wraps(method)
-    def call(self, *args, **kwargs):
-        return method(WaitingStages(self._engine, self._scene_axis), *args, **kwargs)
-
-    return call

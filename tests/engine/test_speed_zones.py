@@ -145,9 +145,9 @@ def test_a_state_saved_before_speed_zones_restores_without_them():
     sim = vosim.Simulator(time_step=0.1)
     _walkers(sim)
     state = _checkpoint.payload(sim)
-    for key in [k for k in state["engine"] if k.startswith("speed_zone_")]:
-        del state["engine"][key]
-    state["checksum"] = _checkpoint.checksum(state)
+    assert not [k for k in state["engine"] if "zone" in k]  # nothing placed: nothing saved
+    sim.add_speed_zone(STRIP, 0.5)
+    assert [k for k in _checkpoint.payload(sim)["engine"] if "zone" in k]
     old = pickle.loads(pickle.dumps(sim))
     _checkpoint.restore_into(old, state)
     assert old.speed_zones == []
@@ -159,12 +159,12 @@ def test_a_damaged_saved_zone_is_refused():
     sim = vosim.Simulator(time_step=0.1)
     sim.add_speed_zone(STRIP, 0.5)
     state = _checkpoint.payload(sim)
-    state["engine"]["speed_zone_factors"] = np.array([-2.0])
+    state["engine"]["feature.speed_zones.factors"] = np.array([-2.0])
     state["checksum"] = _checkpoint.checksum(state)
     with pytest.raises(ValueError, match="speed zone 0.*factor is -2"):
         pickle.loads(pickle.dumps(sim)).__setstate__(state)
-    state["engine"]["speed_zone_factors"] = np.array([0.5])
-    state["engine"]["speed_zone_scenes"] = np.array([5], dtype=np.int32)
+    state["engine"]["feature.speed_zones.factors"] = np.array([0.5])
+    state["engine"]["feature.speed_zones.scenes"] = np.array([5], dtype=np.int64)
     state["checksum"] = _checkpoint.checksum(state)
     with pytest.raises(ValueError, match="scene is 5"):
         pickle.loads(pickle.dumps(sim)).__setstate__(state)

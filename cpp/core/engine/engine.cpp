@@ -105,12 +105,11 @@ bool Engine::goals_phase(StepContext& step) {
     waypoints_.advance(state_, {&shared_obstacles_, &scene_obstacles_});
     update_pref_velocities<V>(state_, method.preference_noise(), method.deadlock_resolution(), step_count_,
                               step.clock);
-    features_.steer(state_, step.clock);  // scene features steer the agents they hold
-    speed_zones_.apply(state_);  // preferred speeds scaled inside speed zones
-    // What the goals phase wrote, before any method reads it. Without zones
-    // or a perturbation a preferred velocity is at most pref_speed long, which
-    // the per-step check keeps in range: the pass is needed only with them.
-    if (speed_zones_.any_live() || method.preference_noise().magnitude > 0.0) check_goal_pref_velocities(state_);
+    features_.steer(state_, step.clock);  // scene features steer the agents they hold, scale their speeds
+    // What the goals phase wrote, before any method reads it. Without scene
+    // features or a perturbation a preferred velocity is at most pref_speed
+    // long, which the per-step check keeps in range: the pass is needed only with them.
+    if (!features_.empty() || method.preference_noise().magnitude > 0.0) check_goal_pref_velocities(state_);
     // Non-holonomic agents are presented to the method through its model
     // (validate refused them in 3D).
     nonholonomic_ = has_nonholonomic(state_);

@@ -209,7 +209,6 @@ EngineSnapshot Engine::snapshot() const {
               [](const SavedWaypoints& a, const SavedWaypoints& b) { return a.id < b.id; });
     out.fallbacks = fallbacks_;
     out.sinks = sinks_.all();
-    out.speed_zones = speed_zones_.all();
     out.periodic = periodic_;
     out.features = features_.save();
     return out;
@@ -379,22 +378,6 @@ void Engine::restore(const EngineSnapshot& saved) {
         }
     }
 
-    // Speed zones: each checked as add_speed_zone checks it.
-    if (!saved.speed_zones.empty() && saved.dimensions != 2) refuse("it has speed zones in a 3D engine");
-    for (std::size_t k = 0; k < saved.speed_zones.size(); ++k) {
-        const SpeedZone& given = saved.speed_zones[k];
-        if (given.removed) {
-            if (!given.points.empty()) refuse("removed speed zone " + std::to_string(k) + " has points");
-            continue;
-        }
-        try {
-            SpeedZones{}.add(given.scene, saved.scenes, given.points.data(), static_cast<int>(given.points.size()),
-                             given.factor);
-        } catch (const std::invalid_argument& error) {
-            refuse(std::string("speed zone ") + std::to_string(k) + ": " + error.what());
-        }
-    }
-
     // The periodic axis, checked as set_periodic checks it.
     try {
         check_periodic(saved.periodic);
@@ -420,7 +403,6 @@ void Engine::restore(const EngineSnapshot& saved) {
     waypoints_ = std::move(waypoints);
     fallbacks_ = saved.fallbacks;
     sinks_ = std::move(sinks);
-    speed_zones_.restore(saved.speed_zones);
     periodic_ = saved.periodic.on() ? saved.periodic : Periodic{};
     // Derived every step from the state above.
     order_.clear();

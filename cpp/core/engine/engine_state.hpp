@@ -16,7 +16,6 @@
 
 #include "obstacles/obstacles.hpp"
 #include "engine/sinks.hpp"
-#include "engine/speed_zones.hpp"
 #include "features/scene_feature.hpp"
 #include "spatial/periodic.hpp"
 #include "maths/vec2.hpp"
@@ -69,7 +68,6 @@ struct EngineSnapshot {
     std::vector<SavedWaypoints> waypoints;  // ascending id
     std::vector<std::int64_t> fallbacks;    // per scene (empty before the first step with agents)
     std::vector<Sink> sinks;                 // every sink ever added, by id (removed ones without points)
-    std::vector<SpeedZone> speed_zones;      // every speed zone ever added, by id (removed ones without points)
     Periodic periodic;                       // axis -1: none
     std::vector<SavedFeature> features;      // the scene features with something placed (SceneFeatures::save)
 };

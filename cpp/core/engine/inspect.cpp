@@ -70,7 +70,7 @@ std::size_t Engine::prepare_inspection(int scene, int slot, Workspace& ws) {
     waypoints_.advance(state_, {&shared_obstacles_, &scene_obstacles_});  // as the next step will (idempotent)
     update_pref_velocities<V>(state_, method_->preference_noise(), method_->deadlock_resolution(), step_count_,
                               StepClock{time_, time_step_});
-    speed_zones_.apply(state_);  // as the goals phase does
+    features_.steer(state_, StepClock{time_, time_step_});  // as the goals phase does
     GridOf<V> grid;
     build_grid<V>(state_, scene, grid);
     const std::size_t i = state_.index(scene, slot);

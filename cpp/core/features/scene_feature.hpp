@@ -25,6 +25,13 @@ struct FeatureArrays {
     const std::vector<std::int64_t>& integer(const std::string& name) const;
 };
 
+// A saved state's entry from before scene features had their own
+// ("speed_zone_points"), and the array of the feature's part it holds.
+struct LegacyEntry {
+    const char* entry;
+    const char* array;
+};
+
 struct SavedFeature {
     std::string name;  // SceneFeature::name()
     FeatureArrays arrays;
@@ -50,6 +57,9 @@ public:
     // Replaces the feature's state by a saved one, checking every value read
     // against `state` (std::invalid_argument naming the bad entry).
     virtual void restore(const FeatureArrays& saved, const AgentState& state) = 0;
+    // The entries under which states saved before the feature was a unit
+    // hold its part (none for a feature that was always one).
+    virtual std::vector<LegacyEntry> legacy_entries() const { return {}; }
 };
 
 }  // namespace vosim

@@ -2,13 +2,16 @@
 
 #include <string>
 
+#include "features/speed_zones/speed_zones.hpp"
 #include "features/waiting/waiting_stages.hpp"
 
 namespace vosim {
 
-// Every scene feature, one line each, in the order their hooks run.
+// Every scene feature, one line each, in the order their hooks run (speed
+// zones scale what the others steered).
 #define VOSIM_SCENE_FEATURES(X) \
-    X(WaitingStages)
+    X(WaitingStages)            \
+    X(SpeedZones)
 
 const std::vector<double>& FeatureArrays::real(const std::string& name) const {
     for (const auto& entry : reals) {
@@ -59,6 +62,14 @@ std::vector<SavedFeature> SceneFeatures::save() const {
     std::vector<SavedFeature> out;
     for (const auto& feature : all_) {
         if (!feature->empty()) out.push_back({feature->name(), feature->save()});
+    }
+    return out;
+}
+
+std::vector<std::pair<std::string, LegacyEntry>> SceneFeatures::legacy_entries() const {
+    std::vector<std::pair<std::string, LegacyEntry>> out;
+    for (const auto& feature : all_) {
+        for (const LegacyEntry& entry : feature->legacy_entries()) out.emplace_back(feature->name(), entry);
     }
     return out;
 }

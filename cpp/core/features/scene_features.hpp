@@ -35,6 +35,8 @@ public:
     // All or nothing: every saved part is checked before any replaces the
     // current state; a feature not saved is left empty; an unknown name is refused.
     void restore(const std::vector<SavedFeature>& saved, const AgentState& state);
+    // Every feature's legacy entries (SceneFeature::legacy_entries), with its name.
+    std::vector<std::pair<std::string, LegacyEntry>> legacy_entries() const;
 
 private:
     std::vector<std::unique_ptr<SceneFeature>> all_;

@@ -1,6 +1,6 @@
 // Speed zones: polygons that scale the preferred speed of the agents whose
-// centre is inside them (stairs, slow floors). Applied at the end of the
-// goals phase: the preferred velocity of an active goal-seeking agent is
+// centre is inside them (stairs, slow floors). A scene feature: applied in the
+// goals phase (steer), after the features listed before it: the preferred velocity of an active goal-seeking agent is
 // multiplied by the product of the factors of every live zone of its scene
 // containing its centre (overlapping zones compose: stairs on a slow floor),
 // capped at kMaxSpeedZoneFactor. A preferred velocity set by hand (an agent
@@ -12,6 +12,7 @@
 
 #include <vector>
 
+#include "features/scene_feature.hpp"
 #include "maths/vec2.hpp"
 #include "state/agent_state.hpp"
 
@@ -28,15 +29,25 @@ struct SpeedZone {
     bool removed = false;
 };
 
-class SpeedZones {
+class SpeedZones final : public SceneFeature {
 public:
+    const char* name() const override { return "speed_zones"; }
+    bool empty() const override { return zones_.empty(); }  // (removed zones keep their ids: saved too)
+    void steer(AgentState& state, const StepClock&) const override { apply(state); }
+    void update(const AgentState&, const StepClock&) override {}
+    void forget_removed(const AgentState&) override {}
+    FeatureArrays save() const override;
+    void restore(const FeatureArrays& saved, const AgentState& state) override;
+    std::vector<LegacyEntry> legacy_entries() const override;
+
     // Checks the scene, the points (finite, in the working range, 3 or more,
     // enclosing an area) and the factor; returns the new id.
     // std::invalid_argument naming the argument, index and value.
     int add(int scene, int scenes, const Vec2* points, int count, double factor);
+    // The same in an engine's state (which must be planar).
+    int add(int scene, const AgentState& state, const Vec2* points, int count, double factor);
     void remove(int id);  // std::invalid_argument for an unknown or removed id
     const std::vector<SpeedZone>& all() const { return zones_; }
-    void restore(std::vector<SpeedZone> zones) { zones_ = std::move(zones); }
     bool any_live() const;
     // The product of the factors of the live zones of `scene` containing p
     // (1 if none), at most kMaxSpeedZoneFactor.

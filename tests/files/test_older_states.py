@@ -1,0 +1,39 @@
+"""State files written by earlier versions (tests/data/states/README.md) load, and go on as a current run would."""
+
+from pathlib import Path
+
+import numpy as np
+
+import vosim
+
+STATES = Path(__file__).resolve().parents[1] / "data" / "states"
+
+
+def _zones_scene():
+    """The scene of speed_zones_v3.npz, built by the current version."""
+    sim = vosim.Simulator(time_step=0.1)
+    starts = np.array([[0.0, 0.5], [0.0, 2.0]])
+    sim.add_agents(starts, goals=starts + [12.0, 0.0], pref_speed=1.0, max_speed=2.0, radius=0.25)
+    sim.add_speed_zone([[2, 0], [5, 0], [5, 3], [2, 3]], 0.5)
+    sim.add_speed_zone([[6, 0], [7, 0], [7, 1], [6, 1]], 1.5)
+    sim.add_speed_zone([[8, 2], [9, 2], [9, 3]], 0.8)
+    sim.remove_speed_zone(1)
+    return sim
+
+
+def test_speed_zones_saved_before_they_were_a_scene_feature_load_and_go_on(tmp_path):
+    old = vosim.load_state(STATES / "speed_zones_v3.npz")
+    assert [(z.id, z.factor) for z in old.speed_zones] == [(0, 0.5), (2, 0.8)]
+    np.testing.assert_array_equal(old.speed_zones[1].polygon, [[8, 2], [9, 2], [9, 3]])
+    assert old.add_speed_zone([[0, 5], [1, 5], [1, 6]], 1.0) == 3  # removed zone 1 keeps its id
+    old.remove_speed_zone(3)
+    current = _zones_scene()
+    current.run(30)
+    np.testing.assert_array_equal(old.positions, current.positions)
+    old.run(60)
+    current.run(60)
+    np.testing.assert_array_equal(old.positions, current.positions)
+    np.testing.assert_allclose(old.positions, [[5.95, 0.5], [5.95, 2.0]], atol=1e-12)  # as 0.1.0 went on
+    # Saved again, the zones are a scene feature's entries, and load the same.
+    again = vosim.load_state(old.save_state(tmp_path / "again"))
+    assert [(z.id, z.factor) for z in again.speed_zones] == [(0, 0.5), (2, 0.8)]
