@@ -42,5 +42,5 @@ def warn_of_deep_overlaps(method: dict, metrics: dict, radius: np.ndarray, activ
     warnings.warn(
         f"agents overlapped by up to {deepest:.3g} m (radius up to {largest:.3g} m) under {method['method']}, "
         f"which does not keep agents apart; {_help(method)} may help. See traj.metrics['min_clearance'] and "
-        f"['collision_agent_steps']. (Warned once per simulator.)", OverlapWarning, stacklevel=3)
+        f"['collision_agent_steps']. (Warned once per simulator.)", OverlapWarning, stacklevel=4)
     return True

@@ -11,7 +11,7 @@ import os
 import time as _time
 import warnings
 from textwrap import indent
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import numpy as np
 
@@ -93,6 +93,18 @@ def _physical_memory() -> int | None:
 # Most steps one run() takes (far beyond any practical run; keeps step
 # counters exact).
 _MAX_STEPS = 2**62
+
+
+class _RunPlan(NamedTuple):
+    """What one run() does: its checked arguments and the navigation's pauser."""
+
+    steps: int
+    record_every: int
+    until_arrived: bool
+    metrics: bool
+    pause_every: int
+    replan: Callable | None
+    replanned: Callable | None
 
 
 class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _PeriodicMethods,
@@ -597,14 +609,31 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _PeriodicM
             run and carries ``error.trajectory``.
         """
         take_worker_share()
+        plan = self._run_plan(steps, record_every, until_arrived, metrics, replan_stalled)
+        reporter = make_progress(progress, plan.steps)
+        if plan.until_arrived and not np.any(self.has_goal & self.active):
+            raise ValueError("until_arrived=True needs at least one active agent with a goal")
+        recording = self._recording(plan.steps, plan.record_every)
+        outcome, wall_time = self._run_in_engine(plan, recording, reporter)
+        trajectory = self._trajectory_of(outcome, recording, wall_time)
+        if outcome["error"] is not None:
+            outcome["error"].trajectory = trajectory
+            raise outcome["error"]
+        self._warn_after_run(trajectory, plan.until_arrived)
+        return trajectory
+
+    # run()'s steps, in order.
+    def _run_plan(self, steps, record_every, until_arrived, metrics, replan_stalled) -> "_RunPlan":
+        """run()'s arguments checked, with the route pauser of the navigation in place."""
         steps = integer(steps, "steps", minimum=0, maximum=_MAX_STEPS)
         record_every = integer(record_every, "record_every", minimum=1, maximum=_MAX_STEPS)
         until_arrived = boolean(until_arrived, "until_arrived")
         metrics = boolean(metrics, "metrics")
         pause_every, replan, replanned = self._route_pauser(replan_stalled) or (0, None, None)
-        reporter = make_progress(progress, steps)
-        if until_arrived and not np.any(self.has_goal & self.active):
-            raise ValueError("until_arrived=True needs at least one active agent with a goal")
+        return _RunPlan(steps, record_every, until_arrived, metrics, pause_every, replan, replanned)
+
+    def _recording(self, steps: int, record_every: int) -> dict:
+        """The arrays run() records into, refused when they would not fit in memory."""
         frames = _core.frames_for(steps, record_every)
         scenes, count, dims = self._engine.scenes, self._engine.count, self.dimensions
         # positions, velocities and headings, then times and step numbers
@@ -614,35 +643,44 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _PeriodicM
                 f"recording {frames} frames of {scenes * count} agents would take {nbytes / 1024**3:.1f} GiB; "
                 f"record less often (record_every=...) or run in shorter pieces"
             )
-        positions = np.empty((frames, scenes, count, dims))
-        velocities = np.empty((frames, scenes, count, dims))
-        headings = np.empty((frames, scenes, count))
-        times = np.empty(frames)
-        step_numbers = np.empty(frames, dtype=np.int64)
+        return {"positions": np.empty((frames, scenes, count, dims)),
+                "velocities": np.empty((frames, scenes, count, dims)),
+                "headings": np.empty((frames, scenes, count)),
+                "times": np.empty(frames),
+                "steps": np.empty(frames, dtype=np.int64)}
 
+    def _run_in_engine(self, plan: "_RunPlan", recording: dict, reporter) -> tuple[dict, float]:
+        """The steps, in C++ with the GIL released; the engine's outcome and the wall time."""
         callback = None if reporter is None else reporter.update
         started = _time.perf_counter()
         try:
             outcome = self._engine.run(
-                steps, record_every, bool(until_arrived), metrics, positions, velocities, times,
-                step_numbers, _TICK_SECONDS, callback, pause_every, replan, headings,
+                plan.steps, plan.record_every, plan.until_arrived, plan.metrics, recording["positions"],
+                recording["velocities"], recording["times"], recording["steps"], _TICK_SECONDS, callback,
+                plan.pause_every, plan.replan, recording["headings"],
             )
         finally:
             wall_time = _time.perf_counter() - started
-        if replanned is not None:
-            replanned(outcome["steps_done"])
-        error = outcome["error"]
+        if plan.replanned is not None:
+            plan.replanned(outcome["steps_done"])
         if reporter is not None:
-            reporter.close(outcome["steps_done"], failed=error is not None,
-                           note="all arrived" if until_arrived and outcome["all_arrived"] else "")
+            reporter.close(outcome["steps_done"], failed=outcome["error"] is not None,
+                           note="all arrived" if plan.until_arrived and outcome["all_arrived"] else "")
+        return outcome, wall_time
 
+    def _trajectory_of(self, outcome: dict, recording: dict, wall_time: float) -> Trajectory:
+        """The frames recorded (as many as the run made), the agents as they are now, and the metrics."""
         used = outcome["frames"]
-        trajectory = Trajectory(
-            positions=positions[:used] if self._scene_axis else positions[:used, 0],
-            velocities=velocities[:used] if self._scene_axis else velocities[:used, 0],
-            headings=headings[:used] if self._scene_axis else headings[:used, 0],
-            times=times[:used],
-            steps=step_numbers[:used],
+
+        def frames(name):
+            return recording[name][:used] if self._scene_axis else recording[name][:used, 0]
+
+        return Trajectory(
+            positions=frames("positions"),
+            velocities=frames("velocities"),
+            headings=frames("headings"),
+            times=recording["times"][:used],
+            steps=recording["steps"][:used],
             ids=np.array(self.ids),
             radius=np.array(self.radius),
             goals=np.array(self.goals),
@@ -658,11 +696,12 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _PeriodicM
             method=self._method.to_dict(),
             obstacles=self.obstacles,
             periodic=self.periodic,
-            metrics=metrics_from_engine(outcome["metrics"], step_numbers[:used], scenes, self._scene_axis),
+            metrics=metrics_from_engine(outcome["metrics"], recording["steps"][:used], self._engine.scenes,
+                                        self._scene_axis),
         )
-        if error is not None:
-            error.trajectory = trajectory
-            raise error
+
+    def _warn_after_run(self, trajectory: Trajectory, until_arrived: bool) -> None:
+        """Deep overlaps under a method without a guarantee (once per simulator); an until_arrived run that fell short."""
         if not getattr(self, "_overlap_warned", False):
             self._overlap_warned = warn_of_deep_overlaps(trajectory.method, trajectory.metrics, trajectory.radius,
                                                          trajectory.active)
@@ -677,8 +716,7 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _PeriodicM
             warnings.warn(
                 f"run(until_arrived=True) ended after {trajectory.steps_run} steps with {away} of "
                 f"{int(np.sum(seeking))} goal-seeking agents that did not arrive ({stalled} stalled); see "
-                f"traj.summary(). {hint}", RuntimeWarning, stacklevel=2)
-        return trajectory
+                f"traj.summary(). {hint}", RuntimeWarning, stacklevel=3)
 
     def inspect(self, agent_id: int) -> dict:
         """What the active method sees and decides for one agent at the next step.
