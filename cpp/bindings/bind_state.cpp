@@ -144,29 +144,6 @@ py::dict snapshot(const Engine& e) {
     out["waypoint_offsets"] = to_array(waypoint_offsets, {tracks + 1});
     out["waypoint_points"] = to_array(waypoint_points, {waypoint_offsets.back(), s.dimensions});
     out["fallbacks"] = to_array(s.fallbacks, {static_cast<py::ssize_t>(s.fallbacks.size())});
-    // Sinks, by id: scene, line or area, removed, and their points between offsets.
-    std::vector<std::int32_t> sink_scenes;
-    std::vector<std::uint8_t> sink_lines, sink_removed;
-    std::vector<std::int64_t> sink_offsets{0};
-    std::vector<Vec2> sink_points;
-    std::vector<double> sink_opens, sink_closes;
-    for (const Sink& sink : s.sinks) {
-        sink_opens.push_back(sink.opens);
-        sink_closes.push_back(sink.closes);
-        sink_scenes.push_back(sink.scene);
-        sink_lines.push_back(sink.line ? 1 : 0);
-        sink_removed.push_back(sink.removed ? 1 : 0);
-        sink_points.insert(sink_points.end(), sink.points.begin(), sink.points.end());
-        sink_offsets.push_back(static_cast<std::int64_t>(sink_points.size()));
-    }
-    const py::ssize_t sinks = static_cast<py::ssize_t>(s.sinks.size());
-    out["sink_scenes"] = to_array(sink_scenes, {sinks});
-    out["sink_lines"] = to_array(sink_lines, {sinks});
-    out["sink_removed"] = to_array(sink_removed, {sinks});
-    out["sink_offsets"] = to_array(sink_offsets, {sinks + 1});
-    out["sink_points"] = points_array(sink_points);
-    out["sink_opens"] = to_array(sink_opens, {sinks});
-    out["sink_closes"] = to_array(sink_closes, {sinks});
     // The periodic axis: -1 (none) or 0/1, and its bounds.
     out["periodic_axis"] = s.periodic.axis;
     out["periodic_low"] = s.periodic.low;
@@ -361,37 +338,6 @@ void restore(Engine& e, const py::dict& d) {
         }
     }
     s.fallbacks = entry<std::int64_t>(d, "fallbacks");
-    // States saved before sinks existed have none.
-    if (d.contains("sink_scenes")) {
-        const auto sink_scenes = entry<std::int32_t>(d, "sink_scenes");
-        const auto sink_lines = entry<std::uint8_t>(d, "sink_lines");
-        const auto sink_removed = entry<std::uint8_t>(d, "sink_removed");
-        const auto sink_points =
-            split_at_offsets(entry<double>(d, "sink_points"), entry<std::int64_t>(d, "sink_offsets"), 2, "sink");
-        const std::size_t sinks = sink_scenes.size();
-        if (sink_lines.size() != sinks || sink_removed.size() != sinks || sink_points.size() != sinks) {
-            throw std::invalid_argument("saved state: sink entries differ in length");
-        }
-        for (std::size_t k = 0; k < sinks; ++k) {
-            if (sink_lines[k] > 1 || sink_removed[k] > 1) {
-                throw std::invalid_argument("saved state: sink " + std::to_string(k) + " has flags other than 0 or 1");
-            }
-            s.sinks.push_back({sink_scenes[k], sink_lines[k] != 0, points_of(sink_points[k], "sink_points"),
-                               sink_removed[k] != 0});
-        }
-        // States saved before sinks had opening times: open always.
-        if (d.contains("sink_opens")) {
-            const auto opens = entry<double>(d, "sink_opens");
-            const auto closes = entry<double>(d, "sink_closes");
-            if (opens.size() != sinks || closes.size() != sinks) {
-                throw std::invalid_argument("saved state: sink entries differ in length");
-            }
-            for (std::size_t k = 0; k < sinks; ++k) {
-                s.sinks[k].opens = opens[k];
-                s.sinks[k].closes = closes[k];
-            }
-        }
-    }
     // States saved before periodic axes existed have none.
     if (d.contains("periodic_axis")) {
         s.periodic.axis = py::cast<int>(item(d, "periodic_axis"));

@@ -97,7 +97,7 @@ TEST_CASE("a snapshot with two tracks of one agent or hidden values out of range
 
     EngineSnapshot exited = good;  // through a sink the state does not have
     column<std::int32_t>(exited, "exit_sink")[0] = 0;
-    CHECK_THROWS_WITH_AS(engine.restore(exited), doctest::Contains("exit_sink[0, 0] is 0, but the state has 0 sinks"),
+    CHECK_THROWS_WITH_AS(engine.restore(exited), doctest::Contains("saved state: exit_sink[0, 0] is 0, but the state has no exits (sinks)"),
                          std::invalid_argument);
 
     EngineSnapshot turning = good;

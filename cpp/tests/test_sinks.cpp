@@ -1,13 +1,15 @@
-// Sinks and the exits phase (engine/sinks.hpp, engine/exit_phase.hpp), worked
+// Sinks and the exits phase (features/sinks/sinks.hpp, engine/exit_phase.hpp), worked
 // out by hand: agents walking at 1 m/s in steps of 0.1 s.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
 
 #include "engine/engine.hpp"
-#include "engine/sinks.hpp"
+#include "features/sinks/sinks.hpp"
+#include "maths/polygon.hpp"
 #include "parallel/threads.hpp"
 
 #include "crowd.hpp"
@@ -17,6 +19,12 @@ using namespace vosim;
 namespace {
 
 std::size_t at(const Engine& engine, int slot) { return engine.state().index(0, slot); }
+
+Sinks& sinks_of(Engine& engine) { return engine.features().get<Sinks>(); }
+
+int add_sink(Engine& engine, int scene, const Vec2* points, int count, bool line) {
+    return sinks_of(engine).add(scene, engine.state(), points, count, line);
+}
 
 }  // namespace
 
@@ -35,20 +43,20 @@ TEST_CASE("sink geometry: even-odd inside, a move that reaches the line from eit
 TEST_CASE("sinks refuse what reaches nobody and name the bad point") {
     Engine engine(2, 0.1);
     const Vec2 line[] = {Vec2(0, 0), Vec2(0, 0)};
-    CHECK_THROWS_AS(engine.add_sink(-1, line, 2, true), std::invalid_argument);
+    CHECK_THROWS_AS(add_sink(engine, -1, line, 2, true), std::invalid_argument);
     const Vec2 flat[] = {Vec2(0, 0), Vec2(1, 1), Vec2(2, 2)};
-    CHECK_THROWS_AS(engine.add_sink(-1, flat, 3, false), std::invalid_argument);
+    CHECK_THROWS_AS(add_sink(engine, -1, flat, 3, false), std::invalid_argument);
     const Vec2 bad[] = {Vec2(0, 0), Vec2(std::nan(""), 1)};
-    CHECK_THROWS_WITH_AS(engine.add_sink(-1, bad, 2, true), doctest::Contains("points[1]"), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(add_sink(engine, -1, bad, 2, true), doctest::Contains("points[1]"), std::invalid_argument);
     const Vec2 ok[] = {Vec2(0, 0), Vec2(0, 1)};
-    CHECK_THROWS_AS(engine.add_sink(2, ok, 2, true), std::invalid_argument);  // no scene 2
-    CHECK(engine.add_sink(1, ok, 2, true) == 0);
-    CHECK(engine.add_sink(-1, ok, 2, true) == 1);
-    engine.remove_sink(0);
-    CHECK_THROWS_AS(engine.remove_sink(0), std::invalid_argument);
-    CHECK(engine.add_sink(-1, ok, 2, true) == 2);  // ids are never reused
+    CHECK_THROWS_AS(add_sink(engine, 2, ok, 2, true), std::invalid_argument);  // no scene 2
+    CHECK(add_sink(engine, 1, ok, 2, true) == 0);
+    CHECK(add_sink(engine, -1, ok, 2, true) == 1);
+    sinks_of(engine).remove(0);
+    CHECK_THROWS_AS(sinks_of(engine).remove(0), std::invalid_argument);
+    CHECK(add_sink(engine, -1, ok, 2, true) == 2);  // ids are never reused
     Engine space(1, 0.1, 3);
-    CHECK_THROWS_AS(space.add_sink(-1, ok, 2, true), std::invalid_argument);
+    CHECK_THROWS_AS(add_sink(space, -1, ok, 2, true), std::invalid_argument);
 }
 
 TEST_CASE("agents leave through a line, an area and at their goal, inside run(), counted by the metrics") {
@@ -64,8 +72,8 @@ TEST_CASE("agents leave through a line, an area and at their goal, inside run(),
     engine.add_agents(crowd.size(), in);
     const Vec2 line[] = {Vec2(0.55, -1), Vec2(0.55, 1)};
     const Vec2 area[] = {Vec2(0.75, 4), Vec2(2, 4), Vec2(2, 6), Vec2(0.75, 6)};
-    CHECK(engine.add_sink(-1, line, 2, true) == 0);
-    CHECK(engine.add_sink(-1, area, 4, false) == 1);
+    CHECK(add_sink(engine, -1, line, 2, true) == 0);
+    CHECK(add_sink(engine, -1, area, 4, false) == 1);
     const AgentState& s = engine.state();
     CHECK(std::isnan(s.exit_time[at(engine, 0)]));
     CHECK(s.exit_sink[at(engine, 0)] == -1);
@@ -103,8 +111,8 @@ TEST_CASE("a removed sink lets agents through; a sink of another scene does not 
     Engine engine(2, 0.1);
     engine.add_agents(crowd.size(), crowd.input());
     const Vec2 line[] = {Vec2(0.25, -1), Vec2(0.25, 1)};
-    engine.remove_sink(engine.add_sink(-1, line, 2, true));
-    engine.add_sink(1, line, 2, true);
+    sinks_of(engine).remove(add_sink(engine, -1, line, 2, true));
+    add_sink(engine, 1, line, 2, true);
     for (int k = 0; k < 5; ++k) REQUIRE(engine.step());
     const AgentState& s = engine.state();
     CHECK(s.active[s.index(0, 0)]);
@@ -117,21 +125,26 @@ TEST_CASE("sinks survive a snapshot; a state without them restores with none") {
     Engine engine(1, 0.1);
     engine.add_agents(crowd.size(), crowd.input());
     const Vec2 line[] = {Vec2(0.25, -1), Vec2(0.25, 1)};
-    engine.remove_sink(engine.add_sink(-1, line, 2, true));
-    engine.add_sink(-1, line, 2, true);
+    sinks_of(engine).remove(add_sink(engine, -1, line, 2, true));
+    add_sink(engine, -1, line, 2, true);
     EngineSnapshot saved = engine.snapshot();
     Engine copy(1, 0.1);
     copy.restore(saved);
-    REQUIRE(copy.sinks().all().size() == 2);
-    CHECK(copy.sinks().all()[0].removed);
+    REQUIRE(sinks_of(copy).all().size() == 2);
+    CHECK(sinks_of(copy).all()[0].removed);
     for (int k = 0; k < 5; ++k) REQUIRE(copy.step());
     CHECK(copy.state().exit_sink[0] == 1);
-    saved.sinks.clear();
+    REQUIRE(saved.features.size() == 1);
+    EngineSnapshot degenerate = saved;
+    saved.features.clear();
     Engine without(1, 0.1);
     without.restore(saved);
-    CHECK_FALSE(without.sinks().any_live());
-    saved.sinks.push_back({-1, true, {Vec2(0, 0), Vec2(0, 0)}, false});  // degenerate: refused
-    CHECK_THROWS_AS(without.restore(saved), std::invalid_argument);
+    CHECK_FALSE(sinks_of(without).any_live());
+    for (auto& [name, values] : degenerate.features[0].arrays.reals) {
+        if (name == "points") std::fill(values.begin(), values.end(), 0.0);  // the line's ends coincide: refused
+    }
+    CHECK_THROWS_WITH_AS(without.restore(degenerate), doctest::Contains("sinks: sink 1: sink: the line's 2 points coincide"),
+                         std::invalid_argument);
 }
 
 TEST_CASE("a sink takes agents only while open (by the step's middle); its hours survive a snapshot") {
@@ -144,11 +157,11 @@ TEST_CASE("a sink takes agents only while open (by the step's middle); its hours
     engine.add_agents(crowd.size(), crowd.input());
     const Vec2 opening[] = {Vec2(0.25, -1), Vec2(5, -1), Vec2(5, 1), Vec2(0.25, 1)};
     const Vec2 closing[] = {Vec2(0.25, 4), Vec2(5, 4), Vec2(5, 6), Vec2(0.25, 6)};
-    engine.set_sink_open(engine.add_sink(-1, opening, 4, false), 0.42, INFINITY);
-    engine.set_sink_open(engine.add_sink(-1, closing, 4, false), -INFINITY, 0.2);
-    CHECK_THROWS_AS(engine.set_sink_open(0, 1.0, 1.0), std::invalid_argument);  // closes not after opens
-    CHECK_THROWS_AS(engine.set_sink_open(0, NAN, 1.0), std::invalid_argument);
-    CHECK_THROWS_AS(engine.set_sink_open(2, 0.0, 1.0), std::invalid_argument);  // no sink 2
+    sinks_of(engine).set_open(add_sink(engine, -1, opening, 4, false), 0.42, INFINITY);
+    sinks_of(engine).set_open(add_sink(engine, -1, closing, 4, false), -INFINITY, 0.2);
+    CHECK_THROWS_AS(sinks_of(engine).set_open(0, 1.0, 1.0), std::invalid_argument);  // closes not after opens
+    CHECK_THROWS_AS(sinks_of(engine).set_open(0, NAN, 1.0), std::invalid_argument);
+    CHECK_THROWS_AS(sinks_of(engine).set_open(2, 0.0, 1.0), std::invalid_argument);  // no sink 2
     const EngineSnapshot saved = engine.snapshot();
     for (int k = 0; k < 8; ++k) REQUIRE(engine.step());
     const AgentState& s = engine.state();
@@ -157,8 +170,8 @@ TEST_CASE("a sink takes agents only while open (by the step's middle); its hours
     CHECK(s.active[at(engine, 1)]);
     Engine copy(1, 0.1);
     copy.restore(saved);
-    CHECK(copy.sinks().all()[0].opens == 0.42);
-    CHECK(copy.sinks().all()[1].closes == 0.2);
+    CHECK(sinks_of(copy).all()[0].opens == 0.42);
+    CHECK(sinks_of(copy).all()[1].closes == 0.2);
     for (int k = 0; k < 8; ++k) REQUIRE(copy.step());
     CHECK(copy.state().exit_time[at(copy, 0)] == doctest::Approx(0.5));
     CHECK(copy.state().active[at(copy, 1)]);

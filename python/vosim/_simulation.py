@@ -34,7 +34,7 @@ from ._checks import (
 from ._checkpoint import _CheckpointMethods
 from ._obstacles import _ObstacleMethods
 from ._obstacles3d import _Obstacle3DMethods
-from ._sinks import _SinkMethods
+from ._sinks import Sinks
 from ._parts import delegate, delegated_property
 from ._speed_zones import SpeedZones
 from ._waiting import WaitingStages
@@ -107,7 +107,7 @@ class _RunPlan(NamedTuple):
     replanned: Callable | None
 
 
-class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _PeriodicMethods,
+class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _PeriodicMethods,
                   _CheckpointMethods):
     """Common implementation; use Simulator or Batch."""
 
@@ -123,6 +123,10 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _SinkMethods, _PeriodicM
         self.method = ORCA() if method is None else method
 
     # ------------------------------------------ scene features (their own parts)
+    add_sink = delegate(Sinks, Sinks.add_sink)
+    set_sink_times = delegate(Sinks, Sinks.set_sink_times)
+    remove_sink = delegate(Sinks, Sinks.remove_sink)
+    sinks = delegated_property(Sinks, Sinks.sinks)
     add_speed_zone = delegate(SpeedZones, SpeedZones.add_speed_zone)
     remove_speed_zone = delegate(SpeedZones, SpeedZones.remove_speed_zone)
     speed_zones = delegated_property(SpeedZones, SpeedZones.speed_zones)

@@ -6,9 +6,11 @@ whose centre is inside an area, or crossed a line during the step, leaves
 the simulation: it becomes inactive (``active`` False), keeps its slot and
 id, and ``exit_time`` and ``exit_sink`` say when and through which sink it
 left. Agents added with ``remove_at_goal=True`` leave the same way at their
-final goal (``exit_sink`` -1). The engine's exits phase does this
-(``cpp/core/engine/exit_phase.hpp``); the run metrics count it (``exits``,
-``last_exit_time``, ``exit_step``).
+final goal (``exit_sink`` -1). The engine's exits phase does this with the
+sinks' scene feature (``cpp/core/engine/exit_phase.hpp``,
+``cpp/core/features/sinks/``); the run metrics count it (``exits``,
+``last_exit_time``, ``exit_step``). The simulator's sink methods delegate to
+its :class:`Sinks` part.
 
 A sink may be open only for a time (``opens_at``, ``closes_at``: ISO 20414's
 dynamic availability of exits): it takes agents in the steps whose middle
@@ -24,6 +26,7 @@ import numpy as np
 
 from ._area_polygon import check_area
 from ._checks import INT32_MAX, MAX_MAGNITUDE, check_values, integer, real_array, scalar
+from ._parts import Part
 
 
 class Sink(NamedTuple):
@@ -80,8 +83,8 @@ def _sink_times(opens_at, closes_at) -> tuple[float, float]:
     return opens, closes
 
 
-class _SinkMethods:
-    """Mixed into _Simulation: add_sink, remove_sink, sinks."""
+class Sinks(Part):
+    """The sinks of one simulator: the part its public methods delegate to."""
 
     def add_sink(self, points, *, scene: int | None = None, opens_at: float | None = None,
                  closes_at: float | None = None) -> int:
@@ -122,8 +125,8 @@ class _SinkMethods:
         """
         array = _sink_points(points)
         times = _sink_times(opens_at, closes_at)
-        sink_id = int(self._engine.add_sink(array, self._obstacle_scene(scene)))
-        self._engine.set_sink_open(sink_id, *times)
+        sink_id = int(self._core.add_sink(array, self._scene(scene, every=True)))
+        self._core.set_sink_open(sink_id, *times)
         return sink_id
 
     def set_sink_times(self, sink_id: int, *, opens_at: float | None = None,
@@ -152,18 +155,17 @@ class _SinkMethods:
         """
         sink_id = integer(sink_id, "sink_id", minimum=0, maximum=INT32_MAX)
         times = _sink_times(opens_at, closes_at)
-        self._engine.set_sink_open(sink_id, *times)
+        self._core.set_sink_open(sink_id, *times)
 
     def remove_sink(self, sink_id: int) -> None:
         """Remove (close) a sink: from the next step on, nobody leaves through it."""
-        self._engine.remove_sink(integer(sink_id, "sink_id", minimum=0, maximum=INT32_MAX))
+        self._core.remove_sink(integer(sink_id, "sink_id", minimum=0, maximum=INT32_MAX))
 
-    @property
     def sinks(self) -> list[Sink]:
         """The sinks in place (not removed), by id."""
         out = []
-        for i, kind, points, scene in self._engine.sinks():
-            opens, closes = self._engine.sink_open(int(i))
+        for i, kind, points, scene in self._core.sinks():
+            opens, closes = self._core.sink_open(int(i))
             out.append(Sink(int(i), kind, points, None if scene < 0 else int(scene),
                             None if np.isinf(opens) else float(opens), None if np.isinf(closes) else float(closes)))
         return out

@@ -203,12 +203,12 @@ def test_a_damaged_saved_sink_is_refused():
     sim = vosim.Simulator(time_step=0.1)
     sim.add_sink([[0.0, 0.0], [0.0, 1.0]])
     state = _checkpoint.payload(sim)
-    state["engine"]["sink_points"] = np.array([[0.0, 0.0], [0.0, 0.0]])
+    state["engine"]["feature.sinks.points"] = np.array([0.0, 0.0, 0.0, 0.0])
     state["checksum"] = _checkpoint.checksum(state)
     with pytest.raises(ValueError, match="sink 0"):
         pickle.loads(pickle.dumps(sim)).__setstate__(state)
-    state["engine"]["sink_points"] = np.array([[0.0, 0.0], [0.0, 1.0]])
-    state["engine"]["sink_scenes"] = np.array([5], dtype=np.int32)
+    state["engine"]["feature.sinks.points"] = np.array([0.0, 0.0, 0.0, 1.0])
+    state["engine"]["feature.sinks.scenes"] = np.array([5], dtype=np.int64)
     state["checksum"] = _checkpoint.checksum(state)
     with pytest.raises(ValueError, match="scene is 5"):
         pickle.loads(pickle.dumps(sim)).__setstate__(state)

@@ -54,4 +54,4 @@ def test_an_exit_through_a_sink_the_state_lacks_is_refused(tmp_path):
     assert sim.exit_sink.tolist() == [sink, -1]
     state = sim.__getstate__()
     state["engine"]["columns"]["exit_sink"] = np.array([[99, -1]], dtype=np.int32)
-    refused(state, tmp_path, r"exit_sink\[0, 0\] is 99, but the state has 1 sinks")
+    refused(state, tmp_path, r"exit_sink\[0, 0\] is 99, but the state has 1 exits \(sinks; ids 0 to 0\)")

@@ -37,3 +37,16 @@ def test_speed_zones_saved_before_they_were_a_scene_feature_load_and_go_on(tmp_p
     # Saved again, the zones are a scene feature's entries, and load the same.
     again = vosim.load_state(old.save_state(tmp_path / "again"))
     assert [(z.id, z.factor) for z in again.speed_zones] == [(0, 0.5), (2, 0.8)]
+
+
+def test_sinks_saved_before_they_were_a_scene_feature_load_and_go_on(tmp_path):
+    old = vosim.load_state(STATES / "sinks_v3.npz")
+    assert [(s.id, s.kind, s.opens_at) for s in old.sinks] == [(0, "line", None), (2, "area", None), (3, "area", 9.0)]
+    assert old.exit_sink.tolist() == [0, -1, -1, -1] and not old.active[0]
+    old.run(80)
+    assert old.exit_sink.tolist() == [0, 2, -1, -1]  # the third walked through sink 3 before it opened
+    np.testing.assert_allclose(old.exit_time[:2], [2.1, 3.1])
+    assert np.isnan(old.exit_time[2:]).all()
+    again = vosim.load_state(old.save_state(tmp_path / "again"))
+    assert [(s.id, s.kind, s.opens_at) for s in again.sinks] == [(0, "line", None), (2, "area", None),
+                                                                  (3, "area", 9.0)]

@@ -135,8 +135,8 @@ template <class V>
 bool Engine::integrate_phase(StepContext& step) {
     const Method& method = *step.method;
     step.observing = wants_observation(method, metrics_);
-    step.exits = wants_exits(state_, sinks_);
-    if (step.exits && sinks_.any_live_line()) sinks_.keep_positions(state_);
+    step.exits = wants_exits(state_, features_);
+    if (step.exits) features_.before_move(state_);  // (line exits need the positions before)
     // Methods that do not keep clear of obstacles themselves, nor model
     // soft walls, get the obstacle guard (plane only).
     step.guarded = kDim<V> == 2 && !method.keeps_clear_of_obstacles() && !method.walls_are_soft() &&
@@ -167,10 +167,11 @@ bool Engine::observe_phase(StepContext& step) {
     return true;
 }
 
-// exits: agents in a sink, or at their final goal with remove_at_goal, leave (become inactive).
+// exits: agents through a scene feature's exit (a sink), or at their final goal with remove_at_goal, leave
+// (become inactive).
 template <class V>
 bool Engine::exits_phase(StepContext& step) {
-    if (step.exits) remove_exits<V>(state_, sinks_, waypoints_, metrics_, step.clock, step_count_);
+    if (step.exits) remove_exits<V>(state_, features_, waypoints_, metrics_, step.clock, step_count_);
     return true;
 }
 

@@ -72,11 +72,6 @@ public:
     RunResult run(const RunOptions& options, const Recording& recording, const Tick& tick, const Pause& pause = {});
     bool all_arrived() const;  // arrivals.cpp: every goal-seeking agent at its final goal now
     bool mark_arrivals(std::vector<std::uint8_t>& reached) const;  // marks those there now; never unmarks
-    // Sinks (engine_sinks.cpp): 2D only, of one scene or all (-1).
-    int add_sink(int scene, const Vec2* points, int count, bool line);  // an area (3+ points) or a line (2)
-    void remove_sink(int id);
-    void set_sink_open(int id, double opens, double closes);  // open while opens <= t < closes
-    const Sinks& sinks() const { return sinks_; }
     // A periodic axis (engine_periodic.cpp; 2D, every scene): positions wrap into [low, high) along axis 0 (x) or
     // 1 (y) after each step, neighbours are seen across the seam; -1: off. Refused for a method's own search.
     void set_periodic(int axis, double low, double high);
@@ -168,7 +163,6 @@ private:
     bool nonholonomic_ = false;            // the step under way has non-holonomic agents
     AgentState presented_;                 // then: the state the method sees
     MotionBefore motion_before_;           // the integrate phase's output for the observe phase
-    Sinks sinks_;                          // the exits phase's areas and lines
     Periodic periodic_;                    // the neighbour search's seam and the wrap phase's bounds
     SceneFeatures features_;               // steered in the goals phase, updated in the features phase
     struct OverlapBuffers {                // the resolve phase's, per storage index

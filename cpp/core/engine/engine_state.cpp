@@ -208,7 +208,6 @@ EngineSnapshot Engine::snapshot() const {
     std::sort(out.waypoints.begin(), out.waypoints.end(),
               [](const SavedWaypoints& a, const SavedWaypoints& b) { return a.id < b.id; });
     out.fallbacks = fallbacks_;
-    out.sinks = sinks_.all();
     out.periodic = periodic_;
     out.features = features_.save();
     return out;
@@ -344,40 +343,6 @@ void Engine::restore(const EngineSnapshot& saved) {
                std::to_string(saved.scenes) + " scenes");
     }
 
-    // Sinks: each checked as add_sink checks it (removed ones hold no points).
-    Sinks sinks;
-    std::vector<Sink> saved_sinks;
-    if (!saved.sinks.empty() && saved.dimensions != 2) refuse("it has sinks in a 3D engine");
-    for (std::size_t k = 0; k < saved.sinks.size(); ++k) {
-        const Sink& given = saved.sinks[k];
-        if (given.removed) {
-            if (!given.points.empty()) refuse("removed sink " + std::to_string(k) + " has points");
-        } else {
-            try {
-                Sinks check;
-                check.add(given.scene, saved.scenes, given.points.data(), static_cast<int>(given.points.size()),
-                          given.line);
-                check.set_open(0, given.opens, given.closes);
-            } catch (const std::invalid_argument& error) {
-                refuse(std::string("sink ") + std::to_string(k) + ": " + error.what());
-            }
-        }
-        saved_sinks.push_back(given);
-    }
-    sinks.restore(std::move(saved_sinks));
-    // Each agent that left through a sink names one the state has.
-    for (int b = 0; b < state.scenes(); ++b) {
-        for (int slot = 0; slot < state.count(); ++slot) {
-            const std::size_t i = state.index(b, slot);
-            const std::int64_t sink = state.exit_sink[i];
-            if (state.ids[i] != -1 && sink >= static_cast<std::int64_t>(saved.sinks.size())) {
-                refuse("exit_sink[" + std::to_string(b) + ", " + std::to_string(slot) + "] is " +
-                       std::to_string(sink) + ", but the state has " + std::to_string(saved.sinks.size()) +
-                       " sinks (ids 0 to " + std::to_string(static_cast<std::int64_t>(saved.sinks.size()) - 1) + ")");
-            }
-        }
-    }
-
     // The periodic axis, checked as set_periodic checks it.
     try {
         check_periodic(saved.periodic);
@@ -389,9 +354,24 @@ void Engine::restore(const EngineSnapshot& saved) {
         refuse("it has a periodic axis and method " + method_->name() + " cannot see across its seam");
     }
 
-    // The scene features, each checking its own part against the agents.
+    // The scene features, each checking its own part against the agents;
+    // then each agent that left through an exit names one they have.
     SceneFeatures features;
     features.restore(saved.features, state);
+    const std::int64_t exits = features.exit_count();
+    for (int b = 0; b < state.scenes(); ++b) {
+        for (int slot = 0; slot < state.count(); ++slot) {
+            const std::size_t i = state.index(b, slot);
+            const std::int64_t exit = state.exit_sink[i];
+            if (state.ids[i] != -1 && exit >= exits) {
+                refuse("exit_sink[" + std::to_string(b) + ", " + std::to_string(slot) + "] is " +
+                       std::to_string(exit) + ", but the state has " +
+                       (exits == 0 ? std::string("no exits (sinks)")
+                                   : std::to_string(exits) + " exits (sinks; ids 0 to " +
+                                         std::to_string(exits - 1) + ")"));
+            }
+        }
+    }
 
     state_ = std::move(state);
     features_ = std::move(features);
@@ -402,7 +382,6 @@ void Engine::restore(const EngineSnapshot& saved) {
     scene_obstacles_ = std::move(own);
     waypoints_ = std::move(waypoints);
     fallbacks_ = saved.fallbacks;
-    sinks_ = std::move(sinks);
     periodic_ = saved.periodic.on() ? saved.periodic : Periodic{};
     // Derived every step from the state above.
     order_.clear();

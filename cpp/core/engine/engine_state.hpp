@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "obstacles/obstacles.hpp"
-#include "engine/sinks.hpp"
 #include "features/scene_feature.hpp"
 #include "spatial/periodic.hpp"
 #include "maths/vec2.hpp"
@@ -67,7 +66,6 @@ struct EngineSnapshot {
     std::vector<SavedObstacle> obstacles;
     std::vector<SavedWaypoints> waypoints;  // ascending id
     std::vector<std::int64_t> fallbacks;    // per scene (empty before the first step with agents)
-    std::vector<Sink> sinks;                 // every sink ever added, by id (removed ones without points)
     Periodic periodic;                       // axis -1: none
     std::vector<SavedFeature> features;      // the scene features with something placed (SceneFeatures::save)
 };

@@ -7,8 +7,8 @@
 
 namespace vosim {
 
-bool wants_exits(const AgentState& s, const Sinks& sinks) {
-    if (sinks.any_live()) return true;
+bool wants_exits(const AgentState& s, const SceneFeatures& features) {
+    if (features.live_exits() != nullptr) return true;
     if (s.remove_at_goal.uniform() && !s.remove_at_goal.value()) return false;  // no agent leaves at its goal
     for (int b = 0; b < s.scenes(); ++b) {
         for (int slot = 0; slot < s.count(); ++slot) {
@@ -20,28 +20,24 @@ bool wants_exits(const AgentState& s, const Sinks& sinks) {
 }
 
 template <class V>
-void remove_exits(AgentState& s, const Sinks& sinks, const Waypoints& waypoints, RunMetrics* metrics,
+void remove_exits(AgentState& s, const SceneFeatures& features, const Waypoints& waypoints, RunMetrics* metrics,
                   const StepClock& clock, std::int64_t step_count) {
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
-    const bool planar_sinks = kDim<V> == 2 && sinks.any_live();  // (add_sink refuses 3D engines)
-    const std::vector<double>& before = sinks.positions_before();
+    const SceneFeature* exits = kDim<V> == 2 ? features.live_exits() : nullptr;  // (planar: sinks refuse 3D)
     const double exit_time = clock.now + clock.time_step;
     const double middle = clock.now + 0.5 * clock.time_step;  // sinks open by the middle: no rounding decides
     // Where agent i goes: -2 stays, -1 leaves at its goal, else the sink it enters.
     // (Scalars captured by value: captured by reference, the test took about
     // ten more instructions per agent.)
-    const auto exit_of = [&s, &sinks, &waypoints, &before, planar_sinks, middle](std::int64_t i) {
+    const auto exit_of = [&s, exits, &waypoints, middle](std::int64_t i) {
         if (i % s.capacity() >= s.count() || !s.active[i]) return -2;
         const std::size_t at = static_cast<std::size_t>(i);
         if (s.remove_at_goal[at] && s.has_goal[at] &&
             abs_sq(s.position<V>(at) - s.goal<V>(at)) <= sqr(s.arrival_radius[at]) && !waypoints.has_more(s, at)) {
             return -1;
         }
-        if (planar_sinks) {
-            const Vec2 now(s.positions[2 * at], s.positions[2 * at + 1]);
-            const Vec2 was = before.size() > 2 * at + 1 ? Vec2(before[2 * at], before[2 * at + 1]) : now;
-            const int scene = static_cast<int>(i / s.capacity());
-            const int id = sinks.reached(scene, was, now, middle);
+        if (exits != nullptr) {
+            const int id = exits->exit_taken(s, at, middle);
             if (id >= 0) return id;
         }
         return -2;
@@ -72,9 +68,9 @@ void remove_exits(AgentState& s, const Sinks& sinks, const Waypoints& waypoints,
     });
 }
 
-template void remove_exits<Vec2>(AgentState&, const Sinks&, const Waypoints&, RunMetrics*, const StepClock&,
-                                 std::int64_t);
-template void remove_exits<Vec3>(AgentState&, const Sinks&, const Waypoints&, RunMetrics*, const StepClock&,
-                                 std::int64_t);
+template void remove_exits<Vec2>(AgentState&, const SceneFeatures&, const Waypoints&, RunMetrics*,
+                                 const StepClock&, std::int64_t);
+template void remove_exits<Vec3>(AgentState&, const SceneFeatures&, const Waypoints&, RunMetrics*,
+                                 const StepClock&, std::int64_t);
 
 }  // namespace vosim

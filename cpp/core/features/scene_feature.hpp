@@ -23,6 +23,7 @@ struct FeatureArrays {
     // The named array; std::invalid_argument naming it when missing.
     const std::vector<double>& real(const std::string& name) const;
     const std::vector<std::int64_t>& integer(const std::string& name) const;
+    bool has_real(const std::string& name) const;  // (an array added after states were first saved)
 };
 
 // A saved state's entry from before scene features had their own
@@ -60,6 +61,17 @@ public:
     // The entries under which states saved before the feature was a unit
     // hold its part (none for a feature that was always one).
     virtual std::vector<LegacyEntry> legacy_entries() const { return {}; }
+
+    // Exits: a feature through which agents leave in the exits phase (one
+    // feature at most; its exit ids 0 .. exit_count() - 1 are what the
+    // exit_sink column holds). before_move sees the positions before the
+    // integrate phase moves them (only while it has live exits);
+    // exit_taken, in the exits phase, gives the exit agent i took in the
+    // step whose middle is `time`, or -1. Called in parallel: no writes.
+    virtual std::int64_t exit_count() const { return 0; }
+    virtual bool has_live_exits() const { return false; }
+    virtual void before_move(const AgentState&) {}
+    virtual int exit_taken(const AgentState&, std::size_t, double) const { return -1; }
 };
 
 }  // namespace vosim

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "features/sinks/sinks.hpp"
 #include "features/speed_zones/speed_zones.hpp"
 #include "features/waiting/waiting_stages.hpp"
 
@@ -11,13 +12,21 @@ namespace vosim {
 // zones scale what the others steered).
 #define VOSIM_SCENE_FEATURES(X) \
     X(WaitingStages)            \
-    X(SpeedZones)
+    X(SpeedZones)               \
+    X(Sinks)
 
 const std::vector<double>& FeatureArrays::real(const std::string& name) const {
     for (const auto& entry : reals) {
         if (entry.first == name) return entry.second;
     }
     throw std::invalid_argument("no array '" + name + "'");
+}
+
+bool FeatureArrays::has_real(const std::string& name) const {
+    for (const auto& entry : reals) {
+        if (entry.first == name) return true;
+    }
+    return false;
 }
 
 const std::vector<std::int64_t>& FeatureArrays::integer(const std::string& name) const {
@@ -32,6 +41,26 @@ SceneFeatures::SceneFeatures() {
     VOSIM_SCENE_FEATURES(VOSIM_MAKE_FEATURE)
 #undef VOSIM_MAKE_FEATURE
 }
+
+std::int64_t SceneFeatures::exit_count() const {
+    std::int64_t count = 0;
+    for (const auto& feature : all_) count += feature->exit_count();  // (one feature hands out exits)
+    return count;
+}
+
+const SceneFeature* SceneFeatures::live_exits() const {
+    for (const auto& feature : all_) {
+        if (feature->has_live_exits()) return feature.get();
+    }
+    return nullptr;
+}
+
+void SceneFeatures::before_move(const AgentState& state) {
+    for (auto& feature : all_) {
+        if (feature->has_live_exits()) feature->before_move(state);
+    }
+}
+
 
 bool SceneFeatures::empty() const {
     for (const auto& feature : all_) {

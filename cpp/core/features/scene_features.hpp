@@ -35,6 +35,11 @@ public:
     // All or nothing: every saved part is checked before any replaces the
     // current state; a feature not saved is left empty; an unknown name is refused.
     void restore(const std::vector<SavedFeature>& saved, const AgentState& state);
+    // Exits (SceneFeature's exit hooks): the ids handed out, and the feature
+    // with live exits (null: none).
+    std::int64_t exit_count() const;
+    const SceneFeature* live_exits() const;
+    void before_move(const AgentState& state);
     // Every feature's legacy entries (SceneFeature::legacy_entries), with its name.
     std::vector<std::pair<std::string, LegacyEntry>> legacy_entries() const;
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "engine/engine_state.hpp"  // split_at_offsets
-#include "engine/sinks.hpp"  // inside_polygon
+#include "maths/polygon.hpp"
 #include "limits.hpp"
 #include "parallel/parallel.hpp"
 #include "parallel/threads.hpp"

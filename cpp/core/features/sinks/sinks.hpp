@@ -2,17 +2,19 @@
 // An agent whose centre is inside an area sink after a step, or whose centre
 // crossed a line sink during it, becomes inactive; it keeps its slot and id,
 // and exit_time / exit_sink record when and where it left (the exits phase,
-// exit_phase.hpp). Sinks are planar and belong to one scene or to every
-// scene; their ids count up from 0 over the engine's life and are never
-// reused, removed ones included (so snapshots restore them as they were).
+// engine/exit_phase.hpp, asks the scene features' exits). Sinks are planar
+// and belong to one scene or to every scene; their ids count up from 0 over
+// the engine's life and are never reused, removed ones included (so
+// snapshots restore them as they were). A scene feature.
 #pragma once
 
 #include <cstdint>
 #include <limits>
 #include <vector>
 
-#include "state/agent_state.hpp"
+#include "features/scene_feature.hpp"
 #include "maths/vec2.hpp"
+#include "state/agent_state.hpp"
 
 namespace vosim {
 
@@ -28,8 +30,25 @@ struct Sink {
     bool open_at(double t) const { return opens <= t && t < closes; }
 };
 
-class Sinks {
+class Sinks final : public SceneFeature {
 public:
+    const char* name() const override { return "sinks"; }
+    bool empty() const override { return sinks_.empty(); }  // (removed sinks keep their ids: saved too)
+    void steer(AgentState&, const StepClock&) const override {}
+    void update(const AgentState&, const StepClock&) override {}
+    void forget_removed(const AgentState&) override {}
+    FeatureArrays save() const override;
+    void restore(const FeatureArrays& saved, const AgentState& state) override;
+    std::vector<LegacyEntry> legacy_entries() const override;
+    std::int64_t exit_count() const override { return static_cast<std::int64_t>(sinks_.size()); }
+    bool has_live_exits() const override { return any_live(); }
+    void before_move(const AgentState& state) override {
+        if (any_live_line()) keep_positions(state);
+    }
+    int exit_taken(const AgentState& state, std::size_t i, double time) const override;
+
+    // add() in an engine's state (which must be planar).
+    int add(int scene, const AgentState& state, const Vec2* points, int count, bool line);
     // Checks the points (finite, in the working range; a line of non-zero
     // length, an area of non-zero area) and returns the new id;
     // std::invalid_argument naming the index and value of a bad point.
@@ -39,7 +58,6 @@ public:
     // infinite; not NaN, opens < closes); std::invalid_argument otherwise.
     void set_open(int id, double opens, double closes);
     const std::vector<Sink>& all() const { return sinks_; }
-    void restore(std::vector<Sink> sinks) { sinks_ = std::move(sinks); }
     bool any_live() const;
     bool any_live_line() const;
 
@@ -57,10 +75,5 @@ private:
     std::vector<Sink> sinks_;
     std::vector<double> before_;
 };
-
-// Geometry, exposed for the tests: even-odd point in polygon, and whether
-// the segment p0 -> p1 reaches the line a-b (the agent's side changes).
-bool inside_polygon(const std::vector<Vec2>& polygon, Vec2 p);
-bool crosses_segment(Vec2 a, Vec2 b, Vec2 p0, Vec2 p1);
 
 }  // namespace vosim
