@@ -1,6 +1,6 @@
 // The interface every avoidance method implements.
 //
-// Phase 3 of a step calls `new_velocity` once per active agent, in parallel.
+// The velocities phase of a step calls `new_velocity` once per active agent, in parallel.
 // A method reads only the frozen state of the scene (positions, velocities and
 // parameters as they were before the step) and the neighbour lists prepared by
 // the engine, and it returns the agent's new velocity. It must not keep state
@@ -20,162 +20,15 @@
 #include <string>
 #include <vector>
 
-#include "state/agent_state.hpp"
 #include "diagnostics.hpp"
+#include "goal_settings.hpp"   // what a method sets for the goals phase
 #include "kinematics/kinematics.hpp"
-#include "spatial/neighbor_grid.hpp"
-#include "spatial/periodic.hpp"
-#include "obstacles/obstacles.hpp"
-#include "obstacles/obstacles3d.hpp"
 #include "maths/vec.hpp"
+#include "scene_view.hpp"      // the engine's side: what a method reads
+#include "state/agent_state.hpp"
+#include "workspace.hpp"       // the engine's side: the neighbour buffers
 
 namespace vosim {
-
-// What an agent sees of the obstacles: edges in the plane, surfaces in space.
-template <class V>
-struct ObstaclesNear;
-template <>
-struct ObstaclesNear<Vec2> {
-    using type = ObstacleNeighbor;
-};
-template <>
-struct ObstaclesNear<Vec3> {
-    using type = ObstacleContact3;
-};
-template <class V>
-using ObstaclesNearOf = typename ObstaclesNear<V>::type;
-
-class Waypoints;
-
-// Scratch space a method keeps per thread (its own subclass).
-struct MethodScratch {
-    virtual ~MethodScratch() = default;
-};
-
-// A read-only run of values (C++17 has no std::span).
-template <class T>
-struct Span {
-    const T* first = nullptr;
-    int count = 0;
-
-    const T* begin() const { return first; }
-    const T* end() const { return first + count; }
-    int size() const { return count; }
-    bool empty() const { return count == 0; }
-    const T& operator[](int k) const { return first[k]; }
-};
-
-// Per-thread scratch space, reused from agent to agent and step to step so
-// that a step does not allocate.
-struct Workspace {
-    // The neighbours of the agent being computed, nearest first: agents
-    // strictly within neighbor_dist (at most max_neighbors), and obstacle
-    // edges facing it within time_horizon_obst * max_speed + radius.
-    Span<Neighbor> agent_neighbors;
-    Span<ObstacleNeighbor> obstacle_neighbors;
-    // 3D: the obstacle surfaces within time_horizon_obst * max_speed + radius
-    // (or time_step * max_speed + radius when longer), nearest first.
-    Span<ObstacleContact3> obstacle_contacts;
-    // Set by a method that could not satisfy its constraints and fell back
-    // (ORCA's linear program 3, geometric selection with nothing admissible).
-    bool used_fallback = false;
-
-    // Where the engine keeps the neighbours of a chunk of agents, one run
-    // after the other (it grows to the largest chunk seen, then stays):
-    // agents, and the obstacles of the engine's dimension (edges or surfaces).
-    template <class T>
-    struct Runs {
-        std::vector<T> buffer;
-        std::vector<std::size_t> starts;  // per agent of the chunk, and one past the last
-    };
-    std::vector<Neighbor> agent_buffer;
-    std::vector<std::size_t> agent_starts;  // per agent of the chunk, and one past the last
-    Runs<ObstacleNeighbor> edge_runs;
-    Runs<ObstacleContact3> contact_runs;
-
-    // The obstacle runs of the dimension of V, and setting its span.
-    template <class V>
-    Runs<ObstaclesNearOf<V>>& obstacle_runs() {
-        if constexpr (kDim<V> == 2) {
-            return edge_runs;
-        } else {
-            return contact_runs;
-        }
-    }
-    template <class V>
-    void set_obstacles_near(Span<ObstaclesNearOf<V>> near) {
-        if constexpr (kDim<V> == 2) {
-            obstacle_neighbors = near;
-        } else {
-            obstacle_contacts = near;
-        }
-    }
-
-    std::unique_ptr<MethodScratch> method_scratch;  // made by the method in use
-    // Which method made it: its instance number (Method::instance()), never
-    // reused, unlike an address that a freed method leaves to the next one.
-    std::uint64_t scratch_owner = 0;
-};
-
-// What a method prepares once per step from the frozen state, before the
-// agents' velocities (its own subclass; see Method::prepare_step).
-struct StepData {
-    virtual ~StepData() = default;
-};
-
-// The frozen state of one scene during phase 3.
-struct SceneView {
-    const AgentState& state;
-    int scene;
-    double time_step;
-    std::int64_t step;  // steps taken before this one (seeds per-step random draws)
-    const StepData* step_data = nullptr;  // the method's, when it prepares any
-    // The agents' waypoint tracks: which goals are final (LocalAgentT::at_goal).
-    const Waypoints* waypoints = nullptr;
-    // The periodic axis (null or off: none). Methods read a neighbour's
-    // position through neighbor_position, which puts it at the image the
-    // engine found it at, nearest across the seam.
-    const Periodic* periodic = nullptr;
-
-    std::size_t index(int slot) const { return state.index(scene, slot); }
-    template <class V = Vec2>
-    V neighbor_position(const Neighbor& n) const {
-        const V p = state.template position<V>(index(n.slot));
-        return n.image == 0 ? p : p + periodic->template offset<V>(n.image);
-    }
-};
-
-// The scene as a method sees it in an engine whose vectors are V: its type
-// picks the member of that dimension (MethodIn<V>).
-template <class V>
-struct SceneOf : SceneView {};
-
-// Random nudges of goal-seeking agents' preferred velocities, redrawn every
-// step: a vector of length uniform in [0, magnitude) in a uniform direction
-// (the rule of RVO2's Blocks example). Exact symmetry (a head-on pair, a
-// perfect circle) deadlocks reciprocal methods; this breaks it.
-struct PreferenceNoise {
-    double magnitude = 0.0;
-    std::uint64_t seed = 0;
-};
-
-// Opt-in deadlock resolution (every method): a goal-seeking agent slower
-// than `stall_fraction` of its pref_speed for `patience` seconds takes a
-// detour, turning its preferred velocity by `turn` radians for `hold`
-// seconds (times a seeded factor in [0.5, 1.5), so that symmetric agents do
-// not resume at the same instant). The side is the passing-side convention
-// (kSidestep: always to the right, the same for every agent, so a
-// symmetric pair passes) or a seeded coin per detour (kRandomSide).
-// Per-agent state: AgentState::deadlock_timer and detour_side.
-enum class DeadlockRule { kNone, kSidestep, kRandomSide };
-
-struct DeadlockResolution {
-    DeadlockRule rule = DeadlockRule::kNone;
-    double patience = 1.0;
-    double hold = 1.0;
-    double turn = 1.5707963267948966;
-    double stall_fraction = 0.1;
-};
 
 // A stage after the integration that a method may ask for (engine/
 // resolve_phase.cpp): overlapping agents are pushed apart, as DetourCrowd's
