@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "methods/bound_params.hpp"
 #include "methods/registry.hpp"
 #include "methods/velocity_obstacles/velocity_obstacles.hpp"
 
@@ -71,4 +72,38 @@ TEST_CASE("the kernel's defaults are the registry's (HRVO's apex is the paper's)
     for (const ParamSpec& param : hrvo.params) {
         if (param.name == "hrvo_apex") CHECK(std::get<std::string>(param.default_value) == "symmetric");
     }
+}
+
+namespace {
+
+struct Settings {
+    double a = 1.5;
+    double b = 2.5;
+    int n = 3;
+    bool f = true;
+};
+
+}  // namespace
+
+TEST_CASE("bound parameters: one list gives the specs (defaults from the struct) and reads each into its member") {
+    const std::vector<BoundParam<Settings>> params = {
+        bound_real("a", &Settings::a, 0.0, 10.0, "first"),
+        bound_positive("b", &Settings::b, 0.0, 10.0, "second"),
+        bound_integer("n", &Settings::n, 1, 9, "count"),
+        bound_flag("f", &Settings::f, "flag"),
+    };
+    const std::vector<ParamSpec> specs = specs_of(params);
+    REQUIRE(specs.size() == 4);
+    CHECK(specs[0].name == "a");
+    CHECK(std::get<double>(specs[0].default_value) == 1.5);
+    CHECK_FALSE(specs[0].exclusive_minimum);
+    CHECK(specs[1].exclusive_minimum);
+    CHECK(std::get<std::int64_t>(specs[2].default_value) == 3);
+    CHECK(specs[2].maximum == 9.0);
+    CHECK(std::get<bool>(specs[3].default_value));
+    const Settings read = read_params(params, ParamMap({{"a", 7.0}, {"b", 8.0}, {"n", std::int64_t{5}}, {"f", false}}));
+    CHECK(read.a == 7.0);
+    CHECK(read.b == 8.0);
+    CHECK(read.n == 5);
+    CHECK_FALSE(read.f);
 }
