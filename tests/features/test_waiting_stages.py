@@ -242,3 +242,18 @@ def test_rules_can_be_changed_and_are_reported():
     np.testing.assert_array_equal(queue.released, ids)
     with pytest.raises(ValueError, match="release_after is -2.0"):
         queue.set_rules(release_after=-2.0)
+
+
+def test_members_waiting_in_their_places_are_neither_stalled_nor_deadlocked():
+    sim = vosim.Simulator(time_step=0.1, method=vosim.ORCA(deadlock="sidestep"))
+    ids = _crowd(sim, n=3)
+    queue = sim.add_queue(_queue_places(3), agents=ids)
+    traj = sim.run(600, record_every=600)  # a minute in the queue, released by nobody
+    np.testing.assert_array_equal(queue.waiting, ids)
+    assert int(traj.metrics["stalled_agents"]) == 0 and "stalled agents     0" in traj.summary()
+    assert np.all(sim._engine.view("detour_side") == 0)  # no detours taken to get "unstuck"
+    # Released, they are as any other agent: one blocked in front of a wall is stalled.
+    sim.add_obstacle([[2.0, -6.0], [2.5, -6.0], [2.5, 6.0], [2.0, 6.0]])
+    sim.method = vosim.ORCA()  # (no detours round the wall)
+    queue.release()
+    assert int(sim.run(200).metrics["stalled_agents"]) > 0

@@ -106,6 +106,7 @@ bool Engine::goals_phase(StepContext& step) {
     update_pref_velocities<V>(state_, method.preference_noise(), method.deadlock_resolution(), step_count_,
                               step.clock);
     features_.steer(state_, step.clock);  // scene features steer the agents they hold, scale their speeds
+    features_.find_held(state_);          // (for the observe phase: held on purpose is not stalled)
     // What the goals phase wrote, before any method reads it. Without scene
     // features or a perturbation a preferred velocity is at most pref_speed
     // long, which the per-step check keeps in range: the pass is needed only with them.
@@ -162,7 +163,8 @@ bool Engine::resolve_phase(StepContext& step) {
 template <class V>
 bool Engine::observe_phase(StepContext& step) {
     if (step.observing) {
-        observe_motion<V>(state_, motion_before_, *step.method, waypoints_, metrics_, step.clock, step_count_);
+        observe_motion<V>(state_, motion_before_, *step.method, waypoints_, metrics_, step.clock, step_count_,
+                          features_.held());
     }
     return true;
 }

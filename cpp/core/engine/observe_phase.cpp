@@ -46,7 +46,7 @@ void update_deadlock_state(AgentState& s, const DeadlockResolution& rule, std::u
 
 template <class V>
 void observe_motion(AgentState& s, const MotionBefore& before, const Method& method, const Waypoints& waypoints,
-                    RunMetrics* metrics, const StepClock& clock, std::int64_t step_count) {
+                    RunMetrics* metrics, const StepClock& clock, std::int64_t step_count, const std::uint8_t* held) {
     const double dt = clock.time_step;
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
     const DeadlockResolution deadlock = method.deadlock_resolution();
@@ -62,7 +62,8 @@ void observe_motion(AgentState& s, const MotionBefore& before, const Method& met
         const bool seeking = s.has_goal[i] != 0;
         const bool arrived = seeking && abs_sq(s.position<V>(at) - s.goal<V>(at)) <= sqr(s.arrival_radius[i]) &&
                              !waypoints.has_more(s, at);
-        const bool waiting = seeking && waiting_to_start(s, at, clock);  // neither stalled nor deadlocked
+        // Neither stalled nor deadlocked: waiting for its start time, or held by a scene feature.
+        const bool waiting = seeking && (waiting_to_start(s, at, clock) || (held != nullptr && held[at] != 0));
         if (metrics) {
             metrics->observe_motion(at, load<V>(before.velocities.data(), at), v, s.position<V>(at), dt,
                                     step_count + 1, seeking, arrived, waiting);
@@ -76,8 +77,8 @@ void observe_motion(AgentState& s, const MotionBefore& before, const Method& met
 }
 
 template void observe_motion<Vec2>(AgentState&, const MotionBefore&, const Method&, const Waypoints&, RunMetrics*,
-                                   const StepClock&, std::int64_t);
+                                   const StepClock&, std::int64_t, const std::uint8_t*);
 template void observe_motion<Vec3>(AgentState&, const MotionBefore&, const Method&, const Waypoints&, RunMetrics*,
-                                   const StepClock&, std::int64_t);
+                                   const StepClock&, std::int64_t, const std::uint8_t*);
 
 }  // namespace vosim

@@ -23,9 +23,13 @@ inline bool wants_observation(const Method& method, const RunMetrics* metrics) {
     return metrics || method.deadlock_resolution().rule != DeadlockRule::kNone;
 }
 
-// `clock`: the step's start and length; `step_count`: the steps done before this one.
+// `clock`: the step's start and length; `step_count`: the steps done before
+// this one; `held`: agents held on purpose by a scene feature (by storage
+// index; null: none), like those waiting for their start time neither
+// stalled nor deadlocked.
 template <class V>
 void observe_motion(AgentState& state, const MotionBefore& before, const Method& method, const Waypoints& waypoints,
-                    RunMetrics* metrics, const StepClock& clock, std::int64_t step_count);
+                    RunMetrics* metrics, const StepClock& clock, std::int64_t step_count,
+                    const std::uint8_t* held = nullptr);
 
 }  // namespace vosim

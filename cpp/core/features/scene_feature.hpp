@@ -54,6 +54,11 @@ public:
     virtual void update(const AgentState& state, const StepClock& clock) = 0;
     // After agents were removed (their slots compacted away).
     virtual void forget_removed(const AgentState& state) = 0;
+    // Marks (held[i] = 1, storage index) the agents whose motion the feature
+    // governs on purpose (a waiting stage's members): the observe phase
+    // counts them neither stalled nor deadlocked, as agents waiting for
+    // their start time. `held` is sized to the state and zeroed.
+    virtual void mark_held(const AgentState&, std::vector<std::uint8_t>&) const {}
     virtual FeatureArrays save() const = 0;
     // Replaces the feature's state by a saved one, checking every value read
     // against `state` (std::invalid_argument naming the bad entry).

@@ -75,6 +75,16 @@ void SceneFeatures::steer(AgentState& state, const StepClock& clock) const {
     }
 }
 
+void SceneFeatures::find_held(const AgentState& state) {
+    any_held_ = false;
+    if (empty()) return;
+    held_.assign(static_cast<std::size_t>(state.scenes()) * state.capacity(), 0);
+    for (const auto& feature : all_) {
+        if (!feature->empty()) feature->mark_held(state, held_);
+    }
+    for (const std::uint8_t h : held_) any_held_ = any_held_ || h != 0;
+}
+
 void SceneFeatures::update(const AgentState& state, const StepClock& clock) {
     for (auto& feature : all_) {
         if (!feature->empty()) feature->update(state, clock);

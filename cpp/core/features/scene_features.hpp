@@ -2,6 +2,7 @@
 // the table of scene_features.cpp, in that order.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -29,6 +30,10 @@ public:
 
     bool empty() const;  // none has anything placed
     void steer(AgentState& state, const StepClock& clock) const;
+    // The agents the features hold on purpose (SceneFeature::mark_held), by
+    // storage index, as of the last call of find_held; null: none held.
+    void find_held(const AgentState& state);
+    const std::uint8_t* held() const { return any_held_ ? held_.data() : nullptr; }
     void update(const AgentState& state, const StepClock& clock);
     void forget_removed(const AgentState& state);
     std::vector<SavedFeature> save() const;  // the features with something placed
@@ -45,6 +50,8 @@ public:
 
 private:
     std::vector<std::unique_ptr<SceneFeature>> all_;
+    std::vector<std::uint8_t> held_;
+    bool any_held_ = false;
 };
 
 }  // namespace vosim

@@ -70,7 +70,7 @@ inline constexpr double kObstacleContactTolerance = VOSIM_OBSTACLE_CONTACT_TOLER
       "Smoothness: sum over agents and steps of ``|a_k - a_{k-1}|`` with ``a_k = (v_k - v_{k-1}) / dt``.")    \
     X(stalled_agents, kScene, std::int64_t, "agents",                                                         \
       "Goal-seeking agents that moved slower than 0.05 m/s without having arrived for at least 40 steps "   \
-      "in a row (waiting for their start time aside): deadlock detection.")                                                                      \
+      "in a row (waiting for their start time, or in a waiting stage, aside): deadlock detection.")             \
     X(fallbacks, kScene, std::int64_t, "agent-steps",                                                         \
       "Agent-steps in which the method fell back: ORCA's linear program 3 (its half-planes left no "         \
       "admissible velocity), or geometric selection finding nothing admissible.")                           \

@@ -156,6 +156,13 @@ void WaitingStages::steer(AgentState& state, const StepClock& clock) const {
     }
 }
 
+void WaitingStages::mark_held(const AgentState& state, std::vector<std::uint8_t>& held) const {
+    for (const StageMember& m : members_) {
+        std::size_t i = 0;
+        if (live_index(state, m.id, i) && i < held.size()) held[i] = 1;
+    }
+}
+
 void WaitingStages::drop_departed(const AgentState& state) {
     std::vector<bool> touched(stages_.size(), false);
     std::vector<StageMember> kept;

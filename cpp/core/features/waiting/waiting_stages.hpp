@@ -64,6 +64,7 @@ public:
     void steer(AgentState& state, const StepClock& clock) const override;
     void update(const AgentState& state, const StepClock& clock) override;
     void forget_removed(const AgentState& state) override;
+    void mark_held(const AgentState& state, std::vector<std::uint8_t>& held) const override;  // every member
     FeatureArrays save() const override;
     void restore(const FeatureArrays& saved, const AgentState& state) override;
 
