@@ -184,6 +184,24 @@ class Sequence:
         self.sim.remove_speed_zone(zone)
         return str(zone)
 
+    def add_stage(self):
+        ids = self._spoil(self._ids(self.rng.choice([0.1, 0.3])))
+        places = self._spoil(self.np_rng.uniform(-10.0, 10.0, (self.rng.randint(1, 6), 2)))
+        rules = {"release_after": self._spoil(self.rng.choice([None, 0.0, 0.5, 2.0])),
+                 "release_count": self._spoil(self.rng.choice([None, 1, 3]))}
+        add = self.sim.add_queue if self.rng.random() < 0.5 else self.sim.add_waiting_area
+        return repr(add(places, agents=ids, **rules))
+
+    def release_stage(self):
+        stages = self.sim.waiting_stages
+        if not stages:
+            return "none"
+        stage = self.rng.choice(stages)
+        if self.rng.random() < 0.3:
+            stage.join(self._spoil(self._ids(0.2)))
+            return f"{stage.id} joined"
+        return f"{stage.id}: {stage.release(self._spoil(self.rng.choice([None, 0, 1, 5])))}"
+
     def set_periodic(self):
         if self.rng.random() < 0.3:
             self.sim.clear_periodic()
@@ -270,7 +288,7 @@ class Sequence:
                        ("remove_obstacle", 1), ("add_sink", 2), ("remove_sink", 1), ("add_speed_zone", 2),
                        ("remove_speed_zone", 1), ("set_periodic", 1), ("set_waypoints", 1), ("set_goals", 1),
                        ("set_exits", 1), ("write_view", 2), ("run", 8), ("step", 3), ("checkpoint", 2),
-                       ("inspect", 1), ("time_step", 1), ("threads", 1)]
+                       ("inspect", 1), ("time_step", 1), ("threads", 1), ("add_stage", 2), ("release_stage", 2)]
 
     def make_calls(self, count: int = CALLS) -> list:
         """Make ``count`` random calls; the failures, as text (empty: all answered or refused cleanly)."""

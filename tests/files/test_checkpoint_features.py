@@ -3,7 +3,7 @@ file, a pickle or a deep copy is bit-identical to the uninterrupted one.
 
 One scene per feature (obstacles, moving obstacles, waypoints, sinks, exits
 and their choice, speed zones, periodic corridors, start times, re-planning
-of stalled agents); each is run, checkpointed half way three ways, and run
+of stalled agents, waiting stages); each is run, checkpointed half way three ways, and run
 on; positions, velocities and the feature's own record must equal the
 uninterrupted run's bit for bit.
 """
@@ -109,10 +109,20 @@ def replanning():
     return sim
 
 
+def waiting_stages():
+    """A queue served every 1.5 s and an area released in threes: mid-run, members wait, move up and go on."""
+    sim = vosim.Simulator(time_step=0.1, method=vosim.SocialForce())
+    ids = crowd(sim)
+    sim.add_queue(np.column_stack([10.0 - 0.7 * np.arange(8), np.full(8, 5.0)]), agents=ids[:15],
+                  release_after=1.5)
+    sim.add_waiting_area([[14.0, 2.0], [15.0, 2.0], [14.0, 3.0], [15.0, 3.0]], agents=ids[15:25], release_count=3)
+    return sim
+
+
 FEATURES = {"obstacles": (obstacles, {}), "moving obstacles": (moving_obstacles, {}),
             "waypoints": (waypoints, {}), "sinks": (sinks, {}), "exits": (exits, {}),
             "speed zones": (speed_zones, {}), "periodic": (periodic, {}), "start times": (start_times, {}),
-            "replanning": (replanning, {"replan_stalled": 1.0})}
+            "replanning": (replanning, {"replan_stalled": 1.0}), "waiting stages": (waiting_stages, {})}
 NAVIGATION = {"exits", "replanning"}
 
 
@@ -130,6 +140,9 @@ def record(sim):
            "time": sim.time, "steps": sim.step_count}
     if getattr(sim, "_exits", None) is not None:
         out["chosen"] = sim.chosen_exit.copy()
+    for stage in sim.waiting_stages:
+        out[f"stage {stage.id}"] = np.concatenate([stage.waiting, [-1], stage.approaching, [-1], stage.released])
+        out[f"stage {stage.id} times"] = stage.released_times
     return out
 
 
