@@ -38,6 +38,8 @@ CASES = [
     ("bench_scaling.py", ["--sizes", "600", "--steps", "2", "--rounds", "1"], False, "serial fraction"),
     ("bench_oversubscribed.py", ["--n", "600", "--steps", "2", "--rounds", "1", "--busy", "0", "1"], False,
      "default / 1 (speed)"),
+    ("bench_scene_features.py", ["--sizes", "600", "--steps", "2", "--rounds", "1"], False,
+     "| 600 | a waiting area of 50 |"),
 ]
 
 JSON_OPTION = {"bench_metrics.py": False, "deadlock_options.py": False, "acceleration_limits3d.py": False,
