@@ -180,6 +180,15 @@ void add_legacy_array(FeatureArrays& arrays, const std::string& name, const py::
     }
 }
 
+// The part of `feature` in `parts`, added empty when there is none yet.
+SavedFeature& part_named(std::vector<SavedFeature>& parts, const std::string& feature) {
+    for (SavedFeature& part : parts) {
+        if (part.name == feature) return part;
+    }
+    parts.push_back({feature, {}});
+    return parts.back();
+}
+
 // The scene features' entries of a saved state ("feature.<feature>.<array>":
 // float64 or int64 arrays), grouped by feature in the order first seen;
 // then, for a feature without such entries, those of a state saved before
@@ -196,14 +205,7 @@ std::vector<SavedFeature> features_of(const py::dict& d) {
             throw std::invalid_argument("saved state: entry '" + name + "' names no feature and array");
         }
         const std::string feature = rest.substr(0, dot), array = rest.substr(dot + 1);
-        SavedFeature* part = nullptr;
-        for (SavedFeature& f : out) {
-            if (f.name == feature) part = &f;
-        }
-        if (part == nullptr) {
-            out.push_back({feature, {}});
-            part = &out.back();
-        }
+        SavedFeature* part = &part_named(out, feature);
         const bool real = py::isinstance<py::array>(value) &&
                           py::reinterpret_borrow<py::array>(value).dtype().kind() == 'f';
         if (real) {
@@ -221,14 +223,7 @@ std::vector<SavedFeature> features_of(const py::dict& d) {
             throw std::invalid_argument(std::string("saved state: it has both '") + legacy.entry +
                                         "' and the entries of feature '" + feature + "'");
         }
-        SavedFeature* part = nullptr;
-        for (SavedFeature& f : out) {
-            if (f.name == feature) part = &f;
-        }
-        if (part == nullptr) {
-            out.push_back({feature, {}});
-            part = &out.back();
-        }
+        SavedFeature* part = &part_named(out, feature);
         add_legacy_array(part->arrays, legacy.array, d[legacy.entry], legacy.entry);
     }
     // A legacy part that holds nothing (older states saved empty arrays for
