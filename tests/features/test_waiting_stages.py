@@ -257,3 +257,25 @@ def test_members_waiting_in_their_places_are_neither_stalled_nor_deadlocked():
     sim.method = vosim.ORCA()  # (no detours round the wall)
     queue.release()
     assert int(sim.run(200).metrics["stalled_agents"]) > 0
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda q: q.release(-1), ValueError, "count is -1; must be >= 0"),
+    (lambda q: q.release(2.5), TypeError, "count: expected an integer"),
+    (lambda q: q.join([np.nan]), TypeError, r"agents\[0\] is nan"),
+    (lambda q: q.join(np.zeros((2, 2), int)), ValueError, "agents: expected a 1-D array"),
+    (lambda q: q.join([]), None, None),  # nobody: nothing changes
+    (lambda q: q.set_rules(release_count=-3), ValueError, "release_count is -3"),
+    (lambda q: q.set_rules(release_after=np.nan), ValueError, "release_after is nan"),
+])
+def test_a_stage_s_calls_name_bad_arguments(call, error, message):
+    sim = vosim.Simulator(time_step=0.1)
+    ids = _crowd(sim, n=2)
+    queue = sim.add_queue(_queue_places(2), agents=ids[:1], release_after=1.0)
+    if error is None:
+        call(queue)
+    else:
+        with pytest.raises(error, match=message):
+            call(queue)
+    assert queue.approaching.tolist() == [ids[0]] and queue.release_after == 1.0  # unchanged
+
