@@ -7,6 +7,7 @@ namespace py = pybind11;
 
 #define VOSIM_BINDINGS(X) \
     X(threads)            \
+    X(simd)               \
     X(methods)            \
     X(engine)             \
     X(metrics)            \

@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "maths/simd/simd_level.hpp"
 #include "methods/detour/detour_sampling.hpp"
 #include "methods/velocity_obstacles/velocity_obstacles.hpp"
 
@@ -94,17 +95,23 @@ TEST_CASE("DetourCrowd's samplers: dropping candidates that cannot win leaves th
         const int n = static_cast<int>(neighbors.size());
         const int m = static_cast<int>(segments.size());
         for (const bool grid : {true, false}) {
-            INFO("trial " << trial << (grid ? " grid" : " adaptive"));
             auto run = [&](std::vector<DetourSample>* record) {
                 return grid ? sample_velocity_grid(params, agent, neighbors.data(), n, segments.data(), m, record)
                             : sample_velocity_adaptive(params, agent, neighbors.data(), n, segments.data(), m, record);
             };
             std::vector<DetourSample> record;
-            const DetourResult fast = run(nullptr);
-            const DetourResult scored = run(&record);
-            CHECK(fast.velocity.x == scored.velocity.x);
-            CHECK(fast.velocity.y == scored.velocity.y);
-            CHECK(fast.samples == scored.samples);
+            const DetourResult scored = run(&record);  // one candidate and one neighbour at a time
+            // The pruned evaluation takes the neighbours in packs at each level.
+            for (const SimdLevel level : {SimdLevel::scalar, SimdLevel::sse2, SimdLevel::avx2}) {
+                if (static_cast<int>(level) > static_cast<int>(best_simd_level())) continue;
+                INFO("trial " << trial << (grid ? " grid " : " adaptive ") << simd_level_name(level));
+                set_simd_level(level);
+                const DetourResult fast = run(nullptr);
+                CHECK(fast.velocity.x == scored.velocity.x);
+                CHECK(fast.velocity.y == scored.velocity.y);
+                CHECK(fast.samples == scored.samples);
+            }
+            set_simd_level(best_simd_level());
         }
     }
     CHECK(overlapping > 20);

@@ -7,7 +7,8 @@ copying, many steps and scenes run in C++ with the GIL released.
 
 from ._loading import load, load_state
 from ._overlap_warning import OverlapWarning
-from ._threads import get_num_threads, have_openmp, have_threads, set_num_threads, thread_limit
+from ._threads import (get_num_threads, have_openmp, have_threads, set_num_threads, set_simd_level, simd_level,
+                       thread_limit)
 from .batch import Batch
 from .comparison import compare
 from .methods import (AVO, HRVO, ORCA, RVO, VO, AdaptiveSampling, CollisionFreeSpeed, ForceBased, GridSampling, Method,
@@ -70,6 +71,8 @@ __all__ = [
     "have_openmp",
     "have_threads",
     "set_num_threads",
+    "set_simd_level",
+    "simd_level",
     "sweep",
     "thread_limit",
     "view",

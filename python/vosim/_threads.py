@@ -31,6 +31,37 @@ def set_num_threads(num_threads: int | None) -> None:
     _core.set_num_threads(integer(num_threads, "num_threads", minimum=1, maximum=_core.thread_limit()))
 
 
+def simd_level() -> str:
+    """The instruction set of the lane kernels: ``"scalar"``, ``"sse2"`` or ``"avx2"``.
+
+    The sampling methods (VO, RVO, AdaptiveSampling, GridSampling) evaluate
+    several neighbours at a time with it. The best one the CPU offers is
+    chosen when vosim loads; results are bit-identical on every one.
+    """
+    return _core.simd_level()
+
+
+def set_simd_level(level: str | None) -> None:
+    """Pin the lane kernels to one instruction set (process-wide), to compare them.
+
+    Parameters
+    ----------
+    level
+        ``"scalar"``, ``"sse2"`` or ``"avx2"``, up to the best this build and
+        CPU support; None goes back to that best one.
+
+    Raises
+    ------
+    ValueError
+        For an unknown level or one this build or CPU cannot run.
+    """
+    if level is None:
+        level = _core.best_simd_level()
+    if not isinstance(level, str):
+        raise TypeError(f"level must be 'scalar', 'sse2', 'avx2' or None, not {level!r}")
+    _core.set_simd_level(level)
+
+
 def get_num_threads() -> int:
     """The number of threads the parallel loops started from this thread use."""
     return _core.get_num_threads()

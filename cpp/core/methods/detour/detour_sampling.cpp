@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "methods/detour/detour_lanes.hpp"
 #include "methods/require.hpp"
 #include "state/state_check.hpp"
 
@@ -89,6 +90,10 @@ struct Scene {
     int n_circles;
     const PreparedSegment* segments;
     int n_segments;
+    // The neighbours as lanes, for the pruned evaluation (null: one at a time).
+    const DetourCircleLanes* lanes = nullptr;
+    DetourImpactKernel impacts = nullptr;
+    double* side_terms = nullptr;
 };
 
 PreparedCircle prepare_circle(const LocalAgent& agent, const LocalNeighbor& c) {
@@ -179,7 +184,21 @@ Evaluation evaluate(const Scene& s, Vec2 v, double min_penalty) {
     double t_min = p.horiz_time;
     double side = 0.0;
     int n_side = 0;
-    for (int i = 0; i < s.n_circles; ++i) {
+    if (!kFull && s.lanes != nullptr) {
+        // All neighbours at once. The loop below stops at the first time of
+        // impact below t_threshold; the earliest is below it exactly when
+        // one is, so the same candidates are pruned.
+        const Vec2 base = (2.0 * v) - s.velocity;
+        t_min = s.impacts(*s.lanes, base.x, base.y, t_min, t_threshold, s.side_terms);
+        if (t_min < t_threshold && prune()) return e;
+        for (int i = 0; i < s.n_circles; ++i) {
+            if (s.circles[i].has_side) {
+                side += s.side_terms[i];
+                ++n_side;
+            }
+        }
+    }
+    for (int i = 0; i < (kFull || s.lanes == nullptr ? s.n_circles : 0); ++i) {
         const PreparedCircle& c = s.circles[i];
         // Reciprocal: the neighbour is expected to take half of the avoidance.
         const Vec2 rel_velocity = ((2.0 * v) - s.velocity) - c.velocity;
@@ -346,17 +365,36 @@ DetourResult sample(Runner fast, Runner full, const DetourParams& params, const 
         prepared_segments[i] = {g.a, g.b,
                                 dist_sq_point_segment(g.a, g.b, agent.position) < sqr(kTouchDistance)};
     }
-    const Scene scene{params,
-                      agent.velocity,
-                      agent.pref_velocity,
-                      agent.position,
-                      agent.max_speed > 0.0 ? 1.0 / agent.max_speed : kInverseZeroSpeed,
-                      1.0 / params.horiz_time,
-                      prepared_circles.data(),
-                      n_circles,
-                      prepared_segments.data(),
-                      n_segments};
-    if (record == nullptr) return fast(scene, agent.max_speed, nullptr);
+    Scene scene{params,
+                agent.velocity,
+                agent.pref_velocity,
+                agent.position,
+                agent.max_speed > 0.0 ? 1.0 / agent.max_speed : kInverseZeroSpeed,
+                1.0 / params.horiz_time,
+                prepared_circles.data(),
+                n_circles,
+                prepared_segments.data(),
+                n_segments};
+    if (record == nullptr) {
+        DetourLaneBuffer buffer;
+        const DetourCircleLanes lanes = buffer.reset(n_circles);
+        for (int i = 0; i < n_circles; ++i) {
+            const PreparedCircle& c = prepared_circles[i];
+            buffer.set(i, kLaneRelX, c.rel_position.x);
+            buffer.set(i, kLaneRelY, c.rel_position.y);
+            buffer.set(i, kLaneGap, c.gap_term);
+            buffer.set(i, kLaneVelX, c.velocity.x);
+            buffer.set(i, kLaneVelY, c.velocity.y);
+            buffer.set(i, kLaneSideX, c.side_dir.x);
+            buffer.set(i, kLaneSideY, c.side_dir.y);
+            buffer.set(i, kLaneNormalX, c.side_normal.x);
+            buffer.set(i, kLaneNormalY, c.side_normal.y);
+        }
+        scene.lanes = &lanes;
+        scene.impacts = detour_impact_kernel();
+        scene.side_terms = buffer.side();
+        return fast(scene, agent.max_speed, nullptr);
+    }
     record->clear();
     return full(scene, agent.max_speed, record);
 }

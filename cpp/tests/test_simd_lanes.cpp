@@ -1,0 +1,151 @@
+// The lane kernels (maths/simd) give the same bits at every level, and the
+// same as the one-at-a-time code they replace.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include "maths/simd/simd_level.hpp"
+#include "methods/detour/detour_lanes.hpp"
+
+using namespace vosim;
+
+namespace {
+
+std::vector<SimdLevel> available_levels() {
+    std::vector<SimdLevel> levels;
+    for (const SimdLevel level : {SimdLevel::scalar, SimdLevel::sse2, SimdLevel::avx2}) {
+        if (static_cast<int>(level) <= static_cast<int>(best_simd_level())) levels.push_back(level);
+    }
+    return levels;
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// DetourCrowd's time of impact and side term for one neighbour, as
+// detour_sampling.cpp writes them (the reference the kernels must equal).
+struct OneCircle {
+    double rel_x, rel_y, gap, vel_x, vel_y, side_x, side_y, normal_x, normal_y;
+};
+
+bool one_impact(const OneCircle& c, double rvx, double rvy, double& t) {
+    const double a = rvx * rvx + rvy * rvy;
+    if (a < 0.0001) return false;
+    const double b = rvx * c.rel_x + rvy * c.rel_y;
+    const double discriminant = b * b - a * c.gap;
+    if (discriminant < 0.0) return false;
+    const double root = std::sqrt(discriminant);
+    double enter = (b - root) / a;
+    const double exit = (b + root) / a;
+    if (enter < 0.0 && exit > 0.0) enter = -enter * 0.5;
+    if (!(enter >= 0.0)) return false;
+    t = enter;
+    return true;
+}
+
+double one_side(const OneCircle& c, double rvx, double rvy) {
+    const double along = (c.side_x * rvx + c.side_y * rvy) * 0.5 + 0.5;
+    const double across = (c.normal_x * rvx + c.normal_y * rvy) * 2.0;
+    const double least = across < along ? across : along;
+    return least < 0.0 ? 0.0 : (1.0 < least ? 1.0 : least);
+}
+
+}  // namespace
+
+TEST_CASE("simd levels: the best is detected, each available one can be pinned, others are refused") {
+    const SimdLevel before = simd_level();
+    CHECK(before == best_simd_level());
+    for (const SimdLevel level : available_levels()) {
+        set_simd_level(level);
+        CHECK(simd_level() == level);
+        CHECK(parse_simd_level(simd_level_name(level)) == level);
+    }
+    if (best_simd_level() != SimdLevel::avx2) {
+        CHECK_THROWS_WITH_AS(set_simd_level(SimdLevel::avx2), doctest::Contains("'avx2' is not available"),
+                             std::invalid_argument);
+    }
+    CHECK_THROWS_WITH_AS(parse_simd_level("avx512"), doctest::Contains("'avx512'"), std::invalid_argument);
+    set_simd_level(before);
+}
+
+TEST_CASE("DetourCrowd's lane kernel equals the one-at-a-time rule at every level, bit for bit") {
+    std::mt19937_64 rng(61);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    int hits = 0, overlaps = 0, slow = 0;
+    for (int trial = 0; trial < 3000; ++trial) {
+        const int n = trial % 13;  // 0 to 12 neighbours: empty, partial and whole packs
+        std::vector<OneCircle> circles(static_cast<std::size_t>(n));
+        for (OneCircle& c : circles) {
+            const double reach = trial % 5 == 0 ? 0.6 : 4.0;
+            c.rel_x = reach * unit(rng);
+            c.rel_y = reach * unit(rng);
+            c.gap = c.rel_x * c.rel_x + c.rel_y * c.rel_y - 1.0;  // combined radius 1; < 0: overlapping
+            overlaps += c.gap < 0.0;
+            c.vel_x = unit(rng);
+            c.vel_y = unit(rng);
+            const double len = std::sqrt(c.rel_x * c.rel_x + c.rel_y * c.rel_y);
+            c.side_x = c.rel_x / len;
+            c.side_y = c.rel_y / len;
+            const double sign = unit(rng) < 0.0 ? -1.0 : 1.0;
+            c.normal_x = -sign * c.side_y;
+            c.normal_y = sign * c.side_x;
+        }
+        // Some bases make a neighbour's relative velocity (nearly) zero.
+        double base_x = 2.0 * unit(rng), base_y = 2.0 * unit(rng);
+        if (n > 0 && trial % 7 == 0) {
+            base_x = circles[0].vel_x + 0.005;
+            base_y = circles[0].vel_y;
+        }
+        const double horizon = 2.5;
+        const double stop_below = trial % 3 == 0 ? 0.8 : -1.0;  // -1: never stops early
+
+        double expected = horizon;
+        std::vector<double> expected_side(static_cast<std::size_t>(n));
+        bool stopped = false;
+        for (int i = 0; i < n && !stopped; ++i) {
+            const OneCircle& c = circles[static_cast<std::size_t>(i)];
+            const double rvx = base_x - c.vel_x, rvy = base_y - c.vel_y;
+            slow += rvx * rvx + rvy * rvy < 0.0001;
+            expected_side[static_cast<std::size_t>(i)] = one_side(c, rvx, rvy);
+            double t = 0.0;
+            if (one_impact(c, rvx, rvy, t) && t < expected) {
+                expected = t;
+                ++hits;
+                stopped = expected < stop_below;
+            }
+        }
+
+        DetourLaneBuffer buffer;
+        const DetourCircleLanes lanes = buffer.reset(n);
+        for (int i = 0; i < n; ++i) {
+            const OneCircle& c = circles[static_cast<std::size_t>(i)];
+            buffer.set(i, kLaneRelX, c.rel_x);
+            buffer.set(i, kLaneRelY, c.rel_y);
+            buffer.set(i, kLaneGap, c.gap);
+            buffer.set(i, kLaneVelX, c.vel_x);
+            buffer.set(i, kLaneVelY, c.vel_y);
+            buffer.set(i, kLaneSideX, c.side_x);
+            buffer.set(i, kLaneSideY, c.side_y);
+            buffer.set(i, kLaneNormalX, c.normal_x);
+            buffer.set(i, kLaneNormalY, c.normal_y);
+        }
+        for (const SimdLevel level : available_levels()) {
+            INFO("trial " << trial << " level " << simd_level_name(level));
+            const double t = detour_impact_kernel(level)(lanes, base_x, base_y, horizon, stop_below, buffer.side());
+            if (stopped) {
+                // Stopped at a pack holding a time below stop_below: that time or an earlier one.
+                CHECK(t < stop_below);
+                CHECK(t <= expected);
+                continue;
+            }
+            CHECK(same_bits(t, expected));
+            for (int i = 0; i < n; ++i) CHECK(same_bits(buffer.side()[i], expected_side[static_cast<std::size_t>(i)]));
+        }
+    }
+    CHECK(hits > 1000);
+    CHECK(overlaps > 100);
+    CHECK(slow > 50);
+}
