@@ -2,6 +2,7 @@
 // same as the one-at-a-time code they replace.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -10,6 +11,7 @@
 
 #include "maths/simd/simd_level.hpp"
 #include "methods/detour/detour_lanes.hpp"
+#include "methods/velocity_obstacles/velocity_obstacles.hpp"
 
 using namespace vosim;
 
@@ -148,4 +150,76 @@ TEST_CASE("DetourCrowd's lane kernel equals the one-at-a-time rule at every leve
     CHECK(hits > 1000);
     CHECK(overlaps > 100);
     CHECK(slow > 50);
+}
+
+TEST_CASE("The velocity-obstacle lane kernel equals vo_time_to_collision at every level, bit for bit") {
+    std::mt19937_64 rng(67);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    int finite = 0, beyond_horizon = 0, dropped = 0;
+    for (int trial = 0; trial < 3000; ++trial) {
+        const int n = trial % 11;
+        LocalAgent agent;
+        agent.radius = 0.4;
+        agent.velocity = Vec2(unit(rng), unit(rng));
+        agent.pref_velocity = Vec2(unit(rng), unit(rng));
+        agent.max_speed = 1.5;
+        agent.time_horizon = trial % 2 == 0 ? 2.0 : 0.5;
+        agent.time_horizon_obst = 2.0;
+        std::vector<LocalNeighbor> neighbors(static_cast<std::size_t>(n));
+        for (LocalNeighbor& other : neighbors) {
+            other.position = Vec2(4.0 * unit(rng), 4.0 * unit(rng));
+            other.velocity = Vec2(unit(rng), unit(rng));
+            other.pref_velocity = other.velocity;
+            other.radius = 0.4;
+        }
+        VoConfig config = default_vo_config(trial % 3 == 0 ? Cone::vo : Cone::rvo);
+        config.truncate = trial % 4 == 0;
+        std::vector<VoCone> cones;
+        build_vo_cones(config, agent, neighbors.data(), n, nullptr, 0, 0.1, cones);
+        VoLaneBuffer buffer;
+        int lanes_count = 0;
+        for (const VoCone& cone : cones) lanes_count += cone.kind == VoConeKind::agent;
+        const VoConeLanes lanes = buffer.reset(lanes_count);
+        int i = 0;
+        for (const VoCone& cone : cones) {
+            if (cone.kind != VoConeKind::agent) continue;
+            buffer.set(i, kVoApexX, cone.apex.x);
+            buffer.set(i, kVoApexY, cone.apex.y);
+            buffer.set(i, kVoCentreX, cone.obstacle_a.x);
+            buffer.set(i, kVoCentreY, cone.obstacle_a.y);
+            buffer.set(i, kVoGap, abs_sq(cone.obstacle_a) - sqr(cone.radius));
+            buffer.set(i, kVoScale, cone.scale);
+            buffer.set(i, kVoHorizon, cone.horizon);
+            ++i;
+        }
+        const Vec2 v(1.5 * unit(rng), 1.5 * unit(rng));
+        const double start = trial % 5 == 0 ? 0.7 : HUGE_VAL;  // an earlier collision found elsewhere
+        double expected = start;
+        for (const VoCone& cone : cones) {
+            if (cone.kind != VoConeKind::agent) continue;
+            const double t = vo_time_to_collision(cone, v);
+            beyond_horizon += cone.is_truncated() && std::isinf(t);
+            if (t < expected) expected = t;
+        }
+        finite += std::isfinite(expected) && expected != start;
+        // The drop rule: a sample at distance 0.3 from pref, against a best penalty of 4.
+        const VoDropRule rule{0.3, 4.0, 7.5, 1e-4, 7.5e4};
+        // (Without cones the kernel judges nothing: the caller judged `start`.)
+        const bool expect_drop = lanes_count > 0 && !(rule.penalty + std::min(rule.safety_factor / std::max(expected, rule.time_floor),
+                                                          rule.worst) < rule.best);
+        dropped += expect_drop;
+        for (const SimdLevel level : available_levels()) {
+            INFO("trial " << trial << " level " << simd_level_name(level));
+            CHECK(same_bits(vo_collision_kernel(level)(lanes, v.x, v.y, start, nullptr), expected));
+            const double with_rule = vo_collision_kernel(level)(lanes, v.x, v.y, start, &rule);
+            if (expect_drop) {
+                CHECK(with_rule == -1.0);
+            } else {
+                CHECK(same_bits(with_rule, expected));
+            }
+        }
+    }
+    CHECK(finite > 300);
+    CHECK(beyond_horizon > 100);
+    CHECK(dropped > 100);
 }

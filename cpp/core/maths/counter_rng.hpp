@@ -36,6 +36,12 @@ public:
         return static_cast<double>(next_u64() >> 11) * 0x1.0p-53;
     }
 
+    // Value number `counter` (1, 2, ...) of the stream as next_unit() gives
+    // it, without moving along the stream: for drawing a block at once.
+    constexpr double unit_at(std::uint64_t counter) const {
+        return static_cast<double>(splitmix64_mix(seed_ + counter * 0x9E3779B97F4A7C15ull) >> 11) * 0x1.0p-53;
+    }
+
     // Moves past the next value without working it out: the stream goes on
     // as if it had been drawn.
     constexpr void skip() { ++counter_; }

@@ -41,6 +41,7 @@ struct Pack1 {
     friend Pack1 pick_greater(Pack1 a, Pack1 b) { return {a.v > b.v ? a.v : b.v}; }
     friend Mask operator<(Pack1 a, Pack1 b) { return {a.v < b.v}; }
     friend Mask operator>(Pack1 a, Pack1 b) { return {a.v > b.v}; }
+    friend Mask operator<=(Pack1 a, Pack1 b) { return {a.v <= b.v}; }
     friend Mask operator>=(Pack1 a, Pack1 b) { return {a.v >= b.v}; }
     friend Mask both(Mask a, Mask b) { return {a.m && b.m}; }
     friend Pack1 select(Mask m, Pack1 yes, Pack1 no) { return m.m ? yes : no; }
@@ -65,6 +66,7 @@ struct Pack2 {
     friend Pack2 pick_greater(Pack2 a, Pack2 b) { return {_mm_max_pd(a.v, b.v)}; }
     friend Mask operator<(Pack2 a, Pack2 b) { return {_mm_cmplt_pd(a.v, b.v)}; }
     friend Mask operator>(Pack2 a, Pack2 b) { return {_mm_cmpgt_pd(a.v, b.v)}; }
+    friend Mask operator<=(Pack2 a, Pack2 b) { return {_mm_cmple_pd(a.v, b.v)}; }
     friend Mask operator>=(Pack2 a, Pack2 b) { return {_mm_cmpge_pd(a.v, b.v)}; }
     friend Mask both(Mask a, Mask b) { return {_mm_and_pd(a.m, b.m)}; }
     friend Pack2 select(Mask m, Pack2 yes, Pack2 no) {
@@ -94,6 +96,7 @@ struct Pack4 {
     friend Pack4 pick_greater(Pack4 a, Pack4 b) { return {_mm256_max_pd(a.v, b.v)}; }
     friend Mask operator<(Pack4 a, Pack4 b) { return {_mm256_cmp_pd(a.v, b.v, _CMP_LT_OQ)}; }
     friend Mask operator>(Pack4 a, Pack4 b) { return {_mm256_cmp_pd(a.v, b.v, _CMP_GT_OQ)}; }
+    friend Mask operator<=(Pack4 a, Pack4 b) { return {_mm256_cmp_pd(a.v, b.v, _CMP_LE_OQ)}; }
     friend Mask operator>=(Pack4 a, Pack4 b) { return {_mm256_cmp_pd(a.v, b.v, _CMP_GE_OQ)}; }
     friend Mask both(Mask a, Mask b) { return {_mm256_and_pd(a.m, b.m)}; }
     friend Pack4 select(Mask m, Pack4 yes, Pack4 no) { return {_mm256_blendv_pd(no.v, yes.v, m.m)}; }

@@ -636,56 +636,81 @@ Vec2 select_sampling(const VoConfig& config, const LocalAgent& agent, double tim
     auto collision_cost = [&](double t) { return std::min(config.safety_factor / std::max(t, time_floor), worst); };
 
     if (diagnostics) diagnostics->candidates.clear();
-    CounterRng rng(sample_seed);
+    const CounterRng rng(sample_seed);
     Vec2 best;
     double best_penalty = kInf;
     int best_index = -1;
     const double pref_length = length(pref);
     const DistanceBound bound(pref);
-    for (int k = 0; k <= config.samples; ++k) {
-        // A sample wins only with a penalty below the best so far, and the
-        // terms added to its distance from pref are >= 0, the collision
-        // term growing as the collision nears (rounding keeps both true).
-        // So a sample as far as that, or whose earliest collision found so
-        // far already costs that much, cannot win: it is dropped, and the
-        // rest of its work left undone. The choice is the same; diagnostics,
-        // which list every sample in full, drop none.
-        const bool can_drop = diagnostics == nullptr && best_index >= 0;
-        Vec2 v;
-        if (k == 0) {
-            v = clamp_speed(pref, max_speed);
-        } else {
-            // Uniform in the disc: the radius goes as the square root.
-            const double r = max_speed * std::sqrt(rng.next_unit());
-            // Every velocity of length r lies at least | |pref| - r | from
-            // pref; less a margin far above rounding, that bound can drop the
-            // sample before its angle (drawn all the same) and its sine and cosine.
-            const double nearest = std::fabs(pref_length - r) - (1e-9 * (pref_length + r) + 1e-300);
-            if (can_drop && !(nearest < best_penalty)) {
-                rng.skip();
-                continue;
+
+    // Without diagnostics, the neighbours' cones are taken several at a time.
+    const std::vector<VoCone>& cones = scratch.cones;
+    VoConeLanes lanes;
+    VoCollisionKernel earliest_collision_in = nullptr;
+    if (diagnostics == nullptr) {
+        scratch.single_cones.clear();
+        int n_lanes = 0;
+        for (int j = 0; j < static_cast<int>(cones.size()); ++j) {
+            if (cones[j].kind == VoConeKind::agent) {
+                ++n_lanes;
+            } else {
+                scratch.single_cones.push_back(j);
             }
-            const double angle = kTwoPi * rng.next_unit();
-            if (can_drop && bound.at_least(r, angle, best_penalty)) continue;
-            v = Vec2(r * std::cos(angle), r * std::sin(angle));
         }
+        lanes = scratch.lanes.reset(n_lanes);
+        int i = 0;
+        for (const VoCone& cone : cones) {
+            if (cone.kind != VoConeKind::agent) continue;
+            scratch.lanes.set(i, kVoApexX, cone.apex.x);
+            scratch.lanes.set(i, kVoApexY, cone.apex.y);
+            scratch.lanes.set(i, kVoCentreX, cone.obstacle_a.x);
+            scratch.lanes.set(i, kVoCentreY, cone.obstacle_a.y);
+            scratch.lanes.set(i, kVoGap, abs_sq(cone.obstacle_a) - sqr(cone.radius));
+            scratch.lanes.set(i, kVoScale, cone.scale);
+            scratch.lanes.set(i, kVoHorizon, cone.horizon);
+            ++i;
+        }
+        earliest_collision_in = vo_collision_kernel();
+    }
+    // A sample wins only with a penalty below the best so far, and the terms
+    // added to its distance from pref are >= 0, the collision term growing as
+    // the collision nears (rounding keeps both true). So a sample as far as
+    // that, or whose earliest collision found so far already costs that
+    // much, cannot win: it is dropped, and the rest of its work left undone.
+    // The choice is the same; diagnostics, which list every sample in full,
+    // drop none.
+    const bool costly = config.safety_factor > 0.0;
+    auto score = [&](int k, Vec2 v) {
+        const bool can_drop = diagnostics == nullptr && best_index >= 0;
         double penalty = length(pref - v);
-        if (can_drop && !(penalty < best_penalty)) continue;
-        const bool costly = config.safety_factor > 0.0;
+        if (can_drop && !(penalty < best_penalty)) return;
         int cone = -1;
         double t = kInf;
-        bool dropped = false;
-        for (int j = 0; j < static_cast<int>(scratch.cones.size()); ++j) {
-            const double t_cone = vo_time_to_collision(scratch.cones[j], v);
-            if (!(t_cone < t)) continue;
-            t = t_cone;
-            cone = j;
-            if (can_drop && costly && !(penalty + collision_cost(t) < best_penalty)) {
-                dropped = true;
-                break;
+        if (diagnostics == nullptr) {
+            // The rule below stops at the first collision soon enough to drop
+            // the sample; the kernel checks after each pack. As the cost only
+            // grows as t shrinks, both drop the same samples.
+            for (const int j : scratch.single_cones) {
+                const double t_cone = vo_time_to_collision(cones[j], v);
+                if (!(t_cone < t)) continue;
+                t = t_cone;
+                if (can_drop && costly && !(penalty + collision_cost(t) < best_penalty)) return;
+            }
+            if (lanes.count > 0) {
+                const VoDropRule rule{penalty, best_penalty, config.safety_factor, time_floor, worst};
+                const double t_lanes =
+                    earliest_collision_in(lanes, v.x, v.y, t, can_drop && costly ? &rule : nullptr);
+                if (t_lanes < 0.0) return;
+                t = t_lanes;
+            }
+        } else {
+            for (int j = 0; j < static_cast<int>(cones.size()); ++j) {
+                const double t_cone = vo_time_to_collision(cones[j], v);
+                if (!(t_cone < t)) continue;
+                t = t_cone;
+                cone = j;
             }
         }
-        if (dropped) continue;
         if (t < kInf && costly) {
             penalty += collision_cost(t);
             // Inside an overlap's half-plane: also the speed lacking to
@@ -706,6 +731,33 @@ Vec2 select_sampling(const VoConfig& config, const LocalAgent& agent, double tim
             info.time_to_collision = t;
             info.blocking_cone = cone;
             diagnostics->candidates.push_back(info);
+        }
+    };
+
+    // Sample k >= 1 draws its radius from value 2k - 1 of the stream and its
+    // angle from value 2k; uniform in the disc, the radius goes as the
+    // square root.
+    auto radius = [&](int k) { return max_speed * std::sqrt(rng.unit_at(2 * static_cast<std::uint64_t>(k) - 1)); };
+    auto angle = [&](int k) { return kTwoPi * rng.unit_at(2 * static_cast<std::uint64_t>(k)); };
+    // Every velocity of length r lies at least | |pref| - r | from pref; less
+    // a margin far above rounding, that bound (then the bound from the angle,
+    // DistanceBound) can drop a sample before its sine and cosine.
+    auto nearest_at = [&](double r) { return std::fabs(pref_length - r) - (1e-9 * (pref_length + r) + 1e-300); };
+
+    score(0, clamp_speed(pref, max_speed));
+    if (diagnostics != nullptr) {
+        for (int k = 1; k <= config.samples; ++k) {
+            const double r = radius(k), a = angle(k);
+            score(k, Vec2(r * std::cos(a), r * std::sin(a)));
+        }
+    } else {
+        for (int k = 1; k <= config.samples; ++k) {
+            // The angle is drawn only for a sample the radius leaves in play.
+            const double r = radius(k);
+            if (!(nearest_at(r) < best_penalty)) continue;
+            const double a = angle(k);
+            if (bound.at_least(r, a, best_penalty)) continue;
+            score(k, Vec2(r * std::cos(a), r * std::sin(a)));
         }
     }
     if (diagnostics) {

@@ -56,6 +56,7 @@
 
 #include "kinematics/integration.hpp"
 #include "methods/local_problem.hpp"
+#include "methods/velocity_obstacles/vo_lanes.hpp"
 #include "maths/vec2.hpp"
 
 namespace vosim {
@@ -171,6 +172,10 @@ struct VoScratch {
     std::vector<VoCandidate> candidates;
     std::vector<int> order;
     bool used_fallback = false;  // the last call found no admissible candidate (geometric)
+    // Sampling: the neighbours' cones as lanes, and the other cones (walls,
+    // overlaps) taken one at a time.
+    VoLaneBuffer lanes;
+    std::vector<int> single_cones;
 };
 
 struct VoCandidateInfo {

@@ -1,0 +1,40 @@
+#include "methods/velocity_obstacles/vo_lanes.hpp"
+
+#include <cmath>
+
+#include "methods/velocity_obstacles/vo_lanes_kernel.hpp"
+
+namespace vosim {
+
+#if defined(VOSIM_HAVE_AVX2_KERNELS)
+double vo_earliest_collision_avx2(const VoConeLanes& lanes, double vx, double vy, double earliest,
+                                  const VoDropRule* rule);
+#endif
+
+VoCollisionKernel vo_collision_kernel(SimdLevel level) {
+    switch (level) {
+#if defined(VOSIM_HAVE_AVX2_KERNELS)
+        case SimdLevel::avx2: return &vo_earliest_collision_avx2;
+#endif
+#if defined(__SSE2__)
+        case SimdLevel::sse2: return &vo_earliest_collision<Pack2>;
+#endif
+        default: return &vo_earliest_collision<Pack1>;
+    }
+}
+
+VoCollisionKernel vo_collision_kernel() { return vo_collision_kernel(simd_level()); }
+
+VoConeLanes VoLaneBuffer::reset(int n) {
+    padded_ = (n + 3) / 4 * 4;
+    data_.resize(static_cast<std::size_t>(kVoFieldCount) * static_cast<std::size_t>(padded_));
+    // Pads: a cone around the agent's own centre, faced by no velocity (b = 0).
+    for (int field = 0; field < kVoFieldCount; ++field) {
+        for (int i = n; i < padded_; ++i) {
+            set(i, static_cast<VoLaneField>(field), field == kVoGap || field == kVoScale ? 1.0 : 0.0);
+        }
+    }
+    return VoConeLanes{data_.data(), n, padded_};
+}
+
+}  // namespace vosim

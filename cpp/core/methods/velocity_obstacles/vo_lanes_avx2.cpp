@@ -1,0 +1,14 @@
+// The AVX2 build of vo_lanes_kernel.hpp; this file alone is compiled with
+// -mavx2 (CMakeLists.txt) and runs only where the CPU has AVX2.
+#if defined(__AVX2__)
+#include "methods/velocity_obstacles/vo_lanes_kernel.hpp"
+
+namespace vosim {
+
+double vo_earliest_collision_avx2(const VoConeLanes& lanes, double vx, double vy, double earliest,
+                                  const VoDropRule* rule) {
+    return vo_earliest_collision<Pack4>(lanes, vx, vy, earliest, rule);
+}
+
+}  // namespace vosim
+#endif
