@@ -153,9 +153,11 @@ struct Evaluation {
 // Penalty of candidate v. A candidate that provably cannot beat min_penalty
 // is pruned: with kFull false its evaluation stops there (penalty =
 // min_penalty, so it loses the strict comparison); with kFull true every term
-// is still computed, for the record, and only `pruned` tells.
+// is still computed, for the record, and only `pruned` tells. Inlined into
+// the samplers' loops: the call and the returned struct cost a tenth of the
+// grid sampler's instructions.
 template <bool kFull>
-Evaluation evaluate(const Scene& s, Vec2 v, double min_penalty) {
+[[gnu::always_inline]] inline Evaluation evaluate(const Scene& s, Vec2 v, double min_penalty) {
     const DetourParams& p = s.params;
     Evaluation e;
     e.vpen = p.weight_des_vel * (length(v - s.desired) * s.inv_max_speed);
