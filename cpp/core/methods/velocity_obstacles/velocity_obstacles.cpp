@@ -522,20 +522,20 @@ Vec2 select_geometric(const VoConfig& config, const LocalAgent& agent, VoScratch
                       VoDiagnostics* diagnostics) {
     build_geometric_candidates(config, agent, scratch);
     const std::vector<VoCandidate>& candidates = scratch.candidates;
-    std::vector<int>& order = scratch.order;
+    // Nearest first; equal distances keep the order of construction. The
+    // keys sit beside the indices, so that the sort reads no candidate.
+    std::vector<std::pair<double, int>>& order = scratch.order;
     order.resize(candidates.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-    // Nearest first; equal distances keep the order of construction.
-    std::sort(order.begin(), order.end(), [&](int x, int y) {
-        const double kx = candidates[x].key;
-        const double ky = candidates[y].key;
-        return kx < ky || (kx == ky && x < y);
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = {candidates[i].key, static_cast<int>(i)};
+    std::sort(order.begin(), order.end(), [](const std::pair<double, int>& x, const std::pair<double, int>& y) {
+        return x.first < y.first || (x.first == y.first && x.second < y.second);
     });
 
     int chosen = -1;
     int fallback = -1;
     int fallback_block = -1;
-    for (const int index : order) {
+    for (const auto& entry : order) {
+        const int index = entry.second;
         const int block = first_blocking_cone(scratch.cones, candidates[index]);
         if (block < 0) {
             chosen = index;

@@ -52,6 +52,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "kinematics/integration.hpp"
@@ -170,7 +171,7 @@ struct VoScratch {
     std::vector<VoBoundaryPiece> pieces;
     std::vector<int> piece_begin;  // pieces of cone k: [piece_begin[k], piece_begin[k + 1])
     std::vector<VoCandidate> candidates;
-    std::vector<int> order;
+    std::vector<std::pair<double, int>> order;  // (key, candidate): geometric selection's order
     bool used_fallback = false;  // the last call found no admissible candidate (geometric)
     // Sampling: the neighbours' cones as lanes, and the other cones (walls,
     // overlaps) taken one at a time.
