@@ -272,3 +272,26 @@ def test_bench_rvo2_lto_refuses_bad_arguments(tmp_path):
         done = subprocess.run([sys.executable, str(BENCHMARKS / "bench_rvo2_lto.py"), *args],
                               capture_output=True, text=True, timeout=60)
         assert done.returncode == 2 and message in done.stderr, done.stderr
+
+
+def test_bench_builds_times_each_build_in_turn(tmp_path):
+    import vosim
+
+    here = str(Path(vosim.__file__).resolve().parents[1])  # the directory that holds the package
+    json_path = tmp_path / "builds.json"
+    out = run_script("bench_builds.py", ["--build", f"a={here}", "--build", f"b={here}", "--methods", "ORCA", "VO",
+                                         "--sizes", "64", "--rounds", "2", "--steps", "1", "--warmup", "0",
+                                         "--json", str(json_path)])
+    assert "b speed-up" in out and "|               VO |" in out
+    written = json.loads(json_path.read_text())
+    assert [row["method"] for row in written["results"]] == ["ORCA", "VO"]
+    for row in written["results"]:
+        assert len(row["seconds"]["a"]) == 2 and len(row["seconds"]["b"]) == 2  # one step per round
+
+
+def test_bench_builds_refuses_one_build_and_a_directory_without_vosim(tmp_path):
+    for args, message in ((["--build", f"a={tmp_path}", "--build", f"b={tmp_path}"], "holds no vosim package"),
+                          (["--build", "a"], "expected LABEL=DIR")):
+        done = subprocess.run([sys.executable, str(BENCHMARKS / "bench_builds.py"), *args], capture_output=True,
+                              text=True, timeout=60)
+        assert done.returncode == 2 and message in done.stderr
