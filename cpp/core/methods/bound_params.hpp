@@ -5,7 +5,9 @@
 #pragma once
 
 #include <functional>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "methods/registry.hpp"
@@ -47,6 +49,33 @@ BoundParam<P> bound_flag(const char* name, bool P::*member, const char* doc) {
             [key = std::string(name), member](const ParamMap& p, P& out) { out.*member = p.flag(key); }};
 }
 
+// A member that takes one of several named values (an enum, or a bool with
+// two names): `names` pairs each value with the name users give, in the
+// order they are listed; the default is `defaults`' member.
+template <class P, class T>
+BoundParam<P> bound_choice(const char* name, T P::*member, std::vector<std::pair<T, std::string>> names,
+                           const P& defaults, const char* doc) {
+    std::string default_name;
+    std::vector<std::string> choices;
+    for (const auto& [value, text] : names) {
+        choices.push_back(text);
+        if (value == defaults.*member) default_name = text;
+    }
+    if (default_name.empty()) throw std::logic_error(std::string(name) + ": the default has no name");
+    return {choice_param(name, default_name, std::move(choices), doc),
+            [key = std::string(name), member, names = std::move(names)](const ParamMap& p, P& out) {
+                for (const auto& [value, text] : names) {
+                    if (text == p.choice(key)) out.*member = value;  // (checked to be one of the names)
+                }
+            }};
+}
+
+template <class P, class T>
+BoundParam<P> bound_choice(const char* name, T P::*member, std::vector<std::pair<T, std::string>> names,
+                           const char* doc) {
+    return bound_choice(name, member, std::move(names), P{}, doc);
+}
+
 // The registry's specs, in the list's order.
 template <class P>
 std::vector<ParamSpec> specs_of(const std::vector<BoundParam<P>>& params) {
@@ -58,10 +87,9 @@ std::vector<ParamSpec> specs_of(const std::vector<BoundParam<P>>& params) {
 // The settings struct with every listed member read from the checked values
 // (members not listed keep their defaults).
 template <class P>
-P read_params(const std::vector<BoundParam<P>>& params, const ParamMap& values) {
-    P out{};
-    for (const BoundParam<P>& b : params) b.read(values, out);
-    return out;
+P read_params(const std::vector<BoundParam<P>>& params, const ParamMap& values, P base = P{}) {
+    for (const BoundParam<P>& b : params) b.read(values, base);
+    return base;
 }
 
 }  // namespace vosim

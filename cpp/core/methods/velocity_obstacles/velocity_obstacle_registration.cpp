@@ -4,17 +4,40 @@
 #include <limits>
 
 #include "limits.hpp"
+#include "methods/bound_params.hpp"
 #include "methods/registry.hpp"
 #include "methods/velocity_obstacles/velocity_obstacle_method.hpp"
-#include "methods/velocity_obstacles/vo_names.hpp"
 
 namespace vosim {
 
 namespace {
 
-// The settings of every cone, in the order users see them; HRVO adds its apex.
+// The settings of every cone, each declared once (methods/bound_params.hpp),
+// in the order users see them; HRVO adds its apex.
+std::vector<BoundParam<VoConfig>> vo_params(Cone cone) {
+    std::vector<BoundParam<VoConfig>> params = {
+        bound_choice<VoConfig, Selection>(
+            "selection", &VoConfig::selection, {{Selection::sampling, "sampling"}, {Selection::geometric, "geometric"}},
+            default_vo_config(cone),
+            "sampling: least penalty among random candidates; geometric: nearest admissible velocity"),
+        // Samples are drawn per agent and step: a million is already slow.
+        bound_integer("samples", &VoConfig::samples, 0, std::numeric_limits<std::int32_t>::max(),
+                      "random candidates per agent and step (sampling)"),
+        bound_real("safety_factor", &VoConfig::safety_factor, 0.0, kMaxMagnitude,
+                   "weight of 1 / time_to_collision in the sampling penalty"),
+        bound_flag("truncate", &VoConfig::truncate, "limit every cone to collisions within the time horizon"),
+        bound_flag("escape_overlaps", &VoConfig::escape_overlaps,
+                   "geometric: offer the fastest way out of an overlap that leaves nothing admissible"),
+    };
+    if (cone == Cone::hrvo) {
+        params.push_back(bound_choice<VoConfig, HrvoApex>(
+            "hrvo_apex", &VoConfig::hrvo_apex, {{HrvoApex::library, "library"}, {HrvoApex::symmetric, "symmetric"}},
+            default_vo_config(cone), "symmetric: the paper's apex; library: the HRVO library's"));
+    }
+    return params;
+}
+
 MethodSpec velocity_obstacle_method(const char* name, Cone cone, const char* summary) {
-    const VoConfig defaults = default_vo_config(cone);
     MethodSpec spec;
     spec.name = name;
     spec.family = "velocity_obstacles";
@@ -22,34 +45,10 @@ MethodSpec velocity_obstacle_method(const char* name, Cone cone, const char* sum
     // ball in 3D (selection="sampling" only: the method says so when made).
     spec.dimensions = cone == Cone::hrvo ? std::vector<int>{2} : std::vector<int>{2, 3};
     spec.summary = summary;
-    spec.params = {
-        choice_param("selection", defaults.selection == Selection::sampling ? "sampling" : "geometric",
-                     {"sampling", "geometric"},
-                     "sampling: least penalty among random candidates; geometric: nearest admissible velocity"),
-        // Samples are drawn per agent and step: a million is already slow.
-        integer_param("samples", defaults.samples, 0, std::numeric_limits<std::int32_t>::max(),
-                      "random candidates per agent and step (sampling)"),
-        real_param("safety_factor", defaults.safety_factor, 0.0, kMaxMagnitude,
-                   "weight of 1 / time_to_collision in the sampling penalty"),
-        flag_param("truncate", defaults.truncate, "limit every cone to collisions within the time horizon"),
-        flag_param("escape_overlaps", defaults.escape_overlaps,
-                   "geometric: offer the fastest way out of an overlap that leaves nothing admissible"),
-    };
-    if (cone == Cone::hrvo) {
-        spec.params.push_back(choice_param("hrvo_apex",
-                                           defaults.hrvo_apex == HrvoApex::symmetric ? "symmetric" : "library",
-                                           {"library", "symmetric"},
-                                           "symmetric: the paper's apex; library: the HRVO library's"));
-    }
-    spec.make = [cone](const ParamMap& p, std::uint64_t seed) -> std::shared_ptr<Method> {
-        VoConfig config = default_vo_config(cone);
-        config.selection = parse_selection(p.choice("selection"));
-        config.samples = static_cast<int>(p.integer("samples"));
-        config.safety_factor = p.real("safety_factor");
-        config.truncate = p.flag("truncate");
-        config.escape_overlaps = p.flag("escape_overlaps");
+    spec.params = specs_of(vo_params(cone));
+    spec.make = [cone, params = vo_params(cone)](const ParamMap& p, std::uint64_t seed) -> std::shared_ptr<Method> {
+        VoConfig config = read_params(params, p, default_vo_config(cone));
         config.seed = seed;
-        if (cone == Cone::hrvo) config.hrvo_apex = parse_apex(p.choice("hrvo_apex"));
         return std::make_shared<VelocityObstacleMethod>(config);
     };
     return spec;
