@@ -58,6 +58,8 @@ SANITIZE_TESTS=(
     tests/methods/test_method_switching.py tests/methods/test_hostile_parameters.py tests/engine/test_walls_any_time_step.py
     tests/engine/test_fork_safety.py tests/files/test_checkpoint_features.py tests/files/test_crafted_states.py tests/methods/test_method_parameter_fuzz.py
     tests/features/test_waiting_stages.py tests/files/test_older_states.py
+    # the lane kernels at every instruction-set level the machine has
+    tests/engine/test_simd_levels.py
     # random API sequences (methods switched, agents, scene features, checkpoints, threads), in child processes
     tests/api/test_api_fuzz.py
 )
