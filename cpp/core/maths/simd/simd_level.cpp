@@ -10,7 +10,8 @@ namespace {
 bool cpu_has_avx2() {
 #if defined(VOSIM_HAVE_AVX2_KERNELS) && (defined(__GNUC__) || defined(__clang__)) && \
     (defined(__x86_64__) || defined(__i386__))
-    return __builtin_cpu_supports("avx2");
+    __builtin_cpu_init();  // harmless if done already; needed if this runs before the library's constructors
+    return __builtin_cpu_supports("avx2") != 0;
 #else
     return false;
 #endif
