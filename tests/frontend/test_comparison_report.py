@@ -35,6 +35,7 @@ def test_report_writes_every_file_atomically_with_provenance(table, tmp_path):
     record = json.loads((folder / "provenance.json").read_text())
     assert record["vosim_version"] == vosim.__version__ and "git_commit" in record
     assert record["machine"]["cpu_count"] >= 1 and record["threads"] >= 1 and record["date"]
+    assert record["machine"]["simd_level"] == vosim.simd_level()
     assert record["inputs"]["methods"]["RVO"] == vosim.RVO(samples=40).to_dict()  # every setting
     scenario = record["inputs"]["scenarios"][0]
     assert scenario["seeds"] == [0, 1, 2] and len(scenario["scenes_sha256"]) == 3
@@ -45,6 +46,7 @@ def test_report_writes_every_file_atomically_with_provenance(table, tmp_path):
     markdown = (folder / "report.md").read_text()
     assert written["inputs_sha256"] in markdown and "vosim " + vosim.__version__ in markdown
     assert "Holm–Bonferroni over the 1 method compared with ORCA" in markdown
+    assert f"CPUs (lane kernels: {vosim.simd_level()})" in markdown
     # the departures from the defaults, as run: the scenario's perturbation and RVO's samples
     assert "headon_pair, RVO: `perturbation=0.001`" in markdown and "`samples=40`" in markdown
     tables = [line for line in markdown.splitlines() if line.startswith("|")]

@@ -198,8 +198,11 @@ def git_commit() -> str | None:
 
 
 def machine() -> dict:
+    from .._threads import simd_level
+
     return {"platform": platform.platform(), "machine": platform.machine(), "processor": platform.processor(),
-            "cpu_count": os.cpu_count(), "python": platform.python_version(), "numpy": np.__version__}
+            "cpu_count": os.cpu_count(), "simd_level": simd_level(), "python": platform.python_version(),
+            "numpy": np.__version__}
 
 
 def provenance(table, statistics: dict) -> dict:

@@ -156,6 +156,12 @@ def _paired_tables(differences, guarantees: dict):
     return tables
 
 
+def _lanes(machine: dict) -> str:
+    """The lane kernels' instruction set, when the record has it (older records do not)."""
+    level = machine.get("simd_level")
+    return f" (lane kernels: {level})" if level else ""
+
+
 def _provenance_lines(record: dict) -> list:
     inputs = record["inputs"]
     machine = record["machine"]
@@ -163,7 +169,7 @@ def _provenance_lines(record: dict) -> list:
         f"- vosim {record['vosim_version']}" + (f", commit `{record['git_commit']}`" if record["git_commit"] else
                                                 ", commit unknown (not run from a git checkout)"),
         f"- date {record['date']}; {record['threads']} engine threads; {machine['platform']}, "
-        f"{machine['cpu_count']} CPUs; Python {machine['python']}, NumPy {machine['numpy']}",
+        f"{machine['cpu_count']} CPUs{_lanes(machine)}; Python {machine['python']}, NumPy {machine['numpy']}",
         f"- inputs SHA-256 `{record['inputs_sha256']}` (methods, scenes, seeds, step limit: equal for equal inputs)"
         if inputs else "- inputs unknown: the table carries no record of them (it was not made by vosim.compare "
                        "in this session); the results' digest alone identifies it",
