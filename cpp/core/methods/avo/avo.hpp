@@ -30,6 +30,11 @@ namespace vosim {
 
 enum class AvoVariant { kPaper, kAvo2 };
 
+// AVO's settings (declared to the registry in avo_registration.cpp).
+struct AvoSettings {
+    AvoVariant variant = AvoVariant::kPaper;
+};
+
 struct AvoDecision {
     Vec2 target;             // u, in velocity space
     Vec2 velocity;           // what the agent does this step
@@ -40,6 +45,7 @@ struct AvoDecision {
 class Avo final : public Method {
 public:
     explicit Avo(AvoVariant variant = AvoVariant::kPaper) : variant_(variant) {}
+    explicit Avo(const AvoSettings& settings) : variant_(settings.variant) {}
     std::string name() const override { return variant_ == AvoVariant::kAvo2 ? "AVO(avo2)" : "AVO"; }
     AvoVariant variant() const { return variant_; }
 

@@ -1,8 +1,22 @@
 // AVO's entry in the method registry (cpp/core/methods/registry.hpp).
 #include "methods/avo/avo.hpp"
+#include "methods/bound_params.hpp"
 #include "methods/registry.hpp"
 
 namespace vosim {
+
+namespace {
+
+// AVO's settings, each declared once (methods/bound_params.hpp).
+std::vector<BoundParam<AvoSettings>> avo_params() {
+    return {
+        bound_choice<AvoSettings, AvoVariant>(
+            "variant", &AvoSettings::variant, {{AvoVariant::kPaper, "paper"}, {AvoVariant::kAvo2, "avo2"}},
+            "paper: the published method with AVO2's defects repaired; avo2: the AVO2 library step for step"),
+    };
+}
+
+}  // namespace
 
 MethodSpec avo_method() {
     MethodSpec spec;
@@ -10,12 +24,9 @@ MethodSpec avo_method() {
     spec.family = "avo";
     spec.dimensions = {2};
     spec.summary = "reciprocal collision avoidance with acceleration-velocity obstacles (van den Berg et al. 2011)";
-    spec.params = {
-        choice_param("variant", "paper", {"paper", "avo2"},
-                     "paper: the published method with AVO2's defects repaired; avo2: the AVO2 library step for step"),
-    };
-    spec.make = [](const ParamMap& p, std::uint64_t) -> std::shared_ptr<Method> {
-        return std::make_shared<Avo>(p.choice("variant") == "avo2" ? AvoVariant::kAvo2 : AvoVariant::kPaper);
+    spec.params = specs_of(avo_params());
+    spec.make = [params = avo_params()](const ParamMap& p, std::uint64_t) -> std::shared_ptr<Method> {
+        return std::make_shared<Avo>(read_params(params, p));
     };
     return spec;
 }
