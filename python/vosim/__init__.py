@@ -19,6 +19,7 @@ from .simulator import Simulator
 from .sweeps import sweep
 from .trajectory import Trajectory
 from ._waiting import WaitingStage
+from ._waypoints import Waypoints
 
 # Submodules reachable as attributes without importing them first
 # (``vosim.plot.trajectories(...)``); imported on first use, so that
@@ -64,6 +65,7 @@ __all__ = [
     "Sphere",
     "Trajectory",
     "WaitingStage",
+    "Waypoints",
     "compare",
     "get_num_threads",
     "load",

@@ -23,7 +23,6 @@ from ._checks import (
     MIN_TIME,
     as_array,
     boolean,
-    check_values,
     flags,
     ids_array,
     integer,
@@ -38,6 +37,7 @@ from ._sinks import Sinks
 from ._parts import delegate, delegated_property
 from ._speed_zones import SpeedZones
 from ._waiting import WaitingStages
+from ._waypoints import Waypoints
 from ._periodic import _PeriodicMethods
 from ._progress import make_progress
 from ._threads import take_worker_share
@@ -133,6 +133,14 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _PeriodicMethods,
     add_queue = delegate(WaitingStages, WaitingStages.add_queue)
     add_waiting_area = delegate(WaitingStages, WaitingStages.add_waiting_area)
     waiting_stages = delegated_property(WaitingStages, WaitingStages.all)
+    set_waypoints = delegate(Waypoints, Waypoints.set_waypoints)
+    waypoints_remaining = delegated_property(Waypoints, Waypoints.remaining)
+
+    @property
+    def waypoints(self) -> Waypoints:
+        """This simulator's waypoints (:class:`vosim.Waypoints`): set them, or read what is left
+        and where each agent is finally bound."""
+        return Waypoints(self._engine, self._scene_axis)
 
     # ----------------------------------------------------------------- views
     def _view(self, name: str) -> np.ndarray:
@@ -252,120 +260,10 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _PeriodicMethods,
         """Whether each active goal-seeking agent is at its final goal (no waypoints left)
         within its arrival radius, bool ``(..., N)``."""
         distance = np.linalg.norm(self.positions - self.goals, axis=-1)
-        final = self._engine.waypoints_remaining() == 0
+        final = self._engine.waypoints_remaining() == 0  # (B, N) in both
         with np.errstate(invalid="ignore", over="ignore"):
             return self.active & self.has_goal & (distance <= self.arrival_radius) & (final if self._scene_axis
                                                                                        else final[0])
-
-    def _final_goals(self) -> np.ndarray:
-        """Where each agent is finally bound: its last waypoint, or its goal without waypoints."""
-        goals = self._engine.final_goals()
-        return goals if self._scene_axis else goals[0]
-
-    @property
-    def waypoints_remaining(self) -> np.ndarray:
-        """Waypoints each agent still has after its current goal, int32 ``(..., N)`` (0 without waypoints)."""
-        left = self._engine.waypoints_remaining()
-        return left if self._scene_axis else left[0]
-
-    def _waypoint_arrays(self, waypoints, expected: int) -> list[np.ndarray]:
-        """Checked (k_i, dimensions) arrays (empty for None entries), one per agent."""
-        dims = self.dimensions
-        if isinstance(waypoints, np.ndarray) and waypoints.ndim == 3:
-            waypoints = list(waypoints)
-        if not isinstance(waypoints, (list, tuple)):
-            raise TypeError(f"waypoints: expected a sequence of (k, {dims}) arrays, one per agent, "
-                            f"got {type(waypoints).__name__}")
-        if len(waypoints) != expected:
-            raise ValueError(f"waypoints: expected {expected} entries (one per agent), got {len(waypoints)}")
-        arrays = []
-        for k, item in enumerate(waypoints):
-            if item is None:
-                arrays.append(np.zeros((0, dims)))
-                continue
-            points = real_array(item, f"waypoints[{k}]")
-            if points.ndim != 2 or points.shape[1] != dims or len(points) == 0:
-                raise ValueError(f"waypoints[{k}]: expected shape (k, {dims}) with k >= 1 (this simulator has "
-                                 f"dimensions={dims}), got {points.shape}")
-            check_values(points, f"waypoints[{k}]", magnitude=MAX_MAGNITUDE)
-            arrays.append(points)
-        return arrays
-
-    def _send_waypoints(self, ids: np.ndarray, arrays: list[np.ndarray], radius: np.ndarray, advance=None) -> None:
-        offsets = np.concatenate([[0], np.cumsum([len(a) for a in arrays])]).astype(np.int64)
-        points = np.concatenate(arrays) if arrays else np.zeros((0, self.dimensions))
-        self._set_flat_waypoints(ids, offsets, points, radius, advance)
-
-    def _set_flat_waypoints(self, ids, offsets, points, radius, advance=None) -> None:
-        """Agent ids[k] follows points[offsets[k]:offsets[k + 1]], moving on within radius[k] or by rule
-        advance[k] (engine codes; None: each agent keeps its rule, distance without one)."""
-        self._engine.set_waypoints(ids, np.ascontiguousarray(offsets, dtype=np.int64),
-                                   np.ascontiguousarray(points, dtype=np.float64),
-                                   np.ascontiguousarray(radius, dtype=np.float64),
-                                   None if advance is None else np.ascontiguousarray(advance, dtype=np.uint8))
-
-    def set_waypoints(self, ids, waypoints, *, waypoint_radius=None, waypoint_advance="distance",
-                      radius=None) -> None:
-        """Give agents waypoints: each heads for its first, moves on to the next when
-        within ``waypoint_radius`` of it (or by ``waypoint_advance``), and keeps the last
-        as its final goal.
-
-        Parameters
-        ----------
-        ids
-            Agent ids, ``(m,)``.
-        waypoints
-            A sequence of ``m`` arrays ``(k_i, D)`` (k_i >= 1, D the simulator's
-            dimensions), in the order to visit; None for an agent clears its
-            waypoints (its goal stays).
-        waypoint_radius
-            Distance at which a waypoint counts as reached, a scalar or ``(m,)``;
-            by default each agent's arrival radius (the keyword of ``add_agents``).
-        waypoint_advance
-            When an agent moves on from its current waypoint, one rule for
-            all or one per agent. ``"distance"`` (default): only within
-            ``waypoint_radius`` of it. ``"passed"``: also once past it,
-            beyond the line through it at right angles to the leg leading
-            to it (from the previous waypoint; for the first, from where
-            the agent stands now), so an agent that overshoots a corner
-            does not turn back. ``"visible"``: also once the waypoint after
-            it is in line of sight, the segment from the agent to it
-            keeping more than the agent's radius from every obstacle edge
-            (plane only); or passed.
-        radius
-            Deprecated name of ``waypoint_radius`` (a DeprecationWarning).
-
-        Notes
-        -----
-        The ``goals`` view shows each agent's current waypoint. An agent
-        counts as arrived only at its last waypoint. The rule is kept in
-        snapshots, pickles and checkpoints; re-planning
-        (``run(replan_stalled=...)``) keeps each agent's rule.
-
-        Raises
-        ------
-        ValueError
-            Unknown ids, bad points or radii, or an unknown ``waypoint_advance``
-            (naming it and the value); no agent is changed then.
-        """
-        name = "waypoint_radius"
-        if radius is not None:
-            if waypoint_radius is not None:
-                raise TypeError("set_waypoints: give waypoint_radius only (radius is its deprecated name)")
-            warnings.warn("set_waypoints(radius=) is deprecated; use waypoint_radius=, as add_agents does",
-                          DeprecationWarning, stacklevel=2)
-            name, waypoint_radius = "radius", radius
-        ids = ids_array(ids)
-        arrays = self._waypoint_arrays(waypoints, len(ids))
-        advance = advance_codes(waypoint_advance, len(ids))
-        if waypoint_radius is None:
-            scene_slot = [self._engine.locate(int(i)) for i in ids] if len(ids) else []
-            reach = self._engine.view("arrival_radius")
-            waypoint_radius = np.array([reach[b, j] for b, j in scene_slot], dtype=np.float64)
-        else:
-            waypoint_radius = shaped(waypoint_radius, name, [(), (len(ids),)], (len(ids),), minimum=0.0,
-                                     maximum=MAX_MAGNITUDE)
-        self._send_waypoints(ids, arrays, waypoint_radius, advance)
 
     # ---------------------------------------------------------------- agents
     def _agent_shapes(self, n: int, width: int | None) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
@@ -454,7 +352,7 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _PeriodicMethods,
         )
         if fields.get("waypoints") is not None and fields["goals"] is not None:
             raise ValueError("goals, waypoints: give one or the other (the last waypoint is the final goal)")
-        plan = None if fields.get("waypoints") is None else self._waypoint_plan(
+        plan = None if fields.get("waypoints") is None else self.waypoints.plan_for_new_agents(
             fields["waypoints"], fields.get("waypoint_radius"), n, scalar_shapes, scalar_target)
         advance = advance_codes(fields.get("waypoint_advance", "distance"), n)
         goals, has_goal = self._goals(fields["goals"], vector_shapes, vector_target, broadcast_view=True)
@@ -472,27 +370,10 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _PeriodicMethods,
         ids = self._engine.add_agents(n, values, name_scenes=self._scene_axis)  # drives checked there
         if plan is not None:
             arrays, radius = plan
-            self._send_waypoints(ids.reshape(-1), arrays,
+            self.waypoints.set_lists(ids.reshape(-1), arrays,
                                  (values["arrival_radius"] if radius is None else radius).reshape(-1),
                                  np.tile(advance, self._engine.scenes))
         return ids if self._scene_axis else ids[0]
-
-    def _waypoint_plan(self, waypoints, radius, n: int, shapes, target):
-        """add_agents' waypoints, checked: (one array per agent and scene, radius or None).
-
-        A list of n entries serves every scene; a Batch also takes one list
-        of n entries per scene.
-        """
-        scenes = self._engine.scenes
-        per_scene = (self._scene_axis and isinstance(waypoints, (list, tuple)) and len(waypoints) == scenes
-                     and scenes != n and all(isinstance(w, (list, tuple)) for w in waypoints))
-        if per_scene:
-            arrays = [a for scene in waypoints for a in self._waypoint_arrays(scene, n)]
-        else:
-            arrays = self._waypoint_arrays(waypoints, n) * scenes
-        if radius is not None:
-            radius = shaped(radius, "waypoint_radius", shapes, target, minimum=0.0, maximum=MAX_MAGNITUDE)
-        return arrays, radius
 
     def remove_agents(self, ids) -> None:
         """Remove agents by id. Unknown or repeated ids raise ValueError and remove nothing.

@@ -115,3 +115,38 @@ def test_set_waypoints_takes_add_agents_keyword_and_warns_on_the_old_one():
         new.set_waypoints([0], [SQUARE_PATH], waypoint_radius=-2.0)
     with pytest.raises(TypeError, match="waypoint_radius only"):
         new.set_waypoints([0], [SQUARE_PATH], waypoint_radius=0.2, radius=0.2)
+
+
+def test_the_old_keyword_warning_points_at_the_callers_line():
+    sim = walker()
+    with pytest.warns(DeprecationWarning) as caught:
+        sim.set_waypoints([0], [SQUARE_PATH], radius=0.2)
+    assert caught[0].filename == __file__
+
+
+def test_the_waypoints_part_reads_what_is_left_and_where_each_agent_is_bound():
+    sim = walker()
+    sim.add_agents([[9.0, 9.0]], goals=[[9.0, 0.0]], radius=0.2)
+    assert isinstance(sim.waypoints, vosim.Waypoints)
+    assert sim.waypoints.remaining().tolist() == [2, 0]
+    np.testing.assert_array_equal(sim.waypoints_remaining, sim.waypoints.remaining())
+    assert sim.waypoints.final_goals().tolist() == [[0.0, 4.0], [9.0, 0.0]]
+    batch = vosim.Batch(scenes=2, time_step=0.1)
+    batch.add_agents([[0.0, 0.0]], waypoints=[SQUARE_PATH], radius=0.2)
+    assert batch.waypoints.final_goals().shape == (2, 1, 2)
+    assert batch.waypoints.remaining().tolist() == [[2], [2]]
+
+
+def test_flat_tracks_set_and_clear_waypoints_and_bad_ones_change_nothing():
+    sim = walker()
+    sim.add_agents([[9.0, 9.0]], goals=[[9.0, 0.0]], radius=0.2)
+    # Agent 0 cleared (an empty range), agent 1 given two points.
+    sim.waypoints.set_tracks([0, 1], [0, 0, 2], [[9.0, 5.0], [5.0, 5.0]], [0.3, 0.3])
+    assert sim.waypoints.remaining().tolist() == [0, 1]
+    assert sim.goals.tolist() == [[4.0, 0.0], [9.0, 5.0]]
+    assert sim.waypoints.final_goals().tolist() == [[4.0, 0.0], [5.0, 5.0]]
+    with pytest.raises(ValueError, match="offsets"):
+        sim.waypoints.set_tracks([0, 1], [0, 2, 1], [[1.0, 1.0], [2.0, 2.0]], [0.3, 0.3])
+    with pytest.raises(ValueError, match="no agent with id 7"):
+        sim.waypoints.set_tracks([7], [0, 1], [[1.0, 1.0]], [0.3])
+    assert sim.waypoints.remaining().tolist() == [0, 1]

@@ -339,8 +339,8 @@ class ExitChoice:
         self.chosen[slots] = chosen
         offsets, points = self.pick(tracks, chosen, np.arange(len(slots)))
         if len(slots):
-            sim._set_flat_waypoints(np.asarray(sim.ids)[slots], offsets, points, self.radius_of(sim, slots),
-                                    self.advance_of(slots))
+            sim.waypoints.set_tracks(np.asarray(sim.ids)[slots], offsets, points, self.radius_of(sim, slots),
+                                     self.advance_of(slots))
 
     def _active_slots(self, sim) -> np.ndarray:
         """The agents to choose for: active ones (with ``"assigned"``, those given an exit)."""
@@ -384,7 +384,7 @@ class ExitChoice:
             self.open_routes = now_open
             tracks = self.reevaluated(sim)
             if tracks is not None:
-                sim._set_flat_waypoints(*tracks)
+                sim.waypoints.set_tracks(*tracks)
         base = self.since
         last = [-base]
 

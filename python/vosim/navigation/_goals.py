@@ -133,8 +133,7 @@ class GoalMethods:
                 offsets, points = plan.plan_flat(starts, goals, label, snap_starts=True)
             else:
                 offsets, points = plan_on_roadmap(plan, starts, goals, ids, label)
-        self._engine.set_waypoints(ids, np.ascontiguousarray(offsets, dtype=np.int64),
-                                   np.ascontiguousarray(points, dtype=np.float64), waypoint_radius, advance)
+        self.waypoints.set_tracks(ids, offsets, points, waypoint_radius, advance)
         if planner is not None:  # what run(replan_stalled=...) plans with (checkpoints carry it)
             self._plan = (planner, clearance)
 

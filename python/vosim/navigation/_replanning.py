@@ -52,7 +52,7 @@ def stall_replanner(sim, seconds) -> tuple[int, object, object]:
         positions = np.array(sim.positions)
         moved = np.linalg.norm(positions - last, axis=1)
         last[...] = positions
-        goals = sim._final_goals()
+        goals = sim.waypoints.final_goals()
         arrival = np.asarray(sim.arrival_radius)
         away = np.linalg.norm(positions - goals, axis=1) > arrival
         stalled = np.flatnonzero(np.asarray(sim.active) & np.asarray(sim.has_goal) & away & (moved < least_moved))
@@ -73,7 +73,7 @@ def stall_replanner(sim, seconds) -> tuple[int, object, object]:
         tracks = check()
         if tracks is not None:
             ids, offsets, points, radius = tracks
-            sim._set_flat_waypoints(ids, offsets, points, radius)
+            sim.waypoints.set_tracks(ids, offsets, points, radius)
     base = clock["since"]
     checked_at = [-base]  # this run's step of the last check
 
