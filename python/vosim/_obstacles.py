@@ -22,6 +22,7 @@ import numpy as np
 
 from . import _core
 from ._checks import MAX_MAGNITUDE, check_values, integer, real_array
+from ._periodic import PeriodicAxis
 from .shapes3d import Shape3D
 
 
@@ -124,7 +125,7 @@ class _ObstacleMethods:
             kind = "segment"
         _core.check_obstacle(array, kind, name)
         target = self._obstacle_scene(scene)
-        self._check_periodic_obstacle(array, moving, name)
+        PeriodicAxis(self._engine, self._scene_axis).check_obstacle(array, moving, name)
         if strict and kind in ("polygon", "boundary"):
             self._refuse_blocked_agents(array, kind, target)
         return self._engine.add_obstacle(array, kind, target, moving, vx, vy)

@@ -25,6 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._checks import MAX_MAGNITUDE
+from ._parts import Part
 
 _AXES = ("x", "y")
 
@@ -151,8 +152,8 @@ def recorded_motion(traj) -> np.ndarray | None:
     return np.where(took_part, motion, 0.0)
 
 
-class _PeriodicMethods:
-    """Mixed into _Simulation: set_periodic, clear_periodic, periodic."""
+class PeriodicAxis(Part):
+    """A simulator's periodic axis: the part behind ``set_periodic``, ``clear_periodic`` and ``periodic``."""
 
     def set_periodic(self, *, x=None, y=None) -> None:
         """Make the simulation periodic along x or y (a corridor without ends).
@@ -192,25 +193,28 @@ class _PeriodicMethods:
         axis, value = given[0]
         low, high = _bounds(value, axis)
         periodic = Periodic(axis, low, high)
-        if self.dimensions != 2:
-            raise ValueError(f"set_periodic needs a 2D simulator; this one has dimensions={self.dimensions}")
-        for obstacle in self.obstacles:
-            check_obstacle(obstacle.vertices, periodic, f"obstacle {obstacle.kind}")
-        if self.moving_obstacles:
+        dimensions = self._core.dimensions
+        if dimensions != 2:
+            raise ValueError(f"set_periodic needs a 2D simulator; this one has dimensions={dimensions}")
+        scenes = [-1, *self._core.scenes_with_obstacles()]
+        for scene in scenes:
+            for kind, vertices in self._core.obstacles(scene):
+                check_obstacle(vertices, periodic, f"obstacle {kind}")
+        if any(len(self._core.obstacles(scene, True)) for scene in scenes):
             raise ValueError("set_periodic: moving obstacles are not wrapped; remove them first")
-        self._engine.set_periodic(periodic.index, low, high)
+        self._core.set_periodic(periodic.index, low, high)
 
     def clear_periodic(self) -> None:
         """Make the simulation non-periodic again (agents stay where they are)."""
-        self._engine.set_periodic(-1, 0.0, 0.0)
+        self._core.set_periodic(-1, 0.0, 0.0)
 
-    @property
     def periodic(self) -> Periodic | None:
         """The periodic axis (:class:`Periodic`: axis, low, high), or None."""
-        return periodic_from(self._engine.periodic())
+        return periodic_from(self._core.periodic())
 
-    def _check_periodic_obstacle(self, vertices: np.ndarray, moving: bool, name: str) -> None:
-        periodic = self.periodic
+    def check_obstacle(self, vertices: np.ndarray, moving: bool, name: str) -> None:
+        """Refuse an obstacle about to be added that the periodic axis cannot hold (moving, or across the seam)."""
+        periodic = self.periodic()
         if periodic is None:
             return
         if moving:

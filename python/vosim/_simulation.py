@@ -38,7 +38,7 @@ from ._parts import delegate, delegated_property
 from ._speed_zones import SpeedZones
 from ._waiting import WaitingStages
 from ._waypoints import Waypoints
-from ._periodic import _PeriodicMethods
+from ._periodic import PeriodicAxis
 from ._progress import make_progress
 from ._threads import take_worker_share
 from ._waypoint_advance import advance_codes
@@ -107,8 +107,7 @@ class _RunPlan(NamedTuple):
     replanned: Callable | None
 
 
-class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _PeriodicMethods,
-                  _CheckpointMethods):
+class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
     """Common implementation; use Simulator or Batch."""
 
     _scene_axis: bool
@@ -133,6 +132,9 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _PeriodicMethods,
     add_queue = delegate(WaitingStages, WaitingStages.add_queue)
     add_waiting_area = delegate(WaitingStages, WaitingStages.add_waiting_area)
     waiting_stages = delegated_property(WaitingStages, WaitingStages.all)
+    set_periodic = delegate(PeriodicAxis, PeriodicAxis.set_periodic)
+    clear_periodic = delegate(PeriodicAxis, PeriodicAxis.clear_periodic)
+    periodic = delegated_property(PeriodicAxis, PeriodicAxis.periodic)
     set_waypoints = delegate(Waypoints, Waypoints.set_waypoints)
     waypoints_remaining = delegated_property(Waypoints, Waypoints.remaining)
 
