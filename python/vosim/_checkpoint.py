@@ -21,6 +21,7 @@ import numpy as np
 
 from . import _archive, _core
 from ._atomic import atomic_path
+from ._obstacles import Obstacles
 
 FORMAT = "vosim-state"
 # 2: obstacles keep their ids, removed ones stay removed, moving ones keep
@@ -69,7 +70,7 @@ def payload(sim) -> dict:
         "kind": _kind(sim),
         "method": sim.method.to_dict(),
         "engine": engine,
-        "shapes3d": sim._shape_payload(),
+        "shapes3d": sim._part(Obstacles).shapes.payload(),
     }
     if navigation is not None:
         state["navigation"] = navigation
@@ -128,6 +129,7 @@ def restore_into(sim, state: dict, source: str = "state") -> None:
         raise ValueError(f"{source} is corrupt: its contents do not match its checksum")
     # Set through object.__setattr__: the classes may refuse unknown attributes.
     object.__setattr__(sim, "_engine", engine)
+    object.__setattr__(sim, "_parts", {})  # parts over the old engine go with it
     object.__setattr__(sim, "_method", method)
     periodic = sim.periodic if int(engine_state.get("dimensions", 2)) == 2 else None
     if periodic is not None:  # obstacles are not wrapped: set_periodic's rule (the engine leaves it to it)
@@ -141,7 +143,7 @@ def restore_into(sim, state: dict, source: str = "state") -> None:
         except ValueError as error:
             raise ValueError(f"{source} is not a usable vosim simulator state ({error})") from None
     try:
-        sim._restore_shapes(state.get("shapes3d", []))
+        sim._part(Obstacles).shapes.restore(state.get("shapes3d", []))
     except (KeyError, TypeError, ValueError, RuntimeError, AttributeError, IndexError, OverflowError) as error:
         raise ValueError(f"{source} is not a usable vosim simulator state (3D obstacles: {error})") from None
     if state.get("navigation") is not None:

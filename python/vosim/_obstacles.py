@@ -22,6 +22,8 @@ import numpy as np
 
 from . import _core
 from ._checks import MAX_MAGNITUDE, check_values, integer, real_array
+from ._obstacles3d import PlacedShape, Shapes3D
+from ._parts import Part
 from ._periodic import PeriodicAxis
 from .shapes3d import Shape3D
 
@@ -96,22 +98,20 @@ def _ids_text(ids) -> str:
     return shown + (f", ... ({len(ids)} in all)" if len(ids) > 20 else "")
 
 
-class _ObstacleMethods:
-    """Mixed into _Simulation: obstacle methods and agent placement checks."""
+class Obstacles(Part):
+    """A simulator's obstacles: the part behind ``add_obstacle``, ``add_wall``, ``add_boundary``,
+    ``add_obstacles_from``, ``remove_obstacle``, ``set_obstacle_velocity``, ``obstacles``,
+    ``moving_obstacles``, ``obstacle_shapes`` and ``obstacle_clearance``, and the check that new
+    agents stand clear of them. The simulator owns one for its life: it keeps the 3D shapes as
+    added (``shapes``).
+    """
 
-    def _obstacle_scene(self, scene) -> int:
-        """The engine's set index: -1 for obstacles every scene sees."""
-        if scene is None:
-            return -1
-        if not self._scene_axis:
-            raise TypeError("scene: a Simulator has one scene; scene= is for Batch")
-        scene = integer(scene, "scene", minimum=0)
-        if scene >= self._engine.scenes:
-            raise ValueError(f"scene is {scene}; must be < {self._engine.scenes} (or None for every scene)")
-        return scene
+    def __init__(self, engine, scene_axis: bool):
+        super().__init__(engine, scene_axis)
+        self.shapes = Shapes3D(engine, scene_axis)
 
     def _scenes_of(self, scene: int) -> range:
-        return range(self._engine.scenes) if scene < 0 else range(scene, scene + 1)
+        return range(self._core.scenes) if scene < 0 else range(scene, scene + 1)
 
     def _add(self, vertices, kind: str, scene, strict: bool, name: str, velocity=None) -> int:
         moving = velocity is not None
@@ -124,20 +124,20 @@ class _ObstacleMethods:
                                  f"3 or more a polygon), got {len(array)}")
             kind = "segment"
         _core.check_obstacle(array, kind, name)
-        target = self._obstacle_scene(scene)
-        PeriodicAxis(self._engine, self._scene_axis).check_obstacle(array, moving, name)
+        target = self._scene(scene, every=True)
+        PeriodicAxis(self._core, self._scene_axis).check_obstacle(array, moving, name)
         if strict and kind in ("polygon", "boundary"):
             self._refuse_blocked_agents(array, kind, target)
-        return self._engine.add_obstacle(array, kind, target, moving, vx, vy)
+        return self._core.add_obstacle(array, kind, target, moving, vx, vy)
 
     def _refuse_blocked_agents(self, vertices: np.ndarray, kind: str, target: int) -> None:
         """Raise if the new obstacle would put existing agents' centres in its solid."""
-        if self._engine.count == 0:
+        if self._core.count == 0:
             return
         for b in self._scenes_of(target):
-            if kind == "boundary" and self._engine.has_boundary(b):
+            if kind == "boundary" and self._core.has_boundary(b):
                 continue  # another walkable area: a new boundary blocks nobody new
-            view = self._engine.view
+            view = self._core.view
             live = view("active")[b] & (view("ids")[b] >= 0)
             blocked = _core.obstacle_blocks(np.ascontiguousarray(view("positions")[b]), vertices, kind) & live
             if blocked.any():
@@ -148,19 +148,37 @@ class _ObstacleMethods:
                     "move them, or pass strict=False to allow it (they then ignore that obstacle until "
                     "they leave its solid part)")
 
-    def _blocked_points(self, points, scene: int = 0, with_moving: bool = True) -> np.ndarray:
-        """Whether each of the ``(n, 2)`` points lies in the solid part of scene ``scene``'s obstacles
-        (the static ones only unless ``with_moving``), for the navigation and scenario modules."""
-        return self._engine.blocked_points(np.ascontiguousarray(points, dtype=np.float64), scene, with_moving)
+    def points_in_obstacles(self, points, *, scene: int | None = None, moving: bool = True) -> np.ndarray:
+        """Whether each point lies in an obstacle's solid or outside every boundary (2D), bool ``(n,)``.
 
-    def _obstacle_distances(self, points, scene: int = 0) -> np.ndarray:
-        """Each point's signed distance to the nearest obstacle surface of scene ``scene`` (negative in the solid)."""
-        return self._engine.obstacle_distances(np.ascontiguousarray(points, dtype=np.float64), scene)
+        Parameters
+        ----------
+        points
+            ``(n, 2)`` points, e.g. candidate places for new agents.
+        scene
+            Batch only: the scene whose obstacles count (its own and those
+            every scene sees); a Simulator takes None.
+        moving
+            Whether moving obstacles count, where they are now.
+        """
+        if self._core.dimensions != 2:
+            raise ValueError("points_in_obstacles is for 2D simulators; in 3D, see obstacle_shapes")
+        array = real_array(points, "points")
+        if array.ndim != 2 or array.shape[1] != 2:
+            raise ValueError(f"points: expected shape (n, 2), got {array.shape}")
+        check_values(array, "points", magnitude=MAX_MAGNITUDE)
+        return self._core.blocked_points(np.ascontiguousarray(array, dtype=np.float64),
+                                         self._scene(scene, every=False), bool(moving))
 
-    def _refuse_blocked_positions(self, positions: np.ndarray) -> None:
-        """Raise if new agents' centres lie in an obstacle's solid; positions are (B, n, 2)."""
+    def refuse_new_agents(self, positions: np.ndarray, radius) -> None:
+        """Raise if new agents would stand in an obstacle: positions ``(B, n, D)``, radius ``(B, n)``
+        (in 2D their centres in a solid; in 3D their discs overlapping a shape)."""
+        if self._core.dimensions == 3:
+            if self.shapes:
+                self.shapes.refuse_new_agents(positions, radius())
+            return
         for b in range(positions.shape[0]):
-            blocked = self._engine.blocked_points(np.ascontiguousarray(positions[b]), b)
+            blocked = self._core.blocked_points(np.ascontiguousarray(positions[b]), b)
             if blocked.any():
                 prefix = f"positions[{b}, " if self._scene_axis else "positions["
                 names = [f"{prefix}{k}]" for k in np.flatnonzero(blocked)]
@@ -213,10 +231,10 @@ class _ObstacleMethods:
             clockwise polygons (reverse them, or use :meth:`add_boundary`).
             In 3D: agents overlapping the shape (with ``strict``).
         """
-        if self.dimensions == 3:
+        if self._core.dimensions == 3:
             if velocity is not None:
                 raise ValueError("velocity: 3D obstacles do not move")
-            return self._add_shape(vertices, self._obstacle_scene(scene), strict)
+            return self.shapes.add(vertices, self._scene(scene, every=True), strict)
         if isinstance(vertices, Shape3D):
             raise TypeError("vertices: a 3D shape needs a 3D simulator (dimensions=3); this one has dimensions=2")
         return self._add(vertices, "polygon", scene, strict, "vertices", velocity)
@@ -242,11 +260,11 @@ class _ObstacleMethods:
         ValueError
             An id never given in that set, or already removed.
         """
-        target = self._obstacle_scene(scene)
-        if self.dimensions == 3:
-            self._remove_shape(obstacle, target)
+        target = self._scene(scene, every=True)
+        if self._core.dimensions == 3:
+            self.shapes.remove(obstacle, target)
             return
-        self._engine.remove_obstacle(target, integer(obstacle, "obstacle", minimum=0))
+        self._core.remove_obstacle(target, integer(obstacle, "obstacle", minimum=0))
 
     def set_obstacle_velocity(self, obstacle: int, velocity, *, scene: int | None = None) -> None:
         """Change a moving obstacle's velocity ``(vx, vy)`` from the next step on.
@@ -260,9 +278,9 @@ class _ObstacleMethods:
             An unknown or removed id, a static obstacle (add it with
             ``velocity=`` to move it), or a velocity that is not finite.
         """
-        target = self._obstacle_scene(scene)
+        target = self._scene(scene, every=True)
         vx, vy = _velocity(velocity)
-        self._engine.set_obstacle_velocity(target, integer(obstacle, "obstacle", minimum=0), vx, vy)
+        self._core.set_obstacle_velocity(target, integer(obstacle, "obstacle", minimum=0), vx, vy)
 
     def add_boundary(self, vertices, *, strict: bool = True, scene: int | None = None) -> int:
         """Add an enclosing polygon (counter-clockwise around the walkable area); agents stay inside.
@@ -301,7 +319,7 @@ class _ObstacleMethods:
             from shapely.geometry.polygon import orient
         except ImportError as error:  # pragma: no cover - depends on the environment
             raise ImportError('add_obstacles_from needs shapely: pip install "vosim[shapely]"') from error
-        self._obstacle_scene(scene)  # check it before adding anything
+        self._scene(scene, every=True)  # check it before adding anything
         target = scene
         added: list[int] = []
 
@@ -332,20 +350,22 @@ class _ObstacleMethods:
         visit(geometry)
         return added
 
-    @property
     def moving_obstacles(self) -> tuple[MovingObstacle, ...]:
         """Every moving obstacle where it is now: those every scene sees, then each scene's own."""
-        scenes = [-1, *self._engine.scenes_with_obstacles()]
+        scenes = [-1, *self._core.scenes_with_obstacles()]
         return tuple(MovingObstacle(int(o), kind, vertices, (float(v[0]), float(v[1])), None if b < 0 else b)
-                     for b in scenes for o, kind, vertices, v in self._engine.obstacles(b, True))
+                     for b in scenes for o, kind, vertices, v in self._core.obstacles(b, True))
 
-    @property
     def obstacles(self) -> tuple[Obstacle, ...]:
         """Every static obstacle not removed, in the order added: those every scene sees, then each scene's own."""
-        result = [Obstacle(kind, vertices, None) for kind, vertices in self._engine.obstacles(-1)]
-        for b in self._engine.scenes_with_obstacles():
-            result.extend(Obstacle(kind, vertices, b) for kind, vertices in self._engine.obstacles(b))
+        result = [Obstacle(kind, vertices, None) for kind, vertices in self._core.obstacles(-1)]
+        for b in self._core.scenes_with_obstacles():
+            result.extend(Obstacle(kind, vertices, b) for kind, vertices in self._core.obstacles(b))
         return tuple(result)
+
+    def obstacle_shapes(self) -> tuple[PlacedShape, ...]:
+        """3D simulators: every obstacle shape not removed, in the order added."""
+        return self.shapes.placed()
 
     def obstacle_clearance(self) -> np.ndarray:
         """Each agent's clearance to the obstacles: distance to the nearest edge minus its radius.
@@ -353,10 +373,10 @@ class _ObstacleMethods:
         Negative when an agent overlaps an edge or its centre is in an
         obstacle's solid; ``inf`` without obstacles. Shape ``(..., N)``.
         """
-        positions = self._engine.view("positions")
-        radius = self._engine.view("radius")
+        positions = self._core.view("positions")
+        radius = self._core.view("radius")
         result = np.stack([
-            self._engine.obstacle_distances(np.ascontiguousarray(positions[b]), b) - radius[b]
-            for b in range(self._engine.scenes)
-        ]) if self._engine.count else np.zeros((self._engine.scenes, 0))
+            self._core.obstacle_distances(np.ascontiguousarray(positions[b]), b) - radius[b]
+            for b in range(self._core.scenes)
+        ]) if self._core.count else np.zeros((self._core.scenes, 0))
         return result if self._scene_axis else result[0]

@@ -1,8 +1,10 @@
 """How a simulator owns its scene features' parts (speed zones, waiting stages, ...).
 
 Each scene feature has a small part class over the simulator's engine; the
-simulator's public methods delegate to it (``delegate``), so no part reads
-another's attributes or the simulator's private state.
+simulator makes one of each on first use and keeps it (``_Simulation._part``;
+a part may hold state, as the obstacles' part holds the 3D shapes), and its
+public methods delegate to them (``delegate``), so no part reads another's
+attributes or the simulator's private state.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ class Part:
         if scene is None:
             if every:
                 return -1
-            raise TypeError(f"scene: a Batch's stage is in one scene; give scene= (0 to {scenes - 1})")
+            raise TypeError(f"scene: this Batch has {scenes} scenes; give scene= (0 to {scenes - 1})")
         scene = integer(scene, "scene", minimum=0)
         if scene >= scenes:
             raise ValueError(f"scene is {scene}; must be < {scenes}" + (" (or None for every scene)" if every else ""))
@@ -41,7 +43,7 @@ def delegate(part: type[Part], method):
 
     @functools.wraps(method)
     def call(self, *args, **kwargs):
-        return method(part(self._engine, self._scene_axis), *args, **kwargs)
+        return method(self._part(part), *args, **kwargs)
 
     return call
 

@@ -31,10 +31,9 @@ from ._checks import (
     shaped,
 )
 from ._checkpoint import _CheckpointMethods
-from ._obstacles import _ObstacleMethods
-from ._obstacles3d import _Obstacle3DMethods
+from ._obstacles import Obstacles
 from ._sinks import Sinks
-from ._parts import delegate, delegated_property
+from ._parts import Part, delegate, delegated_property
 from ._speed_zones import SpeedZones
 from ._waiting import WaitingStages
 from ._waypoints import Waypoints
@@ -107,7 +106,7 @@ class _RunPlan(NamedTuple):
     replanned: Callable | None
 
 
-class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
+class _Simulation(_CheckpointMethods):
     """Common implementation; use Simulator or Batch."""
 
     _scene_axis: bool
@@ -117,11 +116,31 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
         time_step = scalar(time_step, "time_step", minimum=MIN_TIME, maximum=MAX_MAGNITUDE)
         dimensions = integer(dimensions, "dimensions", minimum=2, maximum=3)
         self._engine = _core.Engine(scenes, time_step, dimensions)
-        self._shape_log = []
         self._method: Method = ORCA()
         self.method = ORCA() if method is None else method
 
+    def _part(self, kind: type[Part]) -> Part:
+        """This simulator's part of that kind (``_parts.py``), made on first use and kept."""
+        parts = self.__dict__.get("_parts")
+        if parts is None:  # (a state being restored makes a new engine and clears them)
+            parts = {}
+            object.__setattr__(self, "_parts", parts)
+        if kind not in parts:
+            parts[kind] = kind(self._engine, self._scene_axis)
+        return parts[kind]
+
     # ------------------------------------------ scene features (their own parts)
+    add_obstacle = delegate(Obstacles, Obstacles.add_obstacle)
+    add_wall = delegate(Obstacles, Obstacles.add_wall)
+    add_boundary = delegate(Obstacles, Obstacles.add_boundary)
+    add_obstacles_from = delegate(Obstacles, Obstacles.add_obstacles_from)
+    remove_obstacle = delegate(Obstacles, Obstacles.remove_obstacle)
+    set_obstacle_velocity = delegate(Obstacles, Obstacles.set_obstacle_velocity)
+    obstacles = delegated_property(Obstacles, Obstacles.obstacles)
+    moving_obstacles = delegated_property(Obstacles, Obstacles.moving_obstacles)
+    obstacle_shapes = delegated_property(Obstacles, Obstacles.obstacle_shapes)
+    obstacle_clearance = delegate(Obstacles, Obstacles.obstacle_clearance)
+    points_in_obstacles = delegate(Obstacles, Obstacles.points_in_obstacles)
     add_sink = delegate(Sinks, Sinks.add_sink)
     set_sink_times = delegate(Sinks, Sinks.set_sink_times)
     remove_sink = delegate(Sinks, Sinks.remove_sink)
@@ -142,7 +161,7 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
     def waypoints(self) -> Waypoints:
         """This simulator's waypoints (:class:`vosim.Waypoints`): set them, or read what is left
         and where each agent is finally bound."""
-        return Waypoints(self._engine, self._scene_axis)
+        return self._part(Waypoints)
 
     # ----------------------------------------------------------------- views
     def _view(self, name: str) -> np.ndarray:
@@ -342,12 +361,9 @@ class _Simulation(_ObstacleMethods, _Obstacle3DMethods, _CheckpointMethods):
         positions = shaped(positions, "positions", [np.shape(positions)], vector_target, broadcast_view=True,
                            **FIELDS["positions"].checks)
         if fields["strict"]:
-            if dims == 2:
-                self._refuse_blocked_positions(positions)
-            elif self._shape_log:
-                radius = shaped(ADD_DEFAULTS["radius"] if fields["radius"] is None else fields["radius"], "radius",
-                                scalar_shapes, scalar_target, **FIELDS["radius"].checks)
-                self._refuse_agents_in_shapes(positions, radius)
+            self._part(Obstacles).refuse_new_agents(positions, lambda: shaped(
+                ADD_DEFAULTS["radius"] if fields["radius"] is None else fields["radius"], "radius",
+                scalar_shapes, scalar_target, **FIELDS["radius"].checks))
         velocities, pref_velocities = (
             vector(name, np.zeros(dims) if fields[name] is None else fields[name])
             for name in ("velocities", "pref_velocities")

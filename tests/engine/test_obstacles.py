@@ -226,3 +226,25 @@ class TestShapely:
 
         with pytest.raises(TypeError, match="cannot make obstacles from Point"):
             vosim.Simulator().add_obstacles_from(Point(0, 0))
+
+
+def test_points_in_obstacles_says_which_points_are_in_a_solid_or_outside_every_boundary():
+    sim = vosim.Simulator()
+    sim.add_boundary([[-10.0, -10.0], [10.0, -10.0], [10.0, 10.0], [-10.0, 10.0]])
+    sim.add_obstacle([[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]])
+    sim.add_obstacle([[5.0, 5.0], [6.0, 5.0], [6.0, 6.0], [5.0, 6.0]], velocity=(0.0, 0.0))
+    points = [[1.0, 1.0], [3.0, 3.0], [20.0, 0.0], [5.5, 5.5]]
+    assert sim.points_in_obstacles(points).tolist() == [True, False, True, True]
+    assert sim.points_in_obstacles(points, moving=False).tolist() == [True, False, True, False]
+    batch = vosim.Batch(scenes=2)
+    batch.add_obstacle([[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]], scene=1)
+    assert batch.points_in_obstacles([[1.0, 1.0]], scene=0).tolist() == [False]
+    assert batch.points_in_obstacles([[1.0, 1.0]], scene=1).tolist() == [True]
+    with pytest.raises(TypeError, match="give scene="):
+        batch.points_in_obstacles([[1.0, 1.0]])
+    with pytest.raises(ValueError, match=r"points: expected shape \(n, 2\)"):
+        sim.points_in_obstacles([1.0, 1.0])
+    with pytest.raises(ValueError, match="points"):
+        sim.points_in_obstacles([[np.nan, 0.0]])
+    with pytest.raises(ValueError, match="for 2D simulators"):
+        vosim.Simulator(dimensions=3).points_in_obstacles([[0.0, 0.0, 0.0]])

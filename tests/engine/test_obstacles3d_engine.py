@@ -116,6 +116,11 @@ def test_checkpoints_carry_the_shapes_and_resume_bit_identically(tmp_path):
         np.testing.assert_array_equal(copy.run(60).positions, expected)
     with pytest.raises(ValueError):
         copies[0].remove_obstacle(1)  # still removed
+    # Each copy keeps its own shapes: one added to a copy is not the original's.
+    shown = len(sim.obstacle_shapes)
+    assert copies[1].add_obstacle(vosim.Sphere((50.0, 0.0, 0.0), 1.0)) == 6
+    assert len(copies[1].obstacle_shapes) == shown + 1
+    assert len(sim.obstacle_shapes) == len(copies[0].obstacle_shapes) == shown
 
 
 def test_shapes_and_polygons_do_not_mix():

@@ -161,7 +161,8 @@ class Roadmap:
         candidates = corner_points(obstacles, offset)
         keep = Sight(obstacle_edges(obstacles)).clear_points(candidates, radius)
         if free is not None and len(candidates):  # not inside another obstacle's solid
-            keep &= ~free._blocked_points(candidates, 0, False)
+            scene = 0 if np.ndim(free.positions) == 3 else None  # a Batch: its first scene
+            keep &= ~free.points_in_obstacles(candidates, scene=scene, moving=False)
         elif len(candidates):
             keep &= ~_blocked(candidates, obstacles)
         return cls(candidates[keep], obstacles, radius=radius, links=links)
