@@ -53,11 +53,7 @@ def payload(sim) -> dict:
     """What pickling and save_state carry for ``sim``: plain data only."""
     from ._version import __version__
 
-    navigation = None
-    if getattr(sim, "_exits", None) is not None or getattr(sim, "_plan", None) is not None:
-        from .navigation import navigation_state
-
-        navigation = navigation_state(sim)
+    navigation = sim._navigation_state()
     engine = sim._snapshot()
     if any(name.startswith(_FEATURE_PREFIX) for name in engine):
         version = 5
@@ -147,10 +143,8 @@ def restore_into(sim, state: dict, source: str = "state") -> None:
     except (KeyError, TypeError, ValueError, RuntimeError, AttributeError, IndexError, OverflowError) as error:
         raise ValueError(f"{source} is not a usable vosim simulator state (3D obstacles: {error})") from None
     if state.get("navigation") is not None:
-        from .navigation import restore_navigation
-
         try:
-            restore_navigation(sim, state["navigation"])
+            sim._restore_navigation(state["navigation"])
         except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as error:
             raise ValueError(f"{source} is not a usable vosim simulator state (navigation: {error})") from None
 

@@ -125,8 +125,8 @@ class _Simulation(_CheckpointMethods):
         if parts is None:  # (a state being restored makes a new engine and clears them)
             parts = {}
             object.__setattr__(self, "_parts", parts)
-        if kind not in parts:
-            parts[kind] = kind(self._engine, self._scene_axis)
+        if kind not in parts:  # a part over the engine, or over the simulator's public API (navigation)
+            parts[kind] = kind(self._engine, self._scene_axis) if issubclass(kind, Part) else kind(self)
         return parts[kind]
 
     # ------------------------------------------ scene features (their own parts)
@@ -436,10 +436,17 @@ class _Simulation(_CheckpointMethods):
 
     def _route_pauser(self, replan_stalled):
         """How a run pauses to re-route agents, ``(every, due, finish)``, or None: nobody here. A simulator that
-        routes (navigation's ``GoalMethods``: exits, planned paths) says when and how."""
+        routes (the Simulator's ``Navigation`` part: exits, planned paths) says when and how."""
         if replan_stalled is not None:
             raise TypeError("replan_stalled: only a Simulator re-plans (a Batch has no planner)")
         return None
+
+    def _navigation_state(self) -> dict | None:
+        """What navigation keeps for checkpoints, or None (a Batch keeps none)."""
+        return None
+
+    def _restore_navigation(self, state) -> None:
+        raise ValueError("a Batch has no navigation to restore")
 
     def run(
         self,

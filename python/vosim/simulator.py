@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._parts import delegate, delegated_property
 from ._simulation import _Simulation, add_agents_method
 from .methods import Method
-from .navigation import GoalMethods
+from .navigation import Navigation, navigation_state, restore_navigation
 
 
-class Simulator(GoalMethods, _Simulation):
+class Simulator(_Simulation):
     """Agents in one scene, stepped by one avoidance method.
 
     All per-agent state lives in the C++ engine and is shown as NumPy views
@@ -54,6 +55,21 @@ class Simulator(GoalMethods, _Simulation):
 
     def __init__(self, time_step: float = 0.25, *, method: Method | str | None = None, dimensions: int = 2):
         super().__init__(1, time_step, method, dimensions)
+
+    # ------------------------------------------ navigation (its own part)
+    set_goals = delegate(Navigation, Navigation.set_goals)
+    set_exits = delegate(Navigation, Navigation.set_exits)
+    chosen_exit = delegated_property(Navigation, Navigation.chosen_exit)
+    chosen_route = delegated_property(Navigation, Navigation.chosen_route)
+
+    def _route_pauser(self, replan_stalled):
+        return self._part(Navigation).route_pauser(replan_stalled)
+
+    def _navigation_state(self) -> dict | None:
+        return navigation_state(self._part(Navigation))
+
+    def _restore_navigation(self, state) -> None:
+        restore_navigation(self._part(Navigation), state)
 
     def __repr__(self) -> str:
         return (f"Simulator(agents={self.num_agents}, dimensions={self.dimensions}, time_step={self.time_step}, "

@@ -55,3 +55,18 @@ def test_an_exit_through_a_sink_the_state_lacks_is_refused(tmp_path):
     state = sim.__getstate__()
     state["engine"]["columns"]["exit_sink"] = np.array([[99, -1]], dtype=np.int32)
     refused(state, tmp_path, r"exit_sink\[0, 0\] is 99, but the state has 1 exits \(sinks; ids 0 to 0\)")
+
+
+def test_a_batch_state_with_navigation_is_refused(tmp_path):
+    sim = vosim.Simulator(time_step=0.1)
+    sim.add_agents([[0.0, 0.0]])
+    sim.set_goals([0], [[5.0, 0.0]], plan="roadmap")
+    state = sim.__getstate__()
+    assert state["navigation"] is not None
+    batch = vosim.Batch(scenes=1, time_step=0.1)
+    batch.add_agents([[0.0, 0.0]])
+    crafted = batch.__getstate__()
+    crafted["navigation"] = state["navigation"]
+    crafted["checksum"] = checksum(crafted)
+    with pytest.raises(ValueError, match="a Batch has no navigation"):
+        restore_into(object.__new__(vosim.Batch), crafted)

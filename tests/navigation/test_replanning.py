@@ -67,7 +67,7 @@ def test_a_planner_object_is_used_as_given():
     mesh = NavMesh.from_simulator(sim)  # with the near door open
     sim.set_goals(ids, [[GOAL[0], sim.positions[0, 1]]], plan=mesh)
     sim.add_obstacle(DOOR_A)
-    assert sim._plan == (mesh, 0.0)
+    assert sim._part(vosim.navigation.Navigation).plan == (mesh, 0.0)
     traj = sim.run(600, replan_stalled=2.0)
     assert not arrived(sim).any()
     assert traj.positions[:, 0, 1].max() < 4.0  # never tried the far door
@@ -167,3 +167,20 @@ def test_an_agent_out_of_sight_of_the_roadmap_heads_straight_for_its_goal_and_th
     # a goal no start can reach is still an error naming its agent
     with pytest.raises(ValueError, match="agent 2: "):
         sim.set_goals(ids, np.vstack([goals[:2], [[0.0, -0.5]]]), plan="roadmap")
+
+
+def test_a_simulator_with_navigation_goes_as_soon_as_it_is_dropped():
+    """Its navigation part holds it weakly: no reference cycle keeps the engine alive until a collection."""
+    import gc
+    import weakref
+
+    sim, ids = two_doors()
+    sim.set_goals(ids, [GOAL], plan="navmesh")
+    sim.run(5, replan_stalled=2.0)
+    gone = weakref.ref(sim)
+    gc.disable()
+    try:
+        del sim
+        assert gone() is None
+    finally:
+        gc.enable()

@@ -26,7 +26,7 @@ __all__ = ["EXIT_CHOICES", "SPECIFIC_FLOW", "NavMesh", "Roadmap"]
 # package's private modules (tests/meta/test_private_imports.py); not public: not in __all__.
 from ._exits import merge_pausers  # noqa: E402, F401
 from ._geometry import obstacle_edges, visible  # noqa: E402, F401
-from ._goals import GoalMethods, PLANNERS  # noqa: E402, F401
+from ._goals import Navigation, PLANNERS  # noqa: E402, F401
 from ._planners import builder_of, plan_on_roadmap, warn_off_mesh  # noqa: E402, F401
 from ._replanning import stall_replanner  # noqa: E402, F401
 from ._state import navigation_state, restore_navigation  # noqa: E402, F401

@@ -1,6 +1,14 @@
-"""``Simulator.set_goals``: goals for many agents, optionally turned into planned waypoints."""
+"""A simulator's navigation: goals for many agents, optionally turned into planned waypoints
+(``set_goals``), exits chosen among sinks (``set_exits``), and the run's pauses to re-route.
+
+``Navigation`` is a part the Simulator owns (``_parts.py``): it keeps what
+navigation decides (the exits' choice, the planner that re-planning uses,
+the stall clock) and works on its simulator through the public API only.
+"""
 
 from __future__ import annotations
+
+import weakref
 
 import numpy as np
 
@@ -12,25 +20,43 @@ from ._planners import builder_of, plan_on_roadmap, warn_off_mesh
 PLANNERS = ("roadmap", "navmesh")
 
 
-class GoalMethods:
-    """Mixed into Simulator: set goals, planning the way to them."""
+class Navigation:
+    """A simulator's navigation: the part behind ``set_goals``, ``set_exits``, ``chosen_exit`` and
+    ``chosen_route``, and the run's pauses to re-route."""
 
-    #: The exits' choice (``set_exits``), None until exits are set.
-    _exits = None
+    def __init__(self, sim):
+        # Weakly: the simulator owns its parts, and its engine should go with it, not with the next
+        # garbage collection.
+        self._owner = weakref.ref(sim)
+        #: The exits' choice (``set_exits``), None until exits are set.
+        self.exits = None
+        #: ``(planner, clearance)`` of the last planned ``set_goals``: what re-planning plans with.
+        self.plan = None
+        #: Re-planning's clock, carried from run to run (``_replanning.stall_replanner``).
+        self.stall_clock = None
 
-    def _route_pauser(self, replan_stalled):
+    @property
+    def sim(self):
+        sim = self._owner()
+        if sim is None:  # pragma: no cover - a part lives no longer than its simulator
+            raise RuntimeError("this simulator is gone")
+        return sim
+
+    def route_pauser(self, replan_stalled):
         """The run's pauses to re-route (``_Simulation._route_pauser``): the exits' choices and times, and
         stalled agents re-planned (``run(replan_stalled=)``); where both re-route an agent, the exits win."""
         from ._exits import merge_pausers
         from ._replanning import stall_replanner
 
+        sim = self.sim
         stalled = None if replan_stalled is None else stall_replanner(self, replan_stalled)
-        exits = None if self._exits is None else self._exits.pauser(self)  # set_exits(reevaluate=...), times
+        exits = None if self.exits is None else self.exits.pauser(sim)  # set_exits(reevaluate=...), times
         return merge_pausers(exits, stalled)
 
     def _slots_of(self, ids: np.ndarray) -> np.ndarray:
         """Each id's slot; ValueError naming the first unknown id."""
-        known = np.asarray(self.ids)
+        sim = self.sim
+        known = np.asarray(sim.ids)
         order = np.argsort(known, kind="stable")
         at = np.minimum(np.searchsorted(known[order], ids), max(len(known) - 1, 0))
         missing = (known[order][at] != ids) if len(known) else np.ones(len(ids), dtype=bool)
@@ -95,6 +121,7 @@ class GoalMethods:
         from ._navmesh import NavMesh
         from ._roadmap import Roadmap
 
+        sim = self.sim
         if isinstance(plan, str) and plan not in PLANNERS:
             raise ValueError(f"plan is {plan!r}; must be None, {', '.join(map(repr, PLANNERS))}, "
                              "a vosim.navigation.Roadmap or a NavMesh")
@@ -111,7 +138,7 @@ class GoalMethods:
             raise ValueError(f"goals: expected {len(ids)} goals (one per id), got {len(goals)}")
         slots = self._slots_of(ids)
         if waypoint_radius is None:
-            waypoint_radius = np.asarray(self.arrival_radius)[slots]
+            waypoint_radius = np.asarray(sim.arrival_radius)[slots]
         waypoint_radius = shaped(waypoint_radius, "waypoint_radius", [(), (len(ids),)], (len(ids),),
                                  minimum=0.0, maximum=MAX_MAGNITUDE)
         advance = advance_codes(waypoint_advance, len(ids))
@@ -122,20 +149,20 @@ class GoalMethods:
             offsets, points = np.arange(len(ids) + 1, dtype=np.int64), goals
         else:
             if isinstance(plan, str):
-                radius = float(np.asarray(self.radius)[slots].max())
+                radius = float(np.asarray(sim.radius)[slots].max())
                 # A mesh without a boundary spans the box round what it knows: the new goals too.
                 extra = {"points": goals} if plan == "navmesh" else {}
-                plan = builder_of(plan).from_simulator(self, radius=radius, clearance=clearance, **extra)
-            starts = np.ascontiguousarray(np.asarray(self.positions)[slots])
+                plan = builder_of(plan).from_simulator(sim, radius=radius, clearance=clearance, **extra)
+            starts = np.ascontiguousarray(np.asarray(sim.positions)[slots])
             label = lambda i: f"agent {int(ids[i])}"  # noqa: E731
             if isinstance(plan, NavMesh):
                 warn_off_mesh(plan, starts, ids)
                 offsets, points = plan.plan_flat(starts, goals, label, snap_starts=True)
             else:
                 offsets, points = plan_on_roadmap(plan, starts, goals, ids, label)
-        self.waypoints.set_tracks(ids, offsets, points, waypoint_radius, advance)
+        sim.waypoints.set_tracks(ids, offsets, points, waypoint_radius, advance)
         if planner is not None:  # what run(replan_stalled=...) plans with (checkpoints carry it)
-            self._plan = (planner, clearance)
+            self.plan = (planner, clearance)
 
     def set_exits(self, sinks, *, choice: str = "nearest", assignment=None, reevaluate=None,
                   via=None, plan="navmesh", clearance: float = 0.0, waypoint_radius=None,
@@ -223,6 +250,7 @@ class GoalMethods:
         from ._navmesh import NavMesh
         from ._roadmap import Roadmap
 
+        sim = self.sim
         if isinstance(plan, str) and plan not in PLANNERS:
             raise ValueError(f"plan is {plan!r}; must be None, {', '.join(map(repr, PLANNERS))}, "
                              "a vosim.navigation.Roadmap or a NavMesh")
@@ -232,31 +260,31 @@ class GoalMethods:
         sinks = ids_array(sinks, "sinks", "sink")
         if assignment is not None:
             assignment = ids_array(assignment, "assignment", "sink")
-        exits = ExitChoice(self, sinks, choice, assignment, reevaluate, plan,
+        exits = ExitChoice(sim, sinks, choice, assignment, reevaluate, plan,
                            scalar(clearance, "clearance", minimum=0.0, maximum=MAX_MAGNITUDE), waypoint_radius, via,
                            waypoint_advance)
-        exits.apply(self)
-        self._exits = exits
+        exits.apply(sim)
+        self.exits = exits
 
-    @property
     def chosen_exit(self) -> np.ndarray:
         """The sink id each agent chose at the last choice (``set_exits``, re-evaluations), -1 for none.
 
         int64 ``(N,)``, a copy; agents that left keep the choice they had.
         """
-        exits = self._exits
-        count = len(np.asarray(self.ids))
+        sim = self.sim
+        exits = self.exits
+        count = len(np.asarray(sim.ids))
         out = np.full(count, -1, dtype=np.int64)
         if exits is not None:
             known = exits.chosen[:count]
             out[:len(known)] = np.where(known >= 0, exits.sinks[np.maximum(known, 0)], -1)
         return out
 
-    @property
     def chosen_route(self) -> np.ndarray:
         """Each agent's route at the last choice: its index in ``set_exits``' ``sinks``, -1 for none (int64 copy)."""
-        exits = self._exits
-        count = len(np.asarray(self.ids))
+        sim = self.sim
+        exits = self.exits
+        count = len(np.asarray(sim.ids))
         out = np.full(count, -1, dtype=np.int64)
         if exits is not None:
             known = exits.chosen[:count]

@@ -22,8 +22,9 @@ from .. import _core
 from .._checks import MAX_MAGNITUDE, scalar
 
 
-def stall_replanner(sim, seconds) -> tuple[int, object, object]:
-    """``(pause_every, replan, finish)`` for the engine's run: re-plan agents stalled for ``seconds``.
+def stall_replanner(navigation, seconds) -> tuple[int, object, object]:
+    """``(pause_every, replan, finish)`` for the engine's run: re-plan the agents of ``navigation``'s
+    simulator (its ``Navigation`` part) stalled for ``seconds``.
 
     The period runs on across consecutive runs with the same period, planner
     and agents: ``run(20, replan_stalled=2.0)`` at dt 0.1, called again and
@@ -32,7 +33,8 @@ def stall_replanner(sim, seconds) -> tuple[int, object, object]:
     run's first step (nothing moves in between).
     """
     seconds = scalar(seconds, "replan_stalled", minimum=0.0, strict=True, maximum=MAX_MAGNITUDE)
-    plan = getattr(sim, "_plan", None)
+    sim = navigation.sim
+    plan = navigation.plan
     if plan is None:
         raise ValueError("replan_stalled: there is no planner to re-plan with; "
                          "give the agents their goals with set_goals(..., plan=...) first")
@@ -40,12 +42,12 @@ def stall_replanner(sim, seconds) -> tuple[int, object, object]:
     every = max(1, round(seconds / sim.time_step))
     least_moved = _core.STALL_SPEED * every * sim.time_step
     ids_now = np.asarray(sim.ids)
-    clock = getattr(sim, "_stall_clock", None)
+    clock = navigation.stall_clock
     if (clock is None or clock["every"] != every or clock["plan"] is not plan
             or not np.array_equal(clock["ids"], ids_now)):
         # Positions at the last check, and steps since it (carried from run to run).
         clock = {"every": every, "plan": plan, "ids": ids_now.copy(), "last": np.array(sim.positions), "since": 0}
-        sim._stall_clock = clock
+        navigation.stall_clock = clock
     last = clock["last"]
 
     def check():

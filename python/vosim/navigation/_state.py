@@ -185,10 +185,11 @@ def exits_from_state(state, sim, name: str = "exits"):
     return exits
 
 
-def navigation_state(sim) -> dict | None:
-    """Everything navigation keeps on ``sim`` that later steps depend on, or None when it keeps nothing."""
-    exits = getattr(sim, "_exits", None)
-    plan = getattr(sim, "_plan", None)
+def navigation_state(navigation) -> dict | None:
+    """Everything a simulator's ``Navigation`` part keeps that later steps depend on, or None when it
+    keeps nothing."""
+    exits = navigation.exits
+    plan = navigation.plan
     if exits is None and plan is None:
         return None
     state = {}
@@ -200,13 +201,14 @@ def navigation_state(sim) -> dict | None:
     return state
 
 
-def restore_navigation(sim, state, name: str = "navigation") -> None:
-    """Put ``navigation_state``'s data back on ``sim`` (restored already); ValueError naming what is wrong."""
+def restore_navigation(navigation, state, name: str = "navigation") -> None:
+    """Put ``navigation_state``'s data back into a ``Navigation`` part (its simulator restored already);
+    ValueError naming what is wrong."""
     if state is None:
         return
     if not isinstance(state, dict) or not set(state) <= {"exits", "replan"}:
         raise ValueError(f"{name}: expected the navigation state")
-    exits = exits_from_state(state["exits"], sim, f"{name}.exits") if "exits" in state else None
+    exits = exits_from_state(state["exits"], navigation.sim, f"{name}.exits") if "exits" in state else None
     plan = None
     if "replan" in state:
         replan = state["replan"]
@@ -215,6 +217,6 @@ def restore_navigation(sim, state, name: str = "navigation") -> None:
         plan = (planner_from_state(replan.get("planner"), f"{name}.replan.planner"),
                 _number(replan.get("clearance"), f"{name}.replan.clearance"))
     if exits is not None:
-        object.__setattr__(sim, "_exits", exits)
+        navigation.exits = exits
     if plan is not None:
-        object.__setattr__(sim, "_plan", plan)
+        navigation.plan = plan
