@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/block_runner.hpp"
 #include "engine/engine.hpp"
 #include "navigation/funnel.hpp"
 #include "navigation/path_search.hpp"
@@ -313,4 +314,20 @@ TEST_CASE("inspect, one path in both dimensions: the velocity the next step take
     REQUIRE(engine3.step());
     const Vec3 v = engine3.state().velocity<Vec3>(engine3.state().index(0, 1));
     CHECK((v.x == d3.new_velocity.x && v.y == d3.new_velocity.y && v.z == d3.new_velocity.z));
+}
+
+TEST_CASE("the velocity phase's plan: threads for costly agents however few, finer chunks for small crowds") {
+    // Unknown cost (the first step): by the agent count alone.
+    CHECK(plan_blocks(100, 8, 0.0).team == 1);
+    CHECK(plan_blocks(kParallelMinAgents, 8, 0.0).team == 8);
+    // 128 agents of a sampling method (20 us each): several threads, 4 chunks each.
+    const BlockPlan costly = plan_blocks(128, 2, 20e-6);
+    CHECK(costly.team == 2);
+    CHECK(costly.chunk == 16);
+    // The same agents at ORCA's cost (0.5 us): not worth waking a thread.
+    CHECK(plan_blocks(128, 2, 0.5e-6).team == 1);
+    // Large crowds keep the usual chunks; tiny ones never go below the least.
+    CHECK(plan_blocks(100000, 16, 1e-6).chunk == kChunkAgents);
+    CHECK(plan_blocks(9, 16, 1e-3).chunk == kMinChunkAgents);
+    CHECK(plan_blocks(9, 16, 1e-3).team == 16);
 }

@@ -96,3 +96,15 @@ def test_bit_identical_for_one_and_two_threads_in_a_large_crowd(method_name):
         vosim.set_num_threads(threads)
         results.append(fingerprint(method_name, 6, scenes=1, agents=12_000, steps=15))
     assert results[0] == results[1]
+
+
+@pytest.mark.skipif(not threads_available, reason="built without threads")
+@pytest.mark.parametrize("method_name", METHODS)
+def test_bit_identical_for_one_and_several_threads_in_a_small_crowd(method_name):
+    """A crowd too small to split by its agent count: costly methods still run on several threads,
+    in chunks cut finer than usual (block_runner.hpp's plan_blocks), from the second step on."""
+    results = []
+    for threads in (1, 2, 3):
+        vosim.set_num_threads(threads)
+        results.append(fingerprint(method_name, 7, scenes=1, agents=60, steps=60))
+    assert results[0] == results[1] == results[2]

@@ -64,6 +64,7 @@ void Engine::set_method(std::shared_ptr<const Method> method) {
     }
     BusyGuard guard(busy_);
     method_ = std::move(method);
+    velocity_seconds_per_agent_ = 0.0;  // another method's cost: by the agent count until measured
 }
 
 std::vector<std::int64_t> Engine::add_agents(int n, const AgentInput& input, bool name_scenes) {

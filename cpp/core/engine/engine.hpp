@@ -154,6 +154,7 @@ private:
     std::vector<std::unique_ptr<ObstacleSet3>> scene_obstacles3_;  // 3D
     std::vector<Workspace> workspaces_;               // one per thread
     std::unique_ptr<StepData> step_data_;             // the method's per-step data
+    double velocity_seconds_per_agent_ = 0.0;         // the last velocities phase's work per agent
     std::atomic<bool> busy_{false};
     Waypoints waypoints_;
     RunMetrics* metrics_ = nullptr;      // during a run that gathers metrics

@@ -37,7 +37,7 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
         metrics_largest_radius_ = largest_active_radius(state_);
         metrics_->begin_state(step_count_, threads);
     }
-    const BlockRun run = run_in_blocks(total, threads, ticker, steps_done,
+    const BlockRun run = run_in_blocks(total, threads, velocity_seconds_per_agent_, ticker, steps_done,
                                        [&](std::int64_t begin, std::int64_t end, std::int64_t& k, ChunkTally& tally) {
         Workspace& ws = workspaces_[thread_index()];
         const auto t0 = std::chrono::steady_clock::now();
@@ -73,8 +73,10 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
         tally.second_seconds += std::chrono::duration<double>(t2 - t1).count();
     });
     if (!run.finished) return false;
-    phase_times_.neighbor_queries += run.first_seconds / threads;
-    phase_times_.method += run.second_seconds / threads;
+    phase_times_.neighbor_queries += run.first_seconds / run.team;
+    phase_times_.method += run.second_seconds / run.team;
+    // What the next step's plan goes by (block_runner.hpp's plan_blocks).
+    velocity_seconds_per_agent_ = total > 0 ? (run.first_seconds + run.second_seconds) / static_cast<double>(total) : 0.0;
     if (metrics_) metrics_->end_state();
     if (run.first_bad < total) {
         const int bad_scene = order_.scene_of(run.first_bad);
