@@ -45,7 +45,7 @@ inline constexpr std::size_t kStepPhaseCount = sizeof(kStepPhases) / sizeof(kSte
 // Seconds spent in each phase of the steps so far (on the calling thread's
 // clock: a parallel phase's wall time), and, within the velocities phase,
 // the neighbour queries and the method calls (summed over the threads, then
-// divided by their count).
+// divided by the threads the phase ran on).
 struct PhaseTimes {
     std::array<double, kStepPhaseCount> seconds{};
     double neighbor_queries = 0.0;  // agents and obstacle edges
