@@ -311,3 +311,16 @@ def test_peak_angular_speed_is_nan_for_holonomic_agents():
     traj = sim.run(40)  # agent 1, facing +x, turns to its goal in +y
     peaks = traj.metrics["peak_angular_speed"]
     assert np.isnan(peaks[0]) and np.isfinite(peaks[1]) and peaks[1] > 0
+
+
+def test_import_loads_the_comparison_sweeps_and_version_only_when_used():
+    code = ("import sys, vosim\n"
+            "late = ('vosim.comparison', 'vosim.sweeps', 'vosim.scenarios', 'vosim._version', 'importlib.metadata')\n"
+            "assert not [m for m in late if m in sys.modules], [m for m in late if m in sys.modules]\n"
+            "from vosim import compare, sweep\n"
+            "assert compare.__module__ == 'vosim.comparison' and sweep.__module__ == 'vosim.sweeps'\n"
+            "assert vosim.__version__ and 'compare' in dir(vosim) and '__version__' in dir(vosim)\n"
+            "assert 'compare' in vars(vosim)  # kept after the first use\n"
+            "print('ok')")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "ok", done.stderr

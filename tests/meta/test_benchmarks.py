@@ -295,3 +295,18 @@ def test_bench_builds_refuses_one_build_and_a_directory_without_vosim(tmp_path):
         done = subprocess.run([sys.executable, str(BENCHMARKS / "bench_builds.py"), *args], capture_output=True,
                               text=True, timeout=60)
         assert done.returncode == 2 and message in done.stderr
+
+
+def test_bench_compare_times_each_build_in_turn(tmp_path):
+    import vosim
+
+    here = str(Path(vosim.__file__).resolve().parents[1])
+    json_path = tmp_path / "compare.json"
+    out = run_script("bench_compare.py", ["--build", f"a={here}", "--build", f"b={here}", "--rounds", "2",
+                                          "--warm", "1", "--json", str(json_path)])
+    assert "| b |" in out and "speed-up warm" in out
+    written = json.loads(json_path.read_text())
+    for label in ("a", "b"):
+        runs = written["results"][label]
+        assert len(runs) == 2  # one run per round
+        assert all(run["rows"] == 8 and len(run["warm"]) == 1 for run in runs)  # 2 methods x 4 seeds
