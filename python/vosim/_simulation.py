@@ -11,6 +11,7 @@ import os
 import time as _time
 import warnings
 from textwrap import indent
+from pathlib import Path
 from typing import Callable, NamedTuple
 
 import numpy as np
@@ -30,7 +31,9 @@ from ._checks import (
     scalar,
     shaped,
 )
-from ._checkpoint import _CheckpointMethods
+from ._checkpoint import payload as checkpoint_payload
+from ._checkpoint import restore_into
+from ._checkpoint import save_state as save_checkpoint
 from ._obstacles import Obstacles
 from ._sinks import Sinks
 from ._parts import Part, delegate, delegated_property
@@ -106,7 +109,7 @@ class _RunPlan(NamedTuple):
     replanned: Callable | None
 
 
-class _Simulation(_CheckpointMethods):
+class _Simulation:
     """Common implementation; use Simulator or Batch."""
 
     _scene_axis: bool
@@ -128,6 +131,40 @@ class _Simulation(_CheckpointMethods):
         if kind not in parts:  # a part over the engine, or over the simulator's public API (navigation)
             parts[kind] = kind(self._engine, self._scene_axis) if issubclass(kind, Part) else kind(self)
         return parts[kind]
+
+    # ------------------------------------------ pickling and checkpoints (_checkpoint.py)
+    def __getstate__(self) -> dict:
+        if self._engine.busy:
+            raise RuntimeError("the simulator is busy running in another thread; "
+                               "pickle it after that call returns")
+        return checkpoint_payload(self)
+
+    def __setstate__(self, state: dict) -> None:
+        restore_into(self, state)
+
+    def save_state(self, path) -> Path:
+        """Write everything the next step depends on to ``path``, atomically.
+
+        Agents and all their fields, obstacles, waypoints, the method, the
+        time and step count: :func:`vosim.load_state` gives back a simulator
+        whose steps are bit-identical to this one's from here on (whatever
+        the thread count). Pickling (``pickle.dumps(sim)``) carries the same.
+
+        Parameters
+        ----------
+        path
+            Where to write; ``.npz`` is appended when missing. The file is
+            written under a temporary name in the same folder and renamed
+            into place, so a crash never leaves a half-written file.
+
+        Returns
+        -------
+        pathlib.Path
+            The path written.
+        """
+        if self._engine.busy:
+            raise RuntimeError("the simulator is busy running in another thread; save after that call returns")
+        return save_checkpoint(self, path)
 
     # ------------------------------------------ scene features (their own parts)
     add_obstacle = delegate(Obstacles, Obstacles.add_obstacle)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "python" / "vosim"
 # The private bases the simulator classes are assembled from.
-BASES = {"_Simulation", "_CheckpointMethods"}
+BASES = {"_Simulation"}
 
 
 def test_no_module_imports_another_modules_underscore_names():
