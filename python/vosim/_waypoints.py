@@ -29,6 +29,10 @@ class Waypoints(Part):
     ``sim.waypoints.set_waypoints(...)`` and ``sim.waypoints.remaining()``.
     """
 
+    def __repr__(self) -> str:
+        left = np.asarray(self._core.waypoints_remaining())
+        return f"Waypoints(agents with waypoints left: {int((left > 0).sum())}, waypoints left: {int(left.sum())})"
+
     def set_waypoints(self, ids, waypoints, *, waypoint_radius=None, waypoint_advance="distance",
                       radius=None) -> None:
         """Give agents waypoints: each heads for its first, moves on to the next when

@@ -150,3 +150,9 @@ def test_flat_tracks_set_and_clear_waypoints_and_bad_ones_change_nothing():
     with pytest.raises(ValueError, match="no agent with id 7"):
         sim.waypoints.set_tracks([7], [0, 1], [[1.0, 1.0]], [0.3])
     assert sim.waypoints.remaining().tolist() == [0, 1]
+
+
+def test_the_waypoints_part_says_what_is_left_in_its_repr():
+    sim = walker()
+    sim.add_agents([[9.0, 9.0]], goals=[[9.0, 0.0]], radius=0.2)
+    assert repr(sim.waypoints) == "Waypoints(agents with waypoints left: 1, waypoints left: 2)"
