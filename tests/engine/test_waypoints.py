@@ -149,6 +149,12 @@ def test_flat_tracks_set_and_clear_waypoints_and_bad_ones_change_nothing():
         sim.waypoints.set_tracks([0, 1], [0, 2, 1], [[1.0, 1.0], [2.0, 2.0]], [0.3, 0.3])
     with pytest.raises(ValueError, match="no agent with id 7"):
         sim.waypoints.set_tracks([7], [0, 1], [[1.0, 1.0]], [0.3])
+    with pytest.raises(ValueError, match=r"waypoints\[0\]\[0\] is \(nan, 0\)"):
+        sim.waypoints.set_tracks([0], [0, 1], [[np.nan, 0.0]], [0.3])
+    with pytest.raises(ValueError, match=r"radius\[0\] is -1"):
+        sim.waypoints.set_tracks([0], [0, 1], [[1.0, 0.0]], [-1.0])
+    with pytest.raises(ValueError, match=r"points: expected \(k, 2\)"):
+        sim.waypoints.set_tracks([0], [0, 1], [[1.0, 0.0, 0.0]], [0.3])
     assert sim.waypoints.remaining().tolist() == [0, 1]
 
 
