@@ -106,6 +106,11 @@ class Obstacles(Part):
     added (``shapes``).
     """
 
+    methods = ("add_obstacle", "add_wall", "add_boundary", "add_obstacles_from", "remove_obstacle",
+               "set_obstacle_velocity", "obstacle_clearance", "points_in_obstacles")
+    properties = {"obstacles": "obstacles", "moving_obstacles": "moving_obstacles",
+                  "obstacle_shapes": "obstacle_shapes"}
+
     def __init__(self, engine, scene_axis: bool):
         super().__init__(engine, scene_axis)
         self.shapes = Shapes3D(engine, scene_axis)

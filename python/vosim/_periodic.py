@@ -155,6 +155,9 @@ def recorded_motion(traj) -> np.ndarray | None:
 class PeriodicAxis(Part):
     """A simulator's periodic axis: the part behind ``set_periodic``, ``clear_periodic`` and ``periodic``."""
 
+    methods = ("set_periodic", "clear_periodic")
+    properties = {"periodic": "periodic"}
+
     def set_periodic(self, *, x=None, y=None) -> None:
         """Make the simulation periodic along x or y (a corridor without ends).
 

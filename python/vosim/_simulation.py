@@ -35,15 +35,10 @@ from ._checkpoint import payload as checkpoint_payload
 from ._checkpoint import restore_into
 from ._checkpoint import save_state as save_checkpoint
 from ._obstacles import Obstacles
-from ._sinks import Sinks
-from ._parts import Part, delegate, delegated_property
-from ._speed_zones import SpeedZones
-from ._waiting import WaitingStages
-from ._waypoints import Waypoints
-from ._periodic import PeriodicAxis
+from ._parts import Part, install
+from ._scene_parts import SCENE_PARTS
 from ._progress import make_progress
 from ._threads import take_worker_share
-from ._waypoint_advance import advance_codes
 from ._inspection import empty_method_entries
 from ._kinematics import default_headings, kinematics_codes, kinematics_names
 from ._fields import (ADD_AGENTS_SIGNATURE, ADD_DEFAULTS, CONDITIONAL_DEFAULTS, FIELDS, VIEWS, bytes_per_agent,
@@ -165,40 +160,6 @@ class _Simulation:
         if self._engine.busy:
             raise RuntimeError("the simulator is busy running in another thread; save after that call returns")
         return save_checkpoint(self, path)
-
-    # ------------------------------------------ scene features (their own parts)
-    add_obstacle = delegate(Obstacles, Obstacles.add_obstacle)
-    add_wall = delegate(Obstacles, Obstacles.add_wall)
-    add_boundary = delegate(Obstacles, Obstacles.add_boundary)
-    add_obstacles_from = delegate(Obstacles, Obstacles.add_obstacles_from)
-    remove_obstacle = delegate(Obstacles, Obstacles.remove_obstacle)
-    set_obstacle_velocity = delegate(Obstacles, Obstacles.set_obstacle_velocity)
-    obstacles = delegated_property(Obstacles, Obstacles.obstacles)
-    moving_obstacles = delegated_property(Obstacles, Obstacles.moving_obstacles)
-    obstacle_shapes = delegated_property(Obstacles, Obstacles.obstacle_shapes)
-    obstacle_clearance = delegate(Obstacles, Obstacles.obstacle_clearance)
-    points_in_obstacles = delegate(Obstacles, Obstacles.points_in_obstacles)
-    add_sink = delegate(Sinks, Sinks.add_sink)
-    set_sink_times = delegate(Sinks, Sinks.set_sink_times)
-    remove_sink = delegate(Sinks, Sinks.remove_sink)
-    sinks = delegated_property(Sinks, Sinks.sinks)
-    add_speed_zone = delegate(SpeedZones, SpeedZones.add_speed_zone)
-    remove_speed_zone = delegate(SpeedZones, SpeedZones.remove_speed_zone)
-    speed_zones = delegated_property(SpeedZones, SpeedZones.speed_zones)
-    add_queue = delegate(WaitingStages, WaitingStages.add_queue)
-    add_waiting_area = delegate(WaitingStages, WaitingStages.add_waiting_area)
-    waiting_stages = delegated_property(WaitingStages, WaitingStages.all)
-    set_periodic = delegate(PeriodicAxis, PeriodicAxis.set_periodic)
-    clear_periodic = delegate(PeriodicAxis, PeriodicAxis.clear_periodic)
-    periodic = delegated_property(PeriodicAxis, PeriodicAxis.periodic)
-    set_waypoints = delegate(Waypoints, Waypoints.set_waypoints)
-    waypoints_remaining = delegated_property(Waypoints, Waypoints.remaining)
-
-    @property
-    def waypoints(self) -> Waypoints:
-        """This simulator's waypoints (:class:`vosim.Waypoints`): set them, or read what is left
-        and where each agent is finally bound."""
-        return self._part(Waypoints)
 
     # ----------------------------------------------------------------- views
     def _view(self, name: str) -> np.ndarray:
@@ -405,11 +366,8 @@ class _Simulation:
             vector(name, np.zeros(dims) if fields[name] is None else fields[name])
             for name in ("velocities", "pref_velocities")
         )
-        if fields.get("waypoints") is not None and fields["goals"] is not None:
-            raise ValueError("goals, waypoints: give one or the other (the last waypoint is the final goal)")
-        plan = None if fields.get("waypoints") is None else self.waypoints.plan_for_new_agents(
-            fields["waypoints"], fields.get("waypoint_radius"), n, scalar_shapes, scalar_target)
-        advance = advance_codes(fields.get("waypoint_advance", "distance"), n)
+        plans = [(part, self._part(part).check_new_agents(fields, n, scalar_shapes, scalar_target))
+                 for part in self._scene_parts]
         goals, has_goal = self._goals(fields["goals"], vector_shapes, vector_target, broadcast_view=True)
         fields["kinematics"] = kinematics_codes("holonomic" if fields["kinematics"] is None else fields["kinematics"])
         values = {name: per_agent(name, default if fields[name] is None else fields[name])
@@ -423,11 +381,9 @@ class _Simulation:
         values = {name: value.astype(np.dtype(FIELDS[name].dtype)) if FIELDS[name].dtype.startswith("int")
                   else value for name, value in values.items()}
         ids = self._engine.add_agents(n, values, name_scenes=self._scene_axis)  # drives checked there
-        if plan is not None:
-            arrays, radius = plan
-            self.waypoints.set_lists(ids.reshape(-1), arrays,
-                                 (values["arrival_radius"] if radius is None else radius).reshape(-1),
-                                 np.tile(advance, self._engine.scenes))
+        for part, plan in plans:
+            if plan is not None:
+                self._part(part).agents_added(ids.reshape(-1), plan, values)
         return ids if self._scene_axis else ids[0]
 
     def remove_agents(self, ids) -> None:
@@ -744,6 +700,9 @@ class _Simulation:
 
 for _name in VIEWS:
     setattr(_Simulation, _name, _field_property(_name))
+
+# Each scene feature's methods and properties (_scene_parts.py), delegating to its part.
+install(_Simulation, SCENE_PARTS)
 
 
 def _kinematics_get(self) -> np.ndarray:

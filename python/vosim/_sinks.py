@@ -86,6 +86,9 @@ def _sink_times(opens_at, closes_at) -> tuple[float, float]:
 class Sinks(Part):
     """The sinks of one simulator: the part its public methods delegate to."""
 
+    methods = ("add_sink", "set_sink_times", "remove_sink")
+    properties = {"sinks": "sinks"}
+
     def add_sink(self, points, *, scene: int | None = None, opens_at: float | None = None,
                  closes_at: float | None = None) -> int:
         """Add a sink (an exit) through which agents leave the simulation.

@@ -72,6 +72,9 @@ def _zone_factor(factor) -> float:
 class SpeedZones(Part):
     """The speed zones of one simulator: the part its public methods delegate to."""
 
+    methods = ("add_speed_zone", "remove_speed_zone")
+    properties = {"speed_zones": "speed_zones"}
+
     def add_speed_zone(self, polygon, factor: float, *, scene: int | None = None) -> int:
         """Add a speed zone: inside it, agents prefer ``factor`` times their speed.
 

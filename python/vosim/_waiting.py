@@ -189,6 +189,9 @@ class WaitingStage:
 class WaitingStages(Part):
     """The waiting stages of one simulator: the part its public methods delegate to."""
 
+    methods = ("add_queue", "add_waiting_area")
+    properties = {"waiting_stages": "all"}
+
     def _add(self, kind: str, slots, agents, release_after, release_count, reach, scene) -> WaitingStage:
         array = _slots(slots)
         after, count = _rules(release_after, release_count)

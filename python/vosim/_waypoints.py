@@ -29,6 +29,11 @@ class Waypoints(Part):
     ``sim.waypoints.set_waypoints(...)`` and ``sim.waypoints.remaining()``.
     """
 
+    methods = ("set_waypoints",)
+    properties = {"waypoints_remaining": "remaining"}
+    part_property = ("waypoints", """This simulator's waypoints (:class:`vosim.Waypoints`): set them, or read what is left
+        and where each agent is finally bound.""")
+
     def __repr__(self) -> str:
         left = np.asarray(self._core.waypoints_remaining())
         return f"Waypoints(agents with waypoints left: {int((left > 0).sum())}, waypoints left: {int(left.sum())})"
@@ -164,6 +169,23 @@ class Waypoints(Part):
             check_values(points, f"waypoints[{k}]", magnitude=MAX_MAGNITUDE)
             arrays.append(points)
         return arrays
+
+    def check_new_agents(self, fields: dict, n: int, shapes, target):
+        """``add_agents``' ``waypoints``, ``waypoint_radius`` and ``waypoint_advance``, checked
+        (the ``Part`` hook): None without waypoints."""
+        if fields.get("waypoints") is not None and fields.get("goals") is not None:
+            raise ValueError("goals, waypoints: give one or the other (the last waypoint is the final goal)")
+        plan = None if fields.get("waypoints") is None else self.plan_for_new_agents(
+            fields["waypoints"], fields.get("waypoint_radius"), n, shapes, target)
+        advance = advance_codes(fields.get("waypoint_advance", "distance"), n)  # checked even without waypoints
+        return None if plan is None else (*plan, advance)
+
+    def agents_added(self, ids: np.ndarray, plan, values: dict) -> None:
+        """Give the new agents their waypoints (the ``Part`` hook); the radius defaults to each one's arrival radius."""
+        arrays, radius, advance = plan
+        self.set_lists(ids, arrays,
+                       (values["arrival_radius"] if radius is None else radius).reshape(-1),
+                       np.tile(advance, self._core.scenes))
 
     def plan_for_new_agents(self, waypoints, radius, n: int, shapes, target):
         """``add_agents``' waypoints, checked: (one array per agent and scene, radius or None).
