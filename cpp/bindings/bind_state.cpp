@@ -122,33 +122,8 @@ py::dict snapshot(const Engine& e) {
     out["obstacle_moving"] = to_array(moving, {obstacles});
     out["obstacle_velocities"] = points_array(velocities);
     out["obstacle_displacements"] = points_array(displacements);
-    std::vector<std::int64_t> ids, next, waypoint_offsets{0};
-    std::vector<double> radius;
-    std::vector<double> waypoint_points, origins;  // flat, s.dimensions values per point
-    std::vector<std::uint8_t> advance;
-    for (const SavedWaypoints& w : s.waypoints) {
-        ids.push_back(w.id);
-        next.push_back(w.next);
-        radius.push_back(w.radius);
-        advance.push_back(w.advance);
-        origins.insert(origins.end(), w.origin.begin(), w.origin.end());
-        waypoint_points.insert(waypoint_points.end(), w.points.begin(), w.points.end());
-        waypoint_offsets.push_back(static_cast<std::int64_t>(waypoint_points.size()) / s.dimensions);
-    }
-    const py::ssize_t tracks = static_cast<py::ssize_t>(ids.size());
-    out["waypoint_ids"] = to_array(ids, {tracks});
-    out["waypoint_next"] = to_array(next, {tracks});
-    out["waypoint_radius"] = to_array(radius, {tracks});
-    out["waypoint_advance"] = to_array(advance, {tracks});
-    out["waypoint_origins"] = to_array(origins, {tracks, s.dimensions});
-    out["waypoint_offsets"] = to_array(waypoint_offsets, {tracks + 1});
-    out["waypoint_points"] = to_array(waypoint_points, {waypoint_offsets.back(), s.dimensions});
     out["fallbacks"] = to_array(s.fallbacks, {static_cast<py::ssize_t>(s.fallbacks.size())});
-    // The periodic axis: -1 (none) or 0/1, and its bounds.
-    out["periodic_axis"] = s.periodic.axis;
-    out["periodic_low"] = s.periodic.low;
-    out["periodic_high"] = s.periodic.high;
-    // Each scene feature's arrays as "feature.<feature>.<array>", whatever the feature.
+    // Each unit's part (scene features, waypoints, the periodic axis) as "feature.<unit>.<array>", whatever the unit.
     for (const SavedFeature& f : s.features) {
         const std::string prefix = std::string(kFeaturePrefix) + f.name + ".";
         for (const auto& [name, values] : f.arrays.reals) {
@@ -161,9 +136,21 @@ py::dict snapshot(const Engine& e) {
     return out;
 }
 
-// An array of a state saved before its feature was a unit: integers of any
-// width as int64, floats (points too, flattened) as float64.
+// An array of a state saved before its unit had a part of its own: integers
+// of any width as int64, floats (points too, flattened) as float64; a plain
+// number (the periodic axis's were) as one value.
 void add_legacy_array(FeatureArrays& arrays, const std::string& name, const py::handle& value, const char* entry) {
+    if (py::isinstance<py::bool_>(value)) {
+        throw std::invalid_argument(std::string("saved state: '") + entry + "' is a bool");
+    }
+    if (py::isinstance<py::int_>(value)) {
+        arrays.integers.emplace_back(name, std::vector<std::int64_t>{py::cast<std::int64_t>(value)});
+        return;
+    }
+    if (py::isinstance<py::float_>(value)) {
+        arrays.reals.emplace_back(name, std::vector<double>{py::cast<double>(value)});
+        return;
+    }
     if (!py::isinstance<py::array>(value)) {
         throw std::invalid_argument(std::string("saved state: '") + entry + "' is not an array");
     }
@@ -215,7 +202,7 @@ std::vector<SavedFeature> features_of(const py::dict& d) {
         }
     }
     const std::size_t current = out.size();
-    for (const auto& [feature, legacy] : SceneFeatures().legacy_entries()) {
+    for (const auto& [feature, legacy] : Engine::legacy_entries()) {
         if (!d.contains(legacy.entry)) continue;
         bool has_current = false;
         for (std::size_t k = 0; k < current; ++k) has_current = has_current || out[k].name == feature;
@@ -309,36 +296,7 @@ void restore(Engine& e, const py::dict& d) {
         s.obstacles.push_back({scenes[k], kind_of(kinds[k]), points_of(obstacles[k], "obstacle_points"),
                                removed[k] != 0, moving[k] != 0, velocities[k], displacements[k]});
     }
-    const auto ids = entry<std::int64_t>(d, "waypoint_ids");
-    const auto next = entry<std::int64_t>(d, "waypoint_next");
-    const auto radius = entry<double>(d, "waypoint_radius");
-    const auto tracks = split_at_offsets(entry<double>(d, "waypoint_points"),
-                                         entry<std::int64_t>(d, "waypoint_offsets"),
-                                         static_cast<std::size_t>(s.dimensions), "waypoint");
-    if (next.size() != ids.size() || radius.size() != ids.size() || tracks.size() != ids.size()) {
-        throw std::invalid_argument("saved state: waypoint entries differ in length");
-    }
-    for (std::size_t k = 0; k < ids.size(); ++k) s.waypoints.push_back({ids[k], tracks[k], next[k], radius[k]});
-    // States saved before advance rules existed: every track moves on by distance.
-    if (d.contains("waypoint_advance")) {
-        const auto advance = entry<std::uint8_t>(d, "waypoint_advance");
-        const auto origins = entry<double>(d, "waypoint_origins");
-        const std::size_t dims = static_cast<std::size_t>(s.dimensions);
-        if (advance.size() != ids.size() || origins.size() != ids.size() * dims) {
-            throw std::invalid_argument("saved state: waypoint entries differ in length");
-        }
-        for (std::size_t k = 0; k < ids.size(); ++k) {
-            s.waypoints[k].advance = advance[k];
-            s.waypoints[k].origin.assign(origins.begin() + k * dims, origins.begin() + (k + 1) * dims);
-        }
-    }
     s.fallbacks = entry<std::int64_t>(d, "fallbacks");
-    // States saved before periodic axes existed have none.
-    if (d.contains("periodic_axis")) {
-        s.periodic.axis = py::cast<int>(item(d, "periodic_axis"));
-        s.periodic.low = py::cast<double>(item(d, "periodic_low"));
-        s.periodic.high = py::cast<double>(item(d, "periodic_high"));
-    }
     s.features = features_of(d);  // none in states saved before scene features existed
     e.restore(s);
 }

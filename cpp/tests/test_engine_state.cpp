@@ -33,7 +33,10 @@ EngineSnapshot one_agent_snapshot() {
         for (int d = 0; d < width; ++d) values.push_back(column[d]);  // (lazy columns hold no buffer)
         s.columns.push_back({name, width, values});
     });
-    s.waypoints.push_back({0, {1.0, 0.0, 2.0, 0.0, 3.0, 0.0}, 0, 0.5});
+    FeatureArrays track;  // as a state saved before advance rules existed: no "advance", no "origins"
+    track.integers = {{"ids", {0}}, {"next", {0}}, {"offsets", {0, 3}}};
+    track.reals = {{"radius", {0.5}}, {"points", {1.0, 0.0, 2.0, 0.0, 3.0, 0.0}}};
+    s.features.push_back({Waypoints::kSavedName, track});
     // As an appended agent has it: left through no sink.
     for (SavedColumn& c : s.columns) {
         if (c.name == "exit_sink") std::get<std::vector<std::int32_t>>(c.values)[0] = -1;
@@ -83,7 +86,9 @@ TEST_CASE("a snapshot with two tracks of one agent or hidden values out of range
     engine.restore(good);
 
     EngineSnapshot twice = good;
-    twice.waypoints.push_back(twice.waypoints.front());
+    FeatureArrays& tracks = twice.features.front().arrays;
+    tracks.integers = {{"ids", {0, 0}}, {"next", {0, 0}}, {"offsets", {0, 3, 6}}};
+    tracks.reals = {{"radius", {0.5, 0.5}}, {"points", {1.0, 0.0, 2.0, 0.0, 3.0, 0.0, 1.0, 0.0, 2.0, 0.0, 3.0, 0.0}}};
     CHECK_THROWS_WITH_AS(engine.restore(twice), doctest::Contains("ascending agent id"), std::invalid_argument);
 
     EngineSnapshot side = good;

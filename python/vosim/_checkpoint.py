@@ -30,8 +30,11 @@ FORMAT = "vosim-state"
 # 4: navigation state (set_exits' choice, the planners), written only when a
 #    simulator has some, so that older vosims refuse only the files they
 #    would misread.
-# 5: scene features' state (waiting stages: "feature.<name>.<array>" entries of
-#    the engine), written only when a simulator has some, for the same reason.
+# 5: parts of the engine's units ("feature.<name>.<array>" entries: waiting
+#    stages, sinks, speed zones, waypoints, the periodic axis; states saved
+#    before a unit had its part hold it under entries of its own, such as
+#    "waypoint_*" and "periodic_*"), written only when a simulator has some,
+#    for the same reason.
 FORMAT_VERSION = 5
 # Versions this vosim reads (2 without a checksum).
 READABLE_VERSIONS = (2, 3, 4, 5)
@@ -39,7 +42,8 @@ _FEATURE_PREFIX = "feature."
 _NAVIGATION_PREFIX = "navigation."
 
 # The engine's plain numbers (kept in the metadata JSON, exactly: JSON
-# floats round-trip through Python's shortest repr).
+# floats round-trip through Python's shortest repr); "periodic_*" are those
+# of states saved before the periodic axis was a part of its own.
 _NUMBERS = ("scenes", "dimensions", "count", "next_id", "time_step", "time", "step_count", "periodic_axis",
             "periodic_low", "periodic_high")
 _COLUMN_PREFIX = "column."

@@ -186,11 +186,19 @@ def test_a_batch_wraps_every_scene():
     assert batch.periodic == ("x", 0.0, 5.0)
 
 
-def test_a_state_with_a_bad_periodic_axis_is_refused():
+@pytest.mark.parametrize("saved_as", ["part", "older entries"])
+def test_a_state_with_a_bad_periodic_axis_is_refused(saved_as):
     sim = vosim.Simulator(time_step=0.1)
     sim.set_periodic(x=(0.0, 5.0))
     state = sim.__getstate__()
-    state["engine"] = dict(state["engine"], periodic_axis=7)
+    engine = dict(state["engine"])
+    if saved_as == "part":
+        engine["feature.periodic.axis"] = np.array([7])
+    else:  # as states saved before the axis had a part of its own held it
+        for name in ("axis", "low", "high"):
+            del engine[f"feature.periodic.{name}"]
+        engine.update(periodic_axis=7, periodic_low=0.0, periodic_high=5.0)
+    state["engine"] = engine
     state["checksum"] = _checkpoint.checksum(state)  # well formed, but for the axis
     with pytest.raises(ValueError, match="periodic axis is 7"):
         vosim.Simulator.__new__(vosim.Simulator).__setstate__(state)

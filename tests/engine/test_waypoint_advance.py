@@ -165,8 +165,8 @@ def test_state_without_the_rule_loads_as_distance():
     sim = one_agent("passed")
     sim.run(20)
     state = sim.__getstate__()
-    assert state["engine"]["waypoint_advance"].tolist() == [1]
-    for key in ("waypoint_advance", "waypoint_origins"):
+    assert state["engine"]["feature.waypoints.advance"].tolist() == [1]
+    for key in ("feature.waypoints.advance", "feature.waypoints.origins"):
         del state["engine"][key]
     state["checksum"] = _checkpoint.checksum(state)
     old = vosim.Simulator.__new__(vosim.Simulator)
@@ -177,14 +177,14 @@ def test_state_without_the_rule_loads_as_distance():
 def test_entry_points_take_the_rule():
     sim = vosim.Simulator(time_step=0.1)
     sim.add_agents([(0.0, 0.0)], waypoints=[CORNER], waypoint_radius=0.1, waypoint_advance="passed")
-    assert sim.__getstate__()["engine"]["waypoint_advance"].tolist() == [1]
+    assert sim.__getstate__()["engine"]["feature.waypoints.advance"].tolist() == [1]
     sim.set_goals([0], [(3.0, 3.0)], waypoint_advance="visible")
-    assert sim.__getstate__()["engine"]["waypoint_advance"].tolist() == [2]
+    assert sim.__getstate__()["engine"]["feature.waypoints.advance"].tolist() == [2]
     sim.set_waypoints([0], [CORNER], waypoint_advance=["passed"])
-    assert sim.__getstate__()["engine"]["waypoint_advance"].tolist() == [1]
+    assert sim.__getstate__()["engine"]["feature.waypoints.advance"].tolist() == [1]
     batch = vosim.Batch(2, time_step=0.1)
     batch.add_agents([(0.0, 0.0)], waypoints=[CORNER], waypoint_advance="visible")
-    assert batch.__getstate__()["engine"]["waypoint_advance"].tolist() == [2, 2]
+    assert batch.__getstate__()["engine"]["feature.waypoints.advance"].tolist() == [2, 2]
 
 
 def test_exits_carry_the_rule():
@@ -192,7 +192,7 @@ def test_exits_carry_the_rule():
     sim.add_agents([(0.0, 0.0), (0.5, 1.0)])
     sink = sim.add_sink([[6.0, -1.0], [6.0, 1.0]])
     sim.set_exits([sink], plan=None, waypoint_advance="passed")
-    assert sim.__getstate__()["engine"]["waypoint_advance"].tolist() == [1, 1]
+    assert sim.__getstate__()["engine"]["feature.waypoints.advance"].tolist() == [1, 1]
 
 
 @pytest.mark.parametrize("call", [
@@ -231,10 +231,10 @@ def test_visible_refused_in_space_passed_works():
 
 
 @pytest.mark.parametrize("change, message", [
-    ({"waypoint_advance": np.array([7], np.uint8)}, "inconsistent"),
-    ({"waypoint_advance": np.array([1, 1], np.uint8)}, "differ in length"),
-    ({"waypoint_origins": np.zeros((2, 2))}, "differ in length"),
-    ({"waypoint_origins": np.array([[np.inf, 0.0]])}, "out of range"),
+    ({"feature.waypoints.advance": np.array([7])}, "inconsistent"),
+    ({"feature.waypoints.advance": np.array([1, 1])}, "differ in length"),
+    ({"feature.waypoints.origins": np.zeros((2, 2))}, "differ in length"),
+    ({"feature.waypoints.origins": np.array([[np.inf, 0.0]])}, "out of range"),
 ])
 def test_a_state_with_bad_rule_entries_is_refused(change, message):
     sim = one_agent("passed")

@@ -105,9 +105,9 @@ def test_a_3d_checkpoint_with_tracks_resumes_bit_identically(tmp_path):
 def test_a_saved_3d_track_of_the_wrong_width_is_refused():
     sim = climber()
     state = sim.__getstate__()
-    assert state["engine"]["waypoint_points"].shape == (3, 3)
-    state["engine"]["waypoint_points"] = state["engine"]["waypoint_points"][:, :2]
-    with pytest.raises(ValueError, match="waypoint"):
+    assert state["engine"]["feature.waypoints.points"].shape == (9,)  # flat: three points of three values
+    state["engine"]["feature.waypoints.points"] = state["engine"]["feature.waypoints.points"][:6]  # of two
+    with pytest.raises(ValueError, match="waypoints: waypoint offsets do not match the points"):
         pickle.loads(pickle.dumps(vosim.Simulator(dimensions=3))).__setstate__(state)
 
 
@@ -118,8 +118,8 @@ def test_2d_states_keep_their_layout_and_load_without_a_dimension():
     sim.add_agents([[0.0, 0.0]], waypoints=[np.array([[4.0, 0.0], [4.0, 4.0], [0.0, 4.0]])], max_speed=1.0)
     sim.run(10)
     state = sim.__getstate__()
-    assert state["engine"]["waypoint_points"].shape == (3, 2)
-    assert state["engine"]["waypoint_offsets"].tolist() == [0, 3]
+    assert state["engine"]["feature.waypoints.points"].shape == (6,)
+    assert state["engine"]["feature.waypoints.offsets"].tolist() == [0, 3]
     del state["engine"]["dimensions"]  # as states saved before 3D engines
     resumed = vosim.Simulator()
     resumed.__setstate__(as_older_payload(state))

@@ -201,7 +201,9 @@ def test_restoring_a_bad_snapshot_changes_nothing():
     refused(lambda s: s.__setitem__("time_step", -1.0), "time_step is -1")
     refused(lambda s: s.pop("obstacle_kinds"), "no entry 'obstacle_kinds'")
     refused(lambda s: s["obstacle_kinds"].__setitem__(0, "cloud"), "unknown obstacle kind 'cloud'")
-    refused(lambda s: s["waypoint_next"].__setitem__(0, 99), "waypoints of agent .* are inconsistent")
+    refused(lambda s: s["feature.waypoints.next"].__setitem__(0, 99), "waypoints: the waypoints of agent .* are inconsistent")
+    refused(lambda s: s.__setitem__("feature.waypoints.offsets", np.array([0, 5])), "waypoints: waypoint offsets do not match")
+    refused(lambda s: s.update(waypoint_ids=np.array([0])), "it has both 'waypoint_ids' and the entries of feature 'waypoints'")
     refused(lambda s: s["obstacle_offsets"].__setitem__(-1, 2), "obstacle offsets do not match")
 
 

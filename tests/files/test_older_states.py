@@ -50,3 +50,39 @@ def test_sinks_saved_before_they_were_a_scene_feature_load_and_go_on(tmp_path):
     again = vosim.load_state(old.save_state(tmp_path / "again"))
     assert [(s.id, s.kind, s.opens_at) for s in again.sinks] == [(0, "line", None), (2, "area", None),
                                                                   (3, "area", 9.0)]
+
+
+def _waypoints_periodic_scene():
+    """The scene of waypoints_periodic_v3.npz, built by the current version."""
+    sim = vosim.Simulator(time_step=0.1)
+    sim.add_agents([[0.0, 1.0], [0.0, 3.0]], pref_speed=1.0, max_speed=1.5, radius=0.25,
+                   waypoints=[[[4.0, 1.0], [8.0, 2.0], [14.0, 1.0]], [[6.0, 3.0], [9.0, 4.0]]],
+                   waypoint_advance=["passed", "distance"])
+    sim.add_agents([[2.0, 5.0]], goals=[[30.0, 5.0]], pref_speed=1.0, max_speed=1.5, radius=0.25)
+    sim.set_periodic(x=(0.0, 10.0))
+    return sim
+
+
+def test_waypoints_and_a_periodic_axis_saved_before_they_had_parts_load_and_go_on(tmp_path):
+    old = vosim.load_state(STATES / "waypoints_periodic_v3.npz")
+    assert tuple(old.periodic) == ("x", 0.0, 10.0)
+    assert old.waypoints_remaining.tolist() == [2, 1, 0]
+    current = _waypoints_periodic_scene()
+    current.run(30)
+    np.testing.assert_array_equal(old.positions, current.positions)
+    np.testing.assert_array_equal(old.goals, current.goals)
+    np.testing.assert_array_equal(old.waypoints.final_goals(), current.waypoints.final_goals())
+    old.run(80)
+    current.run(80)
+    np.testing.assert_array_equal(old.positions, current.positions)
+    np.testing.assert_allclose(old.positions, [[9.63977917, 1.65905468], [8.90533731, 3.97118688], [3.0, 5.0]],
+                               atol=1e-8)  # as the version that wrote it went on
+    assert old.goals[2].tolist() == [20.0, 5.0]  # the goal wrapped with its agent
+    # Saved again, they are parts of their own ("feature.waypoints.*", "feature.periodic.*"), and load the same.
+    path = old.save_state(tmp_path / "again")
+    names = set(np.load(path).files)
+    assert {"feature.waypoints.ids", "feature.periodic.axis"} <= names
+    assert not any(name.startswith(("waypoint_", "periodic_")) for name in names)
+    again = vosim.load_state(path)
+    assert again.periodic == old.periodic
+    np.testing.assert_array_equal(again.waypoints.final_goals(), old.waypoints.final_goals())

@@ -52,8 +52,8 @@ def _refused(path, *match):
 
 def test_crafted_offsets_are_refused_in_a_fresh_process(tmp_path):
     """Waypoint and obstacle offsets out of range were read before they were checked (SIGSEGV)."""
-    waypoints = {**_state_arrays(tmp_path), "waypoint_ids": np.array([0, 0]), "waypoint_next": np.array([0, 0]),
-                 "waypoint_radius": np.array([1.0, 1.0]), "waypoint_offsets": np.array([0, 10**9, 3])}
+    waypoints = {**_state_arrays(tmp_path), "feature.waypoints.ids": np.array([0, 0]), "feature.waypoints.next": np.array([0, 0]),
+                 "feature.waypoints.radius": np.array([1.0, 1.0]), "feature.waypoints.offsets": np.array([0, 10**9, 3])}
     np.savez(tmp_path / "waypoints.npz", **waypoints)
     obstacles = {**_state_arrays(tmp_path, obstacles=2), "obstacle_offsets": np.array([0, 10**8, 6])}
     np.savez(tmp_path / "obstacles.npz", **obstacles)
@@ -83,7 +83,7 @@ def test_crafted_counts_are_refused_before_allocating(tmp_path, name, value):
 
 
 def test_huge_offsets_and_array_headers_are_refused(tmp_path):
-    arrays = {**_state_arrays(tmp_path), "waypoint_offsets": np.array([0, 10**12])}
+    arrays = {**_state_arrays(tmp_path), "feature.waypoints.offsets": np.array([0, 10**12])}
     np.savez(tmp_path / "offsets.npz", **arrays)
     _refused(tmp_path / "offsets.npz", "waypoint offsets")
     # A member whose array header claims 10**12 values (8 TB) that it does not hold.
@@ -136,9 +136,9 @@ def test_unknown_compression_and_encryption_are_value_errors_naming_the_file(tmp
 
 def test_duplicate_waypoint_tracks_and_hidden_values_out_of_range_are_refused(tmp_path):
     arrays = _state_arrays(tmp_path)
-    twice = {**arrays, "waypoint_ids": np.array([0, 0]), "waypoint_next": np.array([0, 0]),
-             "waypoint_radius": np.array([1.0, 1.0]), "waypoint_offsets": np.array([0, 1, 3]),
-             "waypoint_advance": np.array([0, 0], np.uint8), "waypoint_origins": np.zeros((2, 2))}
+    twice = {**arrays, "feature.waypoints.ids": np.array([0, 0]), "feature.waypoints.next": np.array([0, 0]),
+             "feature.waypoints.radius": np.array([1.0, 1.0]), "feature.waypoints.offsets": np.array([0, 1, 3]),
+             "feature.waypoints.advance": np.array([0, 0]), "feature.waypoints.origins": np.zeros((2, 2))}
     np.savez(tmp_path / "twice.npz", **twice)
     _refused(tmp_path / "twice.npz", "waypoint tracks must be listed by ascending agent id, one per agent")
     np.savez(tmp_path / "side.npz", **{**arrays, "column.detour_side": np.array([[7]], np.int8)})
@@ -159,8 +159,9 @@ def test_a_pickle_is_checked_like_a_file():
     sim = vosim.Simulator(0.1)
     sim.add_agents([[0.0, 0.0]], waypoints=[[[1.0, 0.0], [2.0, 0.0], [3.0, 0.0]]])
     state = sim.__getstate__()
-    state["engine"].update(waypoint_ids=np.array([0, 0]), waypoint_next=np.array([0, 0]),
-                           waypoint_radius=np.array([1.0, 1.0]), waypoint_offsets=np.array([0, 10**9, 3]))
+    state["engine"].update({"feature.waypoints.ids": np.array([0, 0]), "feature.waypoints.next": np.array([0, 0]),
+                            "feature.waypoints.radius": np.array([1.0, 1.0]),
+                            "feature.waypoints.offsets": np.array([0, 10**9, 3])})
     with pytest.raises(ValueError, match="waypoint offsets must ascend"):
         vosim.Simulator().__setstate__(state)
     state = sim.__getstate__()
@@ -177,8 +178,13 @@ def test_a_state_file_with_edited_values_fails_its_checksum(tmp_path):
     arrays["column.positions"] = arrays["column.positions"] + 1.0
     np.savez(tmp_path / "edited.npz", **arrays)
     _refused(tmp_path / "edited.npz", "is corrupt: its contents do not match its checksum")
-    # Without navigation state a file is written as version 3, which older vosims read too.
-    assert _metadata(arrays)["format_version"] == 3 < _checkpoint.FORMAT_VERSION
+    # Its waypoints are a part of their own ("feature.waypoints.*"): version 5, which older vosims refuse
+    # rather than misread; without navigation state or such parts a file is version 3, which they read too.
+    assert _metadata(arrays)["format_version"] == 5 == _checkpoint.FORMAT_VERSION
+    plain = vosim.Simulator(0.1)
+    plain.add_agents([[0.0, 0.0]], goals=[[1.0, 0.0]])
+    with np.load(plain.save_state(tmp_path / "plain.npz")) as archive:
+        assert _metadata(archive)["format_version"] == 3
     assert _metadata(arrays)["checksum"].startswith("sha256:")
 
 

@@ -8,6 +8,8 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/agent_order.hpp"
@@ -90,6 +92,8 @@ public:
     // Everything the next step depends on but the method, and its checked inverse (engine_state.cpp).
     EngineSnapshot snapshot() const;
     void restore(const EngineSnapshot& snapshot);
+    // The entries under which states saved before a unit had a part of its own hold it, by unit name.
+    static std::vector<std::pair<std::string, LegacyEntry>> legacy_entries();
     // What the method would see and decide for one agent at the next step (inspect.cpp; V: the engine's vectors).
     template <class V>
     DiagnosticsOf<V> inspect(int scene, int slot);

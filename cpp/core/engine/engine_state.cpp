@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "engine/engine.hpp"
-#include "engine/wrap_phase.hpp"  // check_periodic
 #include "state/agent_fields.hpp"
 #include "limits.hpp"
 #include "state/state_check.hpp"
@@ -22,6 +21,19 @@ namespace vosim {
 namespace {
 
 [[noreturn]] void refuse(const std::string& what) { throw std::invalid_argument("saved state: " + what); }
+
+// What restore() makes of one unit's part, its errors (std::invalid_argument) named after the unit.
+template <class F>
+auto restored_part(const std::string& unit, F&& make) {
+    try {
+        return make();
+    } catch (const std::invalid_argument& error) {
+        std::string why = error.what();
+        const std::string prefix = "saved state: ";
+        if (why.compare(0, prefix.size(), prefix) == 0) why.erase(0, prefix.size());
+        throw std::invalid_argument(prefix + unit + ": " + why);
+    }
+}
 
 void save_obstacles(const ObstacleSet& set, int scene, std::vector<SavedObstacle>& out) {
     for (int o = 0; o < set.obstacle_count(); ++o) {
@@ -201,15 +213,17 @@ EngineSnapshot Engine::snapshot() const {
     for (std::size_t b = 0; b < scene_obstacles_.size(); ++b) {
         if (scene_obstacles_[b]) save_obstacles(*scene_obstacles_[b], static_cast<int>(b), out.obstacles);
     }
-    for (const auto& [id, track] : waypoints_.tracks()) {
-        out.waypoints.push_back({id, track.points, static_cast<std::int64_t>(track.next), track.radius,
-                                 static_cast<std::uint8_t>(track.advance), track.origin});
-    }
-    std::sort(out.waypoints.begin(), out.waypoints.end(),
-              [](const SavedWaypoints& a, const SavedWaypoints& b) { return a.id < b.id; });
     out.fallbacks = fallbacks_;
-    out.periodic = periodic_;
     out.features = features_.save();
+    if (!waypoints_.empty()) out.features.push_back({Waypoints::kSavedName, waypoints_.save(s.dimensions())});
+    if (periodic_.on()) out.features.push_back({Periodic::kSavedName, periodic_.save()});
+    return out;
+}
+
+std::vector<std::pair<std::string, LegacyEntry>> Engine::legacy_entries() {
+    std::vector<std::pair<std::string, LegacyEntry>> out = SceneFeatures().legacy_entries();
+    for (const LegacyEntry& entry : Waypoints::legacy_entries()) out.emplace_back(Waypoints::kSavedName, entry);
+    for (const LegacyEntry& entry : Periodic::legacy_entries()) out.emplace_back(Periodic::kSavedName, entry);
     return out;
 }
 
@@ -308,56 +322,38 @@ void Engine::restore(const EngineSnapshot& saved) {
         restore_obstacle(*own[o.scene], o, k);
     }
 
-    Waypoints waypoints;
-    std::int64_t last_track = -1;
-    for (const SavedWaypoints& w : saved.waypoints) {
-        WaypointTrack track;
-        if (!state.locate(w.id, track.scene, track.slot)) refuse("waypoints of unknown agent " + std::to_string(w.id));
-        if (w.id <= last_track) {
-            refuse("waypoint tracks must be listed by ascending agent id, one per agent; agent " +
-                   std::to_string(w.id) + " comes after " + std::to_string(last_track));
-        }
-        last_track = w.id;
-        const std::size_t d = static_cast<std::size_t>(saved.dimensions);
-        if (w.points.empty() || w.points.size() % d != 0 || w.next < 0 ||
-            w.next >= static_cast<std::int64_t>(w.points.size() / d) || !within(w.radius, kNonNegativeRange) ||
-            w.advance >= kWaypointAdvanceCount || (w.advance == static_cast<std::uint8_t>(WaypointAdvance::visible) && d != 2) ||
-            !(w.origin.empty() || w.origin.size() == d)) {
-            refuse("the waypoints of agent " + std::to_string(w.id) + " are inconsistent");
-        }
-        for (const double c : w.points) {
-            if (!within(c, kCoordinateRange)) refuse("a waypoint of agent " + std::to_string(w.id) + " is out of range");
-        }
-        for (const double c : w.origin) {
-            if (!within(c, kCoordinateRange)) refuse("the track start of agent " + std::to_string(w.id) + " is out of range");
-        }
-        track.points = w.points;
-        track.advance = static_cast<WaypointAdvance>(w.advance);
-        track.origin = w.origin.empty() ? std::vector<double>(w.points.begin(), w.points.begin() + d) : w.origin;
-        track.next = static_cast<std::size_t>(w.next);
-        track.radius = w.radius;
-        waypoints.restore(w.id, std::move(track));
-    }
     if (!saved.fallbacks.empty() && static_cast<int>(saved.fallbacks.size()) != saved.scenes) {
         refuse("fallbacks has " + std::to_string(saved.fallbacks.size()) + " values for " +
                std::to_string(saved.scenes) + " scenes");
     }
 
-    // The periodic axis, checked as set_periodic checks it.
-    try {
-        check_periodic(saved.periodic);
-    } catch (const std::invalid_argument& error) {
-        refuse(error.what());
+    // The engine's own units (the waypoints, the periodic axis) and the scene features, each checking its
+    // own part against the agents; then each agent that left through an exit names one they have.
+    std::vector<SavedFeature> scene_parts;
+    const FeatureArrays* tracks = nullptr;
+    const FeatureArrays* axis = nullptr;
+    for (const SavedFeature& part : saved.features) {
+        const FeatureArrays** own = part.name == Waypoints::kSavedName  ? &tracks
+                                    : part.name == Periodic::kSavedName ? &axis
+                                                                        : nullptr;
+        if (own == nullptr) {
+            scene_parts.push_back(part);
+            continue;
+        }
+        if (*own != nullptr) refuse("part '" + part.name + "' is given twice");
+        *own = &part.arrays;
     }
-    if (saved.periodic.on() && saved.dimensions != 2) refuse("it has a periodic axis in a 3D engine");
-    if (saved.periodic.on() && !method_->sees_periodic_neighbors()) {
+    Waypoints waypoints = tracks ? restored_part(Waypoints::kSavedName, [&] {
+        return Waypoints::restored(*tracks, state);
+    }) : Waypoints{};
+    const Periodic periodic = axis ? restored_part(Periodic::kSavedName, [&] { return Periodic::restored(*axis); })
+                                   : Periodic{};
+    if (periodic.on() && saved.dimensions != 2) refuse("it has a periodic axis in a 3D engine");
+    if (periodic.on() && !method_->sees_periodic_neighbors()) {
         refuse("it has a periodic axis and method " + method_->name() + " cannot see across its seam");
     }
-
-    // The scene features, each checking its own part against the agents;
-    // then each agent that left through an exit names one they have.
     SceneFeatures features;
-    features.restore(saved.features, state);
+    features.restore(scene_parts, state);
     const std::int64_t exits = features.exit_count();
     for (int b = 0; b < state.scenes(); ++b) {
         for (int slot = 0; slot < state.count(); ++slot) {
@@ -382,36 +378,9 @@ void Engine::restore(const EngineSnapshot& saved) {
     scene_obstacles_ = std::move(own);
     waypoints_ = std::move(waypoints);
     fallbacks_ = saved.fallbacks;
-    periodic_ = saved.periodic.on() ? saved.periodic : Periodic{};
+    periodic_ = periodic;
     // Derived every step from the state above.
     order_.clear();
-}
-
-std::vector<std::vector<double>> split_at_offsets(const std::vector<double>& flat,
-                                                  const std::vector<std::int64_t>& offsets, std::size_t width,
-                                                  const std::string& name) {
-    if (width == 0 || flat.size() % width != 0) {
-        refuse(name + " points do not have " + std::to_string(width) + " values each");
-    }
-    const std::int64_t total = static_cast<std::int64_t>(flat.size() / width);
-    if (offsets.empty() || offsets.front() != 0 || offsets.back() != total) {
-        refuse(name + " offsets do not match the points");
-    }
-    // All of them checked before any is used to read.
-    for (std::size_t k = 0; k + 1 < offsets.size(); ++k) {
-        if (offsets[k + 1] < offsets[k] || offsets[k + 1] > total) {
-            refuse(name + " offsets must ascend from 0 to the number of points, " + std::to_string(total) +
-                   "; offsets[" + std::to_string(k + 1) + "] is " + std::to_string(offsets[k + 1]) + " after " +
-                   std::to_string(offsets[k]));
-        }
-    }
-    std::vector<std::vector<double>> out;
-    out.reserve(offsets.size() - 1);
-    for (std::size_t k = 0; k + 1 < offsets.size(); ++k) {
-        out.emplace_back(flat.begin() + static_cast<std::ptrdiff_t>(width * static_cast<std::size_t>(offsets[k])),
-                         flat.begin() + static_cast<std::ptrdiff_t>(width * static_cast<std::size_t>(offsets[k + 1])));
-    }
-    return out;
 }
 
 bool column_may_be_missing(const std::string& name) {

@@ -15,8 +15,7 @@
 #include <vector>
 
 #include "obstacles/obstacles.hpp"
-#include "features/scene_feature.hpp"
-#include "spatial/periodic.hpp"
+#include "saved_part.hpp"
 #include "maths/vec2.hpp"
 
 namespace vosim {
@@ -43,15 +42,6 @@ struct SavedObstacle {
     Vec2 displacement;  // moving: how far it has moved since it was added
 };
 
-struct SavedWaypoints {
-    std::int64_t id = 0;
-    std::vector<double> points;  // flat, the snapshot's dimension per point
-    std::int64_t next = 0;       // the waypoint the agent heads for
-    double radius = 0.0;
-    std::uint8_t advance = 0;    // WaypointAdvance (states saved before it: distance)
-    std::vector<double> origin;  // the first leg's start (empty in older states: the first waypoint)
-};
-
 struct EngineSnapshot {
     int scenes = 1;
     int dimensions = 2;        // of the vector columns
@@ -64,20 +54,11 @@ struct EngineSnapshot {
     // Shared obstacles first, then each scene's, each set in the order added
     // (the order fixes the ids, the vertex table and the tree).
     std::vector<SavedObstacle> obstacles;
-    std::vector<SavedWaypoints> waypoints;  // ascending id
-    std::vector<std::int64_t> fallbacks;    // per scene (empty before the first step with agents)
-    Periodic periodic;                       // axis -1: none
-    std::vector<SavedFeature> features;      // the scene features with something placed (SceneFeatures::save)
+    std::vector<std::int64_t> fallbacks;  // per scene (empty before the first step with agents)
+    // The parts of the units with something placed, each written and checked by its unit: the engine's own
+    // (Waypoints::kSavedName, Periodic::kSavedName) and the scene features' (SceneFeatures::save).
+    std::vector<SavedFeature> features;
 };
-
-// Splits `flat`, points of `width` values each, into the lists that `offsets`
-// (in points: ascending from 0 to the number of points, one more than the
-// lists) mark out. Every offset is checked before any is used, so crafted
-// ones are refused (std::invalid_argument naming `name`), never read past
-// the end.
-std::vector<std::vector<double>> split_at_offsets(const std::vector<double>& flat,
-                                                  const std::vector<std::int64_t>& offsets, std::size_t width,
-                                                  const std::string& name);
 
 // Whether a saved state may lack this column (one added after states were
 // first saved), and the value restore() then gives every agent.

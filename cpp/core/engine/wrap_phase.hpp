@@ -16,8 +16,4 @@ namespace vosim {
 // Nothing when periodic is off. A 2D state.
 void wrap_periodic(AgentState& state, const Periodic& periodic, Waypoints& waypoints);
 
-// Checks a periodic axis as set_periodic takes it (axis -1: off, then low and
-// high are ignored): std::invalid_argument naming the argument and value.
-void check_periodic(const Periodic& periodic);
-
 }  // namespace vosim

@@ -11,32 +11,10 @@
 #include <vector>
 
 #include "engine/start_times.hpp"  // StepClock
+#include "saved_part.hpp"
 #include "state/agent_state.hpp"
 
 namespace vosim {
-
-// A feature's part of a saved state: named arrays of float64 and int64.
-struct FeatureArrays {
-    std::vector<std::pair<std::string, std::vector<double>>> reals;
-    std::vector<std::pair<std::string, std::vector<std::int64_t>>> integers;
-
-    // The named array; std::invalid_argument naming it when missing.
-    const std::vector<double>& real(const std::string& name) const;
-    const std::vector<std::int64_t>& integer(const std::string& name) const;
-    bool has_real(const std::string& name) const;  // (an array added after states were first saved)
-};
-
-// A saved state's entry from before scene features had their own
-// ("speed_zone_points"), and the array of the feature's part it holds.
-struct LegacyEntry {
-    const char* entry;
-    const char* array;
-};
-
-struct SavedFeature {
-    std::string name;  // SceneFeature::name()
-    FeatureArrays arrays;
-};
 
 class SceneFeature {
 public:

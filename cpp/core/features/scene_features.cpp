@@ -15,27 +15,6 @@ namespace vosim {
     X(SpeedZones)               \
     X(Sinks)
 
-const std::vector<double>& FeatureArrays::real(const std::string& name) const {
-    for (const auto& entry : reals) {
-        if (entry.first == name) return entry.second;
-    }
-    throw std::invalid_argument("no array '" + name + "'");
-}
-
-bool FeatureArrays::has_real(const std::string& name) const {
-    for (const auto& entry : reals) {
-        if (entry.first == name) return true;
-    }
-    return false;
-}
-
-const std::vector<std::int64_t>& FeatureArrays::integer(const std::string& name) const {
-    for (const auto& entry : integers) {
-        if (entry.first == name) return entry.second;
-    }
-    throw std::invalid_argument("no array '" + name + "'");
-}
-
 SceneFeatures::SceneFeatures() {
 #define VOSIM_MAKE_FEATURE(type) all_.push_back(std::make_unique<type>());
     VOSIM_SCENE_FEATURES(VOSIM_MAKE_FEATURE)

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "obstacles/obstacles.hpp"
+#include "saved_part.hpp"
 #include "state/agent_state.hpp"
 
 namespace vosim {
@@ -83,10 +84,17 @@ public:
     bool has_more(const AgentState& state, std::size_t i) const;
     bool empty() const { return tracks_.empty(); }
 
-    // Every track by agent id (for saved states).
+    // Every track by agent id.
     const std::unordered_map<std::int64_t, WaypointTrack>& tracks() const { return tracks_; }
-    // Puts back a saved track as it was (its goal is already in the state).
-    void restore(std::int64_t id, WaypointTrack track) { tracks_[id] = std::move(track); }
+
+    // The tracks' part of a saved state (saved_part.hpp; waypoints_saved.cpp), by ascending agent id, points
+    // of `dimensions` values (nothing to save when empty()); and its checked inverse for the agents of
+    // `state`, whose goals already are the tracks' (std::invalid_argument naming the agent or array). States
+    // saved before the part existed hold it under the legacy entries.
+    static constexpr const char* kSavedName = "waypoints";
+    FeatureArrays save(int dimensions) const;
+    static Waypoints restored(const FeatureArrays& saved, const AgentState& state);
+    static std::vector<LegacyEntry> legacy_entries();
 
 private:
     template <class V>

@@ -5,9 +5,11 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "maths/vec2.hpp"
 #include "maths/vec3.hpp"
+#include "saved_part.hpp"
 
 namespace vosim {
 
@@ -37,6 +39,17 @@ struct Periodic {
         }
         return d;
     }
+
+    // Its part of a saved state (saved_part.hpp; periodic.cpp): "axis" and "low", "high"; and the checked
+    // inverse (as check_periodic checks). States saved before the part existed hold it under the legacy entries.
+    static constexpr const char* kSavedName = "periodic";
+    FeatureArrays save() const;
+    static Periodic restored(const FeatureArrays& saved);
+    static std::vector<LegacyEntry> legacy_entries();
 };
+
+// Checks a periodic axis as set_periodic takes it (axis -1: off, then low and
+// high are ignored): std::invalid_argument naming the argument and value.
+void check_periodic(const Periodic& periodic);
 
 }  // namespace vosim
