@@ -202,3 +202,22 @@ def test_a_state_with_a_bad_periodic_axis_is_refused(saved_as):
     state["checksum"] = _checkpoint.checksum(state)  # well formed, but for the axis
     with pytest.raises(ValueError, match="periodic axis is 7"):
         vosim.Simulator.__new__(vosim.Simulator).__setstate__(state)
+
+
+def test_a_saved_axis_is_checked_against_the_engine_and_method_as_set_periodic_checks_it():
+    sim = vosim.Simulator(time_step=0.1)
+    sim.add_agents([[0.0, 0.0]], goals=[[3.0, 0.0]])
+    sim.set_periodic(x=(-1.0, 5.0))
+    engine_state = sim._engine.snapshot()
+    seamless = vosim._core.Engine(1, 0.1, 2)
+    seamless.method = vosim.AVO(variant="avo2")._make_core()
+    with pytest.raises(ValueError, match="saved state: periodic: method AVO.* cannot see across a periodic seam"):
+        seamless.restore(engine_state)
+    assert seamless.periodic() is None
+    space = vosim.Simulator(time_step=0.1, dimensions=3)
+    space.add_agents([[0.0, 0.0, 0.0]], goals=[[3.0, 0.0, 0.0]])
+    crafted = dict(space._engine.snapshot(), **{"feature.periodic.axis": np.array([0]),
+                                                  "feature.periodic.low": np.array([-1.0]),
+                                                  "feature.periodic.high": np.array([5.0])})
+    with pytest.raises(ValueError, match="saved state: periodic: a periodic axis needs a 2D simulator"):
+        space._engine.restore(crafted)

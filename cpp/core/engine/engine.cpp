@@ -58,10 +58,7 @@ void Engine::set_method(std::shared_ptr<const Method> method) {
         throw std::invalid_argument("method " + method->name() + " does not support dimensions=" +
                                     std::to_string(dimensions()) + " (" + method->dimensions_note() + ")");
     }
-    if (periodic_.on() && !method->sees_periodic_neighbors()) {
-        throw std::invalid_argument("method " + method->name() +
-                                    " searches its own neighbours and cannot see across a periodic seam");
-    }
+    check_periodic_fits(periodic_, *method);
     BusyGuard guard(busy_);
     method_ = std::move(method);
     velocity_seconds_per_agent_ = 0.0;  // another method's cost: by the agent count until measured

@@ -346,12 +346,11 @@ void Engine::restore(const EngineSnapshot& saved) {
     Waypoints waypoints = tracks ? restored_part(Waypoints::kSavedName, [&] {
         return Waypoints::restored(*tracks, state);
     }) : Waypoints{};
-    const Periodic periodic = axis ? restored_part(Periodic::kSavedName, [&] { return Periodic::restored(*axis); })
-                                   : Periodic{};
-    if (periodic.on() && saved.dimensions != 2) refuse("it has a periodic axis in a 3D engine");
-    if (periodic.on() && !method_->sees_periodic_neighbors()) {
-        refuse("it has a periodic axis and method " + method_->name() + " cannot see across its seam");
-    }
+    const Periodic periodic = axis ? restored_part(Periodic::kSavedName, [&] {
+        const Periodic restored = Periodic::restored(*axis);
+        check_periodic_fits(restored, *method_);  // as set_periodic checks it
+        return restored;
+    }) : Periodic{};
     SceneFeatures features;
     features.restore(scene_parts, state);
     const std::int64_t exits = features.exit_count();
