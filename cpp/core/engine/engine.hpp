@@ -104,7 +104,7 @@ public:
 private:
     void validate() const;                       // std::invalid_argument naming the first bad agent
     void require_plane(const char* what) const;  // std::invalid_argument unless 2D
-    void check_periodic_fits(const Periodic& periodic, const Method& method) const;  // engine_periodic.cpp
+    void check_periodic_fits(const Periodic& axis, const Method& method) const;  // engine_periodic.cpp
     bool advance(Ticker* ticker, std::int64_t steps_done);  // the step on a validated state
     template <class V>  // false: stopped, nothing advanced
     bool advance_in(Ticker* ticker, std::int64_t steps_done);
