@@ -12,6 +12,7 @@
 #include <tuple>
 #include <type_traits>
 
+#include "array_args.hpp"
 #include "engine/engine.hpp"
 #include "run_metrics.hpp"
 #include "limits.hpp"
@@ -29,13 +30,6 @@ using Int64s = py::array_t<std::int64_t, py::array::c_style | py::array::forceca
 using Bytes = py::array_t<std::uint8_t, py::array::c_style | py::array::forcecast>;
 using DoublesOut = py::array_t<double, py::array::c_style>;
 using Int64sOut = py::array_t<std::int64_t, py::array::c_style>;
-
-void require_size(const py::array& a, py::ssize_t size, const char* name) {
-    if (a.size() != size) {
-        throw std::invalid_argument(std::string(name) + ": expected " + std::to_string(size) +
-                                    " values, got " + std::to_string(a.size()));
-    }
-}
 
 // The column a view shows. A lazy one (one value while every agent holds it)
 // becomes an ordinary column first: the view must see the engine's later
@@ -378,9 +372,6 @@ void bind_engine(py::module_& m) {
     m.attr("MAX_MAGNITUDE") = kMaxMagnitude;
     m.attr("MIN_TIME") = kMinTime;
     m.attr("MAX_AGENTS") = AgentState::kMaxAgents;
-    py::list advance_rules;  // by code (WaypointAdvance)
-    for (int k = 0; k < kWaypointAdvanceCount; ++k) advance_rules.append(advance_name(static_cast<WaypointAdvance>(k)));
-    m.attr("WAYPOINT_ADVANCE") = py::tuple(advance_rules);
 
     m.attr("AGENT_FIELDS") = agent_fields();
     py::list derived;
@@ -419,34 +410,6 @@ void bind_engine(py::module_& m) {
              py::arg("tick_seconds"), py::arg("progress"), py::arg("pause_every") = 0,
              py::arg("replan") = py::none(), py::arg("headings") = py::none())
         .def("all_arrived", &Engine::all_arrived)
-        .def(
-            "set_waypoints",
-            [](Engine& e, const Int64s& ids, const Int64s& offsets, const Doubles& points, const Doubles& radius,
-               const std::optional<Bytes>& advance) {
-                const py::ssize_t n = ids.size();
-                require_size(offsets, n + 1, "offsets");
-                require_size(radius, n, "radius");
-                if (advance) require_size(*advance, n, "advance");
-                const int d = e.dimensions();
-                if (points.ndim() != 2 || points.shape(1) != d) {
-                    throw std::invalid_argument("points: expected (k, " + std::to_string(d) + ")");
-                }
-                const std::int64_t* o = offsets.data();
-                for (py::ssize_t k = 0; k <= n; ++k) {
-                    if (o[k] < 0 || o[k] > points.shape(0)) throw std::invalid_argument("offsets out of range");
-                }
-                e.set_waypoints(ids.data(), static_cast<std::size_t>(n), o, points.data(), radius.data(),
-                                advance ? advance->data() : nullptr);
-            },
-            py::arg("ids"), py::arg("offsets"), py::arg("points"), py::arg("radius"),
-            py::arg("advance") = py::none())
-        .def("waypoints_remaining", [](const Engine& e) {
-            const std::vector<std::int32_t> left = e.waypoints_remaining();
-            py::array_t<std::int32_t> out({static_cast<py::ssize_t>(e.state().scenes()),
-                                           static_cast<py::ssize_t>(e.state().count())});
-            if (!left.empty()) std::memcpy(out.mutable_data(), left.data(), left.size() * sizeof(std::int32_t));
-            return out;
-        })
         .def("final_goals", [](const Engine& e) {
             const std::vector<double> goals = e.final_goals();
             py::array_t<double> out({static_cast<py::ssize_t>(e.state().scenes()),

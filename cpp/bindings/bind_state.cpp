@@ -144,7 +144,15 @@ void add_legacy_array(FeatureArrays& arrays, const std::string& name, const py::
         throw std::invalid_argument(std::string("saved state: '") + entry + "' is a bool");
     }
     if (py::isinstance<py::int_>(value)) {
-        arrays.integers.emplace_back(name, std::vector<std::int64_t>{py::cast<std::int64_t>(value)});
+        // A Python int may be wider than 64 bits: checked here so that the
+        // message names the entry rather than the conversion.
+        int overflow = 0;
+        const long long wide = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+        if (overflow != 0) {
+            throw std::invalid_argument(std::string("saved state: '") + entry + "' is " +
+                                        py::str(value).cast<std::string>() + ", which does not fit 64 bits");
+        }
+        arrays.integers.emplace_back(name, std::vector<std::int64_t>{static_cast<std::int64_t>(wide)});
         return;
     }
     if (py::isinstance<py::float_>(value)) {

@@ -20,7 +20,8 @@ namespace py = pybind11;
     X(sinks)              \
     X(speed_zones)        \
     X(periodic)           \
-    X(waiting)
+    X(waiting)            \
+    X(waypoints)
 
 namespace vosim::bindings {
 #define VOSIM_BINDING_DECLARATION(name) void bind_##name(py::module_& m);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,5 +44,20 @@ struct SavedFeature {
 std::vector<std::vector<double>> split_at_offsets(const std::vector<double>& flat,
                                                   const std::vector<std::int64_t>& offsets, std::size_t width,
                                                   const std::string& name);
+
+// Calls `restore` (which reads one unit's part) and names the unit in any
+// std::invalid_argument it throws: "saved state: <unit>: <why>". A unit's
+// own messages need not name it.
+template <class Restore>
+auto restoring_part(const std::string& unit, Restore&& restore) {
+    try {
+        return restore();
+    } catch (const std::invalid_argument& error) {
+        std::string why = error.what();
+        const std::string prefix = "saved state: ";
+        if (why.compare(0, prefix.size(), prefix) == 0) why.erase(0, prefix.size());
+        throw std::invalid_argument(prefix + unit + ": " + why);
+    }
+}
 
 }  // namespace vosim

@@ -11,7 +11,7 @@
 
 namespace vosim {
 
-class Waypoints;
+class SceneFeatures;
 
 // What a method prepares once per step from the frozen state, before the
 // agents' velocities (its own subclass; see Method::prepare_step).
@@ -26,8 +26,8 @@ struct SceneView {
     double time_step;
     std::int64_t step;  // steps taken before this one (seeds per-step random draws)
     const StepData* step_data = nullptr;  // the method's, when it prepares any
-    // The agents' waypoint tracks: which goals are final (LocalAgentT::at_goal).
-    const Waypoints* waypoints = nullptr;
+    // The scene features: which goals are final (SceneFeatures::goal_ahead; LocalAgentT::at_goal).
+    const SceneFeatures* features = nullptr;
     // The periodic axis (null or off: none). Methods read a neighbour's
     // position through neighbor_position, which puts it at the image the
     // engine found it at, nearest across the seam.

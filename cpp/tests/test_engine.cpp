@@ -14,6 +14,7 @@
 #include "engine/engine.hpp"
 #include "navigation/funnel.hpp"
 #include "navigation/path_search.hpp"
+#include "navigation/waypoints.hpp"
 #include "spatial/edge_grid.hpp"
 #include "parallel/threads.hpp"
 
@@ -156,8 +157,11 @@ TEST_CASE("waypoints: an agent moves on at each, and its last one is its final g
     const std::int64_t id = 0, offsets[2] = {0, 2};
     const double points[4] = {0.5, 0.0, 0.5, 0.5};
     const double radius = 0.05;
-    engine.set_waypoints(&id, 1, offsets, points, &radius);
-    CHECK(engine.waypoints_remaining() == std::vector<std::int32_t>{1});
+    Waypoints& waypoints = engine.features().get<Waypoints>();
+    waypoints.replace(engine.state(), &id, 1, offsets, points, &radius, nullptr);
+    std::vector<std::int32_t> left;
+    waypoints.remaining(engine.state(), left);
+    CHECK(left == std::vector<std::int32_t>{1});
     CHECK(engine.final_goals() == std::vector<double>{0.5, 0.5});
     // Within pref_speed * dt of a goal the preferred velocity is the rest of
     // the way, so each step closes 10 % of it: about 22 steps to within
@@ -167,7 +171,8 @@ TEST_CASE("waypoints: an agent moves on at each, and its last one is its final g
     CHECK(engine.all_arrived());
     CHECK(steps > 30);
     CHECK(steps < 45);
-    CHECK(engine.waypoints_remaining() == std::vector<std::int32_t>{0});
+    waypoints.remaining(engine.state(), left);
+    CHECK(left == std::vector<std::int32_t>{0});
     const Vec2 p = position(engine, 0);
     CHECK(std::hypot(p.x - 0.5, p.y - 0.5) <= 0.1);
 }

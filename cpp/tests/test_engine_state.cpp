@@ -12,6 +12,7 @@
 
 #include "engine/engine.hpp"
 #include "engine/engine_state.hpp"
+#include "navigation/waypoints.hpp"
 
 using namespace vosim;
 

@@ -3,8 +3,9 @@
 An agent with waypoints heads for the first, moves on to the next by its
 rule (``waypoint_advance``: within ``waypoint_radius`` of it, or also once
 past it, or also once the next is in sight; ``_waypoint_advance.py``), and
-keeps the last as its final goal. The engine keeps every agent's track (the
-goals phase moves agents on: ``cpp/core/engine/engine_waypoints.cpp``).
+keeps the last as its final goal. The engine keeps every agent's track in a
+scene feature (``cpp/core/navigation/waypoints.hpp``; the goals phase moves
+agents on).
 
 The simulator's waypoint methods delegate to its :class:`Waypoints` part,
 which ``sim.waypoints`` also gives: navigation sets planned tracks through it

@@ -5,6 +5,7 @@ checkpoints keep the setting; bad input is refused by name."""
 
 import copy
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -186,21 +187,26 @@ def test_a_batch_wraps_every_scene():
     assert batch.periodic == ("x", 0.0, 5.0)
 
 
-@pytest.mark.parametrize("saved_as", ["part", "older entries"])
-def test_a_state_with_a_bad_periodic_axis_is_refused(saved_as):
+@pytest.mark.parametrize("saved_as, axis, message", [
+    ("part", np.array([7]), "saved state: periodic: axis is 7; it must be 0 (x), 1 (y) or -1 (none)"),
+    ("part", np.array([0, 1]), "saved state: periodic: axis, low and high must hold one value each"),
+    ("older entries", 7, "saved state: periodic: axis is 7; it must be"),
+    ("older entries", 2**70, "saved state: 'periodic_axis' is 1180591620717411303424, which does not fit 64 bits"),
+])
+def test_a_state_with_a_bad_periodic_axis_is_refused(saved_as, axis, message):
     sim = vosim.Simulator(time_step=0.1)
     sim.set_periodic(x=(0.0, 5.0))
     state = sim.__getstate__()
     engine = dict(state["engine"])
     if saved_as == "part":
-        engine["feature.periodic.axis"] = np.array([7])
+        engine["feature.periodic.axis"] = axis
     else:  # as states saved before the axis had a part of its own held it
         for name in ("axis", "low", "high"):
             del engine[f"feature.periodic.{name}"]
-        engine.update(periodic_axis=7, periodic_low=0.0, periodic_high=5.0)
+        engine.update(periodic_axis=axis, periodic_low=0.0, periodic_high=5.0)
     state["engine"] = engine
     state["checksum"] = _checkpoint.checksum(state)  # well formed, but for the axis
-    with pytest.raises(ValueError, match="periodic axis is 7"):
+    with pytest.raises(ValueError, match=re.escape(message)):
         vosim.Simulator.__new__(vosim.Simulator).__setstate__(state)
 
 

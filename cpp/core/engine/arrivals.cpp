@@ -1,6 +1,8 @@
 // When agents are at their goals: the one definition of "arrived" (an agent
-// within its arrival radius of its final goal, no waypoint left), used by
-// step(), run() and the metrics alike.
+// within its arrival radius of its final goal, no goal ahead that a scene
+// feature guides it to), used by step(), run() and the metrics alike; and
+// each agent's final goal.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -18,7 +20,7 @@ bool Engine::all_arrived() const {
                 const std::size_t i = s.index(b, slot);
                 if (!s.active[i] || !s.has_goal[i]) continue;
                 if (abs_sq(s.position<V>(i) - s.goal<V>(i)) > sqr(s.arrival_radius[i])) return false;
-                if (waypoints_.has_more(s, i)) return false;
+                if (features_.goal_ahead(s, i)) return false;
             }
         }
         return true;
@@ -36,7 +38,7 @@ bool Engine::mark_arrivals(std::vector<std::uint8_t>& reached) const {
                 const std::size_t i = s.index(b, slot);
                 if (reached[i] || !s.active[i] || !s.has_goal[i]) continue;
                 if (abs_sq(s.position<V>(i) - s.goal<V>(i)) <= sqr(s.arrival_radius[i]) &&
-                    !waypoints_.has_more(s, i)) {
+                    !features_.goal_ahead(s, i)) {
                     reached[i] = 1;
                 } else {
                     everyone = false;
@@ -45,6 +47,21 @@ bool Engine::mark_arrivals(std::vector<std::uint8_t>& reached) const {
         }
         return everyone;
     });
+}
+
+std::vector<double> Engine::final_goals() const {
+    const AgentState& s = state_;
+    const std::size_t d = static_cast<std::size_t>(s.dimensions());
+    std::vector<double> out(static_cast<std::size_t>(s.scenes()) * s.count() * d);
+    for (int b = 0; b < s.scenes(); ++b) {
+        for (int slot = 0; slot < s.count(); ++slot) {
+            const std::size_t i = s.index(b, slot);
+            const double* goal = features_.final_goal(s.ids[i]);
+            if (!goal) goal = s.goals.data() + d * i;
+            std::copy(goal, goal + d, out.begin() + d * (static_cast<std::size_t>(b) * s.count() + slot));
+        }
+    }
+    return out;
 }
 
 }  // namespace vosim

@@ -73,7 +73,6 @@ std::vector<std::int64_t> Engine::add_agents(int n, const AgentInput& input, boo
 void Engine::remove_agents(const std::int64_t* ids, std::size_t count) {
     BusyGuard guard(busy_);
     state_.remove(ids, count);
-    waypoints_.forget_removed(state_);
     features_.forget_removed(state_);
 }
 
@@ -95,12 +94,12 @@ bool Engine::advance(Ticker* ticker, std::int64_t steps_done) {
     return with_vector_type(dimensions(), [&](auto v) { return advance_in<decltype(v)>(ticker, steps_done); });
 }
 
-// goals: obstacles and waypoints up to date, preferred velocities.
+// goals: obstacles and the goals scene features guide up to date, preferred velocities.
 template <class V>
 bool Engine::goals_phase(StepContext& step) {
     const Method& method = *step.method;
     build_obstacles();
-    waypoints_.advance(state_, {&shared_obstacles_, &scene_obstacles_});
+    features_.advance_goals(state_, {&shared_obstacles_, &scene_obstacles_});
     update_pref_velocities<V>(state_, method.preference_noise(), method.deadlock_resolution(), step_count_,
                               step.clock);
     features_.steer(state_, step.clock);  // scene features steer the agents they hold, scale their speeds
@@ -108,7 +107,7 @@ bool Engine::goals_phase(StepContext& step) {
     // What the goals phase wrote, before any method reads it. Without scene
     // features or a perturbation a preferred velocity is at most pref_speed
     // long, which the per-step check keeps in range: the pass is needed only with them.
-    if (!features_.empty() || method.preference_noise().magnitude > 0.0) check_goal_pref_velocities(state_);
+    if (features_.steering() || method.preference_noise().magnitude > 0.0) check_goal_pref_velocities(state_);
     // Non-holonomic agents are presented to the method through its model
     // (validate refused them in 3D).
     nonholonomic_ = has_nonholonomic(state_);
@@ -161,7 +160,7 @@ bool Engine::resolve_phase(StepContext& step) {
 template <class V>
 bool Engine::observe_phase(StepContext& step) {
     if (step.observing) {
-        observe_motion<V>(state_, motion_before_, *step.method, waypoints_, metrics_, step.clock, step_count_,
+        observe_motion<V>(state_, motion_before_, *step.method, features_, metrics_, step.clock, step_count_,
                           features_.held());
     }
     return true;
@@ -171,7 +170,7 @@ bool Engine::observe_phase(StepContext& step) {
 // (become inactive).
 template <class V>
 bool Engine::exits_phase(StepContext& step) {
-    if (step.exits) remove_exits<V>(state_, features_, waypoints_, metrics_, step.clock, step_count_);
+    if (step.exits) remove_exits<V>(state_, features_, metrics_, step.clock, step_count_);
     return true;
 }
 
@@ -185,7 +184,7 @@ bool Engine::features_phase(StepContext& step) {
 // wrap: along a periodic axis, agents (with their goals) back into the period.
 template <class V>
 bool Engine::wrap_phase(StepContext&) {
-    if (periodic_.on()) wrap_periodic(state_, periodic_, waypoints_);
+    if (periodic_.on()) wrap_periodic(state_, periodic_, features_);
     return true;
 }
 

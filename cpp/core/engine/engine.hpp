@@ -20,7 +20,6 @@
 #include "engine/ticker.hpp"
 #include "features/scene_features.hpp"
 #include "method.hpp"
-#include "navigation/waypoints.hpp"
 #include "obstacles/obstacles.hpp"
 #include "obstacles/obstacles3d.hpp"
 #include "spatial/periodic.hpp"
@@ -78,16 +77,11 @@ public:
     // 1 (y) after each step, neighbours are seen across the seam; -1: off. Refused for a method's own search.
     void set_periodic(int axis, double low, double high);
     const Periodic& periodic() const { return periodic_; }
-    // Scene features (features/scene_features.hpp): the goals phase lets them steer the agents they hold, the
-    // features phase updates them; change them through exclusively().
+    // Scene features (features/scene_features.hpp): the goals phase lets them move goals on and steer the
+    // agents they hold, the features phase updates them; change them through exclusively().
     SceneFeatures& features() { return features_; }
     const SceneFeatures& features() const { return features_; }
-    // Waypoints (engine_waypoints.cpp): agent ids[k] follows points offsets[k] .. offsets[k+1] (dimensions()
-    // values each), moving on within radius[k] or by rule advance[k] (WaypointAdvance; null: each agent's rule so
-    // far, distance without one); those left after each goal; each agent's final goal.
-    void set_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
-                       const double* points, const double* radius, const std::uint8_t* advance = nullptr);
-    std::vector<std::int32_t> waypoints_remaining() const;
+    // Each agent's final goal (arrivals.cpp): the last a scene feature guides it to, else its goal.
     std::vector<double> final_goals() const;
     // Everything the next step depends on but the method, and its checked inverse (engine_state.cpp).
     EngineSnapshot snapshot() const;
@@ -120,8 +114,6 @@ private:
     template <class V>
     std::size_t prepare_inspection(int scene, int slot, Workspace& ws);  // inspect.cpp
     void prepare_workspaces(int threads);
-    void replace_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,  // unguarded
-                           const double* points, const double* radius, const std::uint8_t* advance);
     void build_obstacles();
     void build_obstacles3();
     int neighbor_capacity(std::size_t i) const;  // max_neighbors, at most the other agents
@@ -161,7 +153,6 @@ private:
     std::unique_ptr<StepData> step_data_;             // the method's per-step data
     double velocity_seconds_per_agent_ = 0.0;         // the last velocities phase's work per agent
     std::atomic<bool> busy_{false};
-    Waypoints waypoints_;
     RunMetrics* metrics_ = nullptr;      // during a run that gathers metrics
     double metrics_largest_radius_ = 0;  // of the state observed
     PhaseTimes phase_times_;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/engine.hpp"
+#include "navigation/waypoints.hpp"
 #include "parallel/parallel.hpp"
 #include "parallel/threads.hpp"
 
@@ -105,9 +106,9 @@ RunResult Engine::run(const RunOptions& options, const Recording& recording, con
                     tracks.offsets.back() * state_.dimensions() != static_cast<std::int64_t>(tracks.points.size())) {
                     throw std::invalid_argument("pause: the new tracks' entries differ in length");
                 }
-                replace_waypoints(tracks.ids.data(), tracks.ids.size(), tracks.offsets.data(),
-                                  tracks.points.data(), tracks.radius.data(),
-                                  tracks.advance.empty() ? nullptr : tracks.advance.data());
+                features_.get<Waypoints>().replace(state_, tracks.ids.data(), tracks.ids.size(), tracks.offsets.data(),
+                                                   tracks.points.data(), tracks.radius.data(),
+                                                   tracks.advance.empty() ? nullptr : tracks.advance.data());
             }
             if (k < options.steps && !ticker.poll(k)) {
                 result.stopped = true;

@@ -22,19 +22,6 @@ namespace {
 
 [[noreturn]] void refuse(const std::string& what) { throw std::invalid_argument("saved state: " + what); }
 
-// What restore() makes of one unit's part, its errors (std::invalid_argument) named after the unit.
-template <class F>
-auto restored_part(const std::string& unit, F&& make) {
-    try {
-        return make();
-    } catch (const std::invalid_argument& error) {
-        std::string why = error.what();
-        const std::string prefix = "saved state: ";
-        if (why.compare(0, prefix.size(), prefix) == 0) why.erase(0, prefix.size());
-        throw std::invalid_argument(prefix + unit + ": " + why);
-    }
-}
-
 void save_obstacles(const ObstacleSet& set, int scene, std::vector<SavedObstacle>& out) {
     for (int o = 0; o < set.obstacle_count(); ++o) {
         SavedObstacle saved;
@@ -215,14 +202,12 @@ EngineSnapshot Engine::snapshot() const {
     }
     out.fallbacks = fallbacks_;
     out.features = features_.save();
-    if (!waypoints_.empty()) out.features.push_back({Waypoints::kSavedName, waypoints_.save(s.dimensions())});
     if (periodic_.on()) out.features.push_back({Periodic::kSavedName, periodic_.save()});
     return out;
 }
 
 std::vector<std::pair<std::string, LegacyEntry>> Engine::legacy_entries() {
     std::vector<std::pair<std::string, LegacyEntry>> out = SceneFeatures().legacy_entries();
-    for (const LegacyEntry& entry : Waypoints::legacy_entries()) out.emplace_back(Waypoints::kSavedName, entry);
     for (const LegacyEntry& entry : Periodic::legacy_entries()) out.emplace_back(Periodic::kSavedName, entry);
     return out;
 }
@@ -327,47 +312,25 @@ void Engine::restore(const EngineSnapshot& saved) {
                std::to_string(saved.scenes) + " scenes");
     }
 
-    // The engine's own units (the waypoints, the periodic axis) and the scene features, each checking its
-    // own part against the agents; then each agent that left through an exit names one they have.
+    // The periodic axis and the scene features, each checking its own part against the agents (and the
+    // exits the agents left through).
     std::vector<SavedFeature> scene_parts;
-    const FeatureArrays* tracks = nullptr;
     const FeatureArrays* axis = nullptr;
     for (const SavedFeature& part : saved.features) {
-        const FeatureArrays** own = part.name == Waypoints::kSavedName  ? &tracks
-                                    : part.name == Periodic::kSavedName ? &axis
-                                                                        : nullptr;
-        if (own == nullptr) {
+        if (part.name != Periodic::kSavedName) {
             scene_parts.push_back(part);
             continue;
         }
-        if (*own != nullptr) refuse("part '" + part.name + "' is given twice");
-        *own = &part.arrays;
+        if (axis != nullptr) refuse("part '" + part.name + "' is given twice");
+        axis = &part.arrays;
     }
-    Waypoints waypoints = tracks ? restored_part(Waypoints::kSavedName, [&] {
-        return Waypoints::restored(*tracks, state);
-    }) : Waypoints{};
-    const Periodic periodic = axis ? restored_part(Periodic::kSavedName, [&] {
+    const Periodic periodic = axis ? restoring_part(Periodic::kSavedName, [&] {
         const Periodic restored = Periodic::restored(*axis);
         check_periodic_fits(restored, *method_);  // as set_periodic checks it
         return restored;
     }) : Periodic{};
     SceneFeatures features;
     features.restore(scene_parts, state);
-    const std::int64_t exits = features.exit_count();
-    for (int b = 0; b < state.scenes(); ++b) {
-        for (int slot = 0; slot < state.count(); ++slot) {
-            const std::size_t i = state.index(b, slot);
-            const std::int64_t exit = state.exit_sink[i];
-            if (state.ids[i] != -1 && exit >= exits) {
-                refuse("exit_sink[" + std::to_string(b) + ", " + std::to_string(slot) + "] is " +
-                       std::to_string(exit) + ", but the state has " +
-                       (exits == 0 ? std::string("no exits (sinks)")
-                                   : std::to_string(exits) + " exits (sinks; ids 0 to " +
-                                         std::to_string(exits - 1) + ")"));
-            }
-        }
-    }
-
     state_ = std::move(state);
     features_ = std::move(features);
     time_step_ = saved.time_step;
@@ -375,7 +338,6 @@ void Engine::restore(const EngineSnapshot& saved) {
     step_count_ = saved.step_count;
     shared_obstacles_ = std::move(shared);
     scene_obstacles_ = std::move(own);
-    waypoints_ = std::move(waypoints);
     fallbacks_ = saved.fallbacks;
     periodic_ = periodic;
     // Derived every step from the state above.

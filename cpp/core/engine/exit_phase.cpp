@@ -20,7 +20,7 @@ bool wants_exits(const AgentState& s, const SceneFeatures& features) {
 }
 
 template <class V>
-void remove_exits(AgentState& s, const SceneFeatures& features, const Waypoints& waypoints, RunMetrics* metrics,
+void remove_exits(AgentState& s, const SceneFeatures& features, RunMetrics* metrics,
                   const StepClock& clock, std::int64_t step_count) {
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
     const SceneFeature* exits = kDim<V> == 2 ? features.live_exits() : nullptr;  // (planar: sinks refuse 3D)
@@ -29,11 +29,11 @@ void remove_exits(AgentState& s, const SceneFeatures& features, const Waypoints&
     // Where agent i goes: -2 stays, -1 leaves at its goal, else the sink it enters.
     // (Scalars captured by value: captured by reference, the test took about
     // ten more instructions per agent.)
-    const auto exit_of = [&s, exits, &waypoints, middle](std::int64_t i) {
+    const auto exit_of = [&s, exits, &features, middle](std::int64_t i) {
         if (i % s.capacity() >= s.count() || !s.active[i]) return -2;
         const std::size_t at = static_cast<std::size_t>(i);
         if (s.remove_at_goal[at] && s.has_goal[at] &&
-            abs_sq(s.position<V>(at) - s.goal<V>(at)) <= sqr(s.arrival_radius[at]) && !waypoints.has_more(s, at)) {
+            abs_sq(s.position<V>(at) - s.goal<V>(at)) <= sqr(s.arrival_radius[at]) && !features.goal_ahead(s, at)) {
             return -1;
         }
         if (exits != nullptr) {
@@ -68,9 +68,9 @@ void remove_exits(AgentState& s, const SceneFeatures& features, const Waypoints&
     });
 }
 
-template void remove_exits<Vec2>(AgentState&, const SceneFeatures&, const Waypoints&, RunMetrics*,
+template void remove_exits<Vec2>(AgentState&, const SceneFeatures&, RunMetrics*,
                                  const StepClock&, std::int64_t);
-template void remove_exits<Vec3>(AgentState&, const SceneFeatures&, const Waypoints&, RunMetrics*,
+template void remove_exits<Vec3>(AgentState&, const SceneFeatures&, RunMetrics*,
                                  const StepClock&, std::int64_t);
 
 }  // namespace vosim

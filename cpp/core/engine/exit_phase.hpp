@@ -15,7 +15,6 @@
 #include "engine/start_times.hpp"  // StepClock
 #include "features/scene_features.hpp"
 #include "metrics/metrics.hpp"
-#include "navigation/waypoints.hpp"
 #include "state/agent_state.hpp"
 
 namespace vosim {
@@ -26,7 +25,7 @@ bool wants_exits(const AgentState& state, const SceneFeatures& features);
 
 // `step_count`: the steps done before this one.
 template <class V>
-void remove_exits(AgentState& state, const SceneFeatures& features, const Waypoints& waypoints, RunMetrics* metrics,
+void remove_exits(AgentState& state, const SceneFeatures& features, RunMetrics* metrics,
                   const StepClock& clock, std::int64_t step_count);
 
 }  // namespace vosim

@@ -67,7 +67,7 @@ std::size_t Engine::prepare_inspection(int scene, int slot, Workspace& ws) {
     }
     validate();
     build_obstacles();
-    waypoints_.advance(state_, {&shared_obstacles_, &scene_obstacles_});  // as the next step will (idempotent)
+    features_.advance_goals(state_, {&shared_obstacles_, &scene_obstacles_});  // as the next step will (idempotent)
     update_pref_velocities<V>(state_, method_->preference_noise(), method_->deadlock_resolution(), step_count_,
                               StepClock{time_, time_step_});
     features_.steer(state_, StepClock{time_, time_step_});  // as the goals phase does
@@ -118,7 +118,7 @@ DiagnosticsOf<V> Engine::inspect(int scene, int slot) {
     std::unique_ptr<StepData> step_data;
     method_->prepare_step(seen, step_data);
     method_->in<V>().inspect(
-        SceneOf<V>{{seen, scene, time_step_, step_count_, step_data.get(), &waypoints_, &periodic_}}, slot, ws, d);
+        SceneOf<V>{{seen, scene, time_step_, step_count_, step_data.get(), &features_, &periodic_}}, slot, ws, d);
     if (!method_->may_exceed_max_speed() && state_.kinematics[i] == 0) {  // as the step does
         d.new_velocity = cap_speed(d.new_velocity, d.max_speed);
     }

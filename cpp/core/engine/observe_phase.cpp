@@ -45,7 +45,7 @@ void update_deadlock_state(AgentState& s, const DeadlockResolution& rule, std::u
 }  // namespace
 
 template <class V>
-void observe_motion(AgentState& s, const MotionBefore& before, const Method& method, const Waypoints& waypoints,
+void observe_motion(AgentState& s, const MotionBefore& before, const Method& method, const SceneFeatures& features,
                     RunMetrics* metrics, const StepClock& clock, std::int64_t step_count, const std::uint8_t* held) {
     const double dt = clock.time_step;
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
@@ -61,7 +61,7 @@ void observe_motion(AgentState& s, const MotionBefore& before, const Method& met
         const V v = s.velocity<V>(at);
         const bool seeking = s.has_goal[i] != 0;
         const bool arrived = seeking && abs_sq(s.position<V>(at) - s.goal<V>(at)) <= sqr(s.arrival_radius[i]) &&
-                             !waypoints.has_more(s, at);
+                             !features.goal_ahead(s, at);
         // Neither stalled nor deadlocked: waiting for its start time, or held by a scene feature.
         const bool waiting = seeking && (waiting_to_start(s, at, clock) || (held != nullptr && held[at] != 0));
         if (metrics) {
@@ -76,9 +76,9 @@ void observe_motion(AgentState& s, const MotionBefore& before, const Method& met
     });
 }
 
-template void observe_motion<Vec2>(AgentState&, const MotionBefore&, const Method&, const Waypoints&, RunMetrics*,
+template void observe_motion<Vec2>(AgentState&, const MotionBefore&, const Method&, const SceneFeatures&, RunMetrics*,
                                    const StepClock&, std::int64_t, const std::uint8_t*);
-template void observe_motion<Vec3>(AgentState&, const MotionBefore&, const Method&, const Waypoints&, RunMetrics*,
+template void observe_motion<Vec3>(AgentState&, const MotionBefore&, const Method&, const SceneFeatures&, RunMetrics*,
                                    const StepClock&, std::int64_t, const std::uint8_t*);
 
 }  // namespace vosim

@@ -12,7 +12,7 @@
 #include "engine/start_times.hpp"
 #include "method.hpp"
 #include "metrics/metrics.hpp"
-#include "navigation/waypoints.hpp"
+#include "features/scene_features.hpp"
 #include "state/agent_state.hpp"
 
 namespace vosim {
@@ -28,7 +28,7 @@ inline bool wants_observation(const Method& method, const RunMetrics* metrics) {
 // index; null: none), like those waiting for their start time neither
 // stalled nor deadlocked.
 template <class V>
-void observe_motion(AgentState& state, const MotionBefore& before, const Method& method, const Waypoints& waypoints,
+void observe_motion(AgentState& state, const MotionBefore& before, const Method& method, const SceneFeatures& features,
                     RunMetrics* metrics, const StepClock& clock, std::int64_t step_count,
                     const std::uint8_t* held = nullptr);
 

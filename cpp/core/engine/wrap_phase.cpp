@@ -4,7 +4,7 @@
 
 namespace vosim {
 
-void wrap_periodic(AgentState& state, const Periodic& periodic, Waypoints& waypoints) {
+void wrap_periodic(AgentState& state, const Periodic& periodic, SceneFeatures& features) {
     if (!periodic.on()) return;
     const int axis = periodic.axis;
     const double low = periodic.low, high = periodic.high, period = periodic.period();
@@ -27,7 +27,7 @@ void wrap_periodic(AgentState& state, const Periodic& periodic, Waypoints& waypo
             }
             along = wrapped;
             state.goals[2 * i + axis] -= shift;
-            waypoints.translate(state.ids[i], axis, 2, -shift);
+            features.translate(state.ids[i], axis, 2, -shift);
         }
     }
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/start_times.hpp"  // StepClock
+#include "obstacles/sight_obstacles.hpp"
 #include "saved_part.hpp"
 #include "state/agent_state.hpp"
 
@@ -22,11 +23,33 @@ public:
     virtual const char* name() const = 0;
     // Nothing placed: no hook needs calling and nothing is saved.
     virtual bool empty() const = 0;
+    // Whether the feature ever steers or holds agents (steer, mark_held):
+    // one that only guides goals (guides_goals) says no, so that a scene
+    // with nothing else skips those passes.
+    virtual bool steers() const { return true; }
+    // Whether the feature gives agents goals beyond their current one (the
+    // goal-guiding hooks below); fixed for the type.
+    virtual bool guides_goals() const { return false; }
     // The goals phase, after the preferred velocities were set (and before
     // speed zones scale them): may rewrite the preferred velocities of the
     // agents it holds. Must not change anything else: an abandoned step runs
     // it again.
     virtual void steer(AgentState& state, const StepClock& clock) const = 0;
+    // Goal guidance (features with guides_goals()):
+    // - advance_goals, in the goals phase before the preferred velocities
+    //   are set, may move agents' goals on (with the scene's obstacles in
+    //   sight). Idempotent: inspection and an abandoned step run it again.
+    // - goal_ahead: whether agent i (storage index) has goals after its
+    //   current one, so that being at its goal is not arriving. Called in
+    //   parallel: no writes.
+    // - translate: agent `id` was moved by `delta` along `axis` (a
+    //   periodic wrap); what the feature holds of it moves with it.
+    // - final_goal: agent id's last goal (the state's dimension of values),
+    //   or null where the feature holds none.
+    virtual void advance_goals(AgentState&, const SightObstacles&) {}
+    virtual bool goal_ahead(const AgentState&, std::size_t) const { return false; }
+    virtual void translate(std::int64_t, int /*axis*/, int /*dimensions*/, double /*delta*/) {}
+    virtual const double* final_goal(std::int64_t) const { return nullptr; }
     // The features phase, after the agents moved and left through exits;
     // `clock` is the step's (it ends at clock.now + clock.time_step).
     virtual void update(const AgentState& state, const StepClock& clock) = 0;

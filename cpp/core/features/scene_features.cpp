@@ -5,6 +5,7 @@
 #include "features/sinks/sinks.hpp"
 #include "features/speed_zones/speed_zones.hpp"
 #include "features/waiting/waiting_stages.hpp"
+#include "navigation/waypoints.hpp"
 
 namespace vosim {
 
@@ -13,12 +14,45 @@ namespace vosim {
 #define VOSIM_SCENE_FEATURES(X) \
     X(WaitingStages)            \
     X(SpeedZones)               \
-    X(Sinks)
+    X(Sinks)                    \
+    X(Waypoints)
 
 SceneFeatures::SceneFeatures() {
 #define VOSIM_MAKE_FEATURE(type) all_.push_back(std::make_unique<type>());
     VOSIM_SCENE_FEATURES(VOSIM_MAKE_FEATURE)
 #undef VOSIM_MAKE_FEATURE
+    find_guides();
+}
+
+void SceneFeatures::find_guides() {
+    guides_.clear();
+    for (auto& feature : all_) {
+        if (feature->guides_goals()) guides_.push_back(feature.get());
+    }
+}
+
+void SceneFeatures::advance_goals(AgentState& state, const SightObstacles& sight) {
+    for (SceneFeature* feature : guides_) {
+        if (!feature->empty()) feature->advance_goals(state, sight);
+    }
+}
+
+void SceneFeatures::translate(std::int64_t id, int axis, int dimensions, double delta) {
+    for (SceneFeature* feature : guides_) feature->translate(id, axis, dimensions, delta);
+}
+
+const double* SceneFeatures::final_goal(std::int64_t id) const {
+    for (const SceneFeature* feature : guides_) {
+        if (const double* goal = feature->final_goal(id)) return goal;
+    }
+    return nullptr;
+}
+
+bool SceneFeatures::steering() const {
+    for (const auto& feature : all_) {
+        if (feature->steers() && !feature->empty()) return true;
+    }
+    return false;
 }
 
 std::int64_t SceneFeatures::exit_count() const {
@@ -50,13 +84,13 @@ bool SceneFeatures::empty() const {
 
 void SceneFeatures::steer(AgentState& state, const StepClock& clock) const {
     for (const auto& feature : all_) {
-        if (!feature->empty()) feature->steer(state, clock);
+        if (feature->steers() && !feature->empty()) feature->steer(state, clock);
     }
 }
 
 void SceneFeatures::find_held(const AgentState& state) {
     any_held_ = false;
-    if (empty()) return;
+    if (!steering()) return;
     held_.assign(static_cast<std::size_t>(state.scenes()) * state.capacity(), 0);
     for (const auto& feature : all_) {
         if (!feature->empty()) feature->mark_held(state, held_);
@@ -103,19 +137,29 @@ void SceneFeatures::restore(const std::vector<SavedFeature>& saved, const AgentS
                     throw std::invalid_argument("saved state: scene feature '" + saved[k].name + "' is given twice");
                 }
             }
-            try {
-                feature->restore(saved[k].arrays, state);
-            } catch (const std::invalid_argument& error) {
-                std::string why = error.what();
-                const std::string prefix = "saved state: ";
-                if (why.compare(0, prefix.size(), prefix) == 0) why.erase(0, prefix.size());
-                throw std::invalid_argument(prefix + saved[k].name + ": " + why);
-            }
+            restoring_part(saved[k].name, [&] { feature->restore(saved[k].arrays, state); });
             known = true;
         }
         if (!known) throw std::invalid_argument("saved state: unknown scene feature '" + saved[k].name + "'");
     }
+    // Each agent that left through an exit names one the restored features have.
+    const std::int64_t exits = fresh.exit_count();
+    for (int b = 0; b < state.scenes(); ++b) {
+        for (int slot = 0; slot < state.count(); ++slot) {
+            const std::size_t i = state.index(b, slot);
+            const std::int64_t exit = state.exit_sink[i];
+            if (state.ids[i] != -1 && exit >= exits) {
+                throw std::invalid_argument(
+                    "saved state: exit_sink[" + std::to_string(b) + ", " + std::to_string(slot) + "] is " +
+                    std::to_string(exit) + ", but the state has " +
+                    (exits == 0 ? std::string("no exits (sinks)")
+                                : std::to_string(exits) + " exits (sinks; ids 0 to " + std::to_string(exits - 1) +
+                                      ")"));
+            }
+        }
+    }
     all_ = std::move(fresh.all_);
+    find_guides();
 }
 
 }  // namespace vosim

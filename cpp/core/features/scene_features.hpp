@@ -29,7 +29,20 @@ public:
     }
 
     bool empty() const;  // none has anything placed
+    bool steering() const;  // one that steers (SceneFeature::steers) has something placed
     void steer(AgentState& state, const StepClock& clock) const;
+    // Goal guidance (SceneFeature's goal-guiding hooks), over the features
+    // that guide goals. goal_ahead: whether agent i has a goal after its
+    // current one in any; final_goal: the first one's (null: none).
+    void advance_goals(AgentState& state, const SightObstacles& sight);
+    bool goal_ahead(const AgentState& state, std::size_t i) const {
+        for (const SceneFeature* feature : guides_) {
+            if (feature->goal_ahead(state, i)) return true;
+        }
+        return false;
+    }
+    void translate(std::int64_t id, int axis, int dimensions, double delta);
+    const double* final_goal(std::int64_t id) const;
     // The agents the features hold on purpose (SceneFeature::mark_held), by
     // storage index, as of the last call of find_held; null: none held.
     void find_held(const AgentState& state);
@@ -38,7 +51,8 @@ public:
     void forget_removed(const AgentState& state);
     std::vector<SavedFeature> save() const;  // the features with something placed
     // All or nothing: every saved part is checked before any replaces the
-    // current state; a feature not saved is left empty; an unknown name is refused.
+    // current state; a feature not saved is left empty; an unknown name is refused, and so is an
+    // agent's exit (the exit_sink column) that the saved features do not have.
     void restore(const std::vector<SavedFeature>& saved, const AgentState& state);
     // Exits (SceneFeature's exit hooks): the ids handed out, and the feature
     // with live exits (null: none).
@@ -49,7 +63,10 @@ public:
     std::vector<std::pair<std::string, LegacyEntry>> legacy_entries() const;
 
 private:
+    void find_guides();  // guides_ from all_
+
     std::vector<std::unique_ptr<SceneFeature>> all_;
+    std::vector<SceneFeature*> guides_;  // those of all_ that guide goals
     std::vector<std::uint8_t> held_;
     bool any_held_ = false;
 };

@@ -1,7 +1,7 @@
 #include "methods/local_problem.hpp"
 
 #include "method.hpp"
-#include "navigation/waypoints.hpp"
+#include "features/scene_features.hpp"
 
 namespace vosim {
 
@@ -22,7 +22,7 @@ void fill_agents(const SceneView& scene, int slot, const Workspace& ws, Problem&
     agent.id = s.ids[i];
     agent.order = slot;
     agent.at_goal = s.has_goal[i] && abs_sq(agent.position - s.template goal<V>(i)) <= sqr(s.arrival_radius[i]) &&
-                    !(scene.waypoints && scene.waypoints->has_more(s, i));
+                    !(scene.features && scene.features->goal_ahead(s, i));
 
     problem.neighbors.clear();
     for (const Neighbor& neighbor : ws.agent_neighbors) {

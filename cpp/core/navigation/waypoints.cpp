@@ -18,15 +18,6 @@ const char* advance_name(WaypointAdvance rule) {
     return "distance";
 }
 
-bool SightObstacles::clear(int scene, Vec2 a, Vec2 b, double clearance) const {
-    if (shared && !shared->sight_clear(a, b, clearance)) return false;
-    if (own && scene >= 0 && static_cast<std::size_t>(scene) < own->size()) {
-        const auto& set = (*own)[static_cast<std::size_t>(scene)];
-        if (set && !set->sight_clear(a, b, clearance)) return false;
-    }
-    return true;
-}
-
 bool Waypoints::locate(const AgentState& state, std::int64_t id, WaypointTrack& track) const {
     if (track.scene < state.scenes() && track.slot < state.count() &&
         state.ids[state.index(track.scene, track.slot)] == id) {
@@ -61,9 +52,15 @@ void Waypoints::set(AgentState& state, std::int64_t id, int scene, int slot, std
     for (int c = 0; c < d; ++c) state.goals[d * i + c] = track.points[c];
     state.has_goal[i] = 1;
     tracks_[id] = std::move(track);
+    dimensions_ = d;
 }
 
 void Waypoints::clear(std::int64_t id) { tracks_.erase(id); }
+
+const double* Waypoints::final_goal(std::int64_t id) const {
+    const auto it = tracks_.find(id);
+    return it == tracks_.end() ? nullptr : it->second.points.data() + it->second.points.size() - dimensions_;
+}
 
 WaypointAdvance Waypoints::advance_of(std::int64_t id) const {
     const auto it = tracks_.find(id);

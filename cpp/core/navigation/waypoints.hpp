@@ -1,10 +1,11 @@
-// Waypoint guidance: an agent with a list of waypoints heads for the current
-// one (its goal), moves on to the next by its track's advance rule (within
-// the track's radius of it; or also once past it; or also once the waypoint
-// after it is in sight), and keeps the last as its final goal. Only agents with waypoints cost
-// anything: their tracks live in a side table keyed by agent id. Points are
-// stored flat with the state's dimension (2 or 3 components each), so one
-// code path serves the plane and space.
+// Waypoint guidance, a scene feature (features/scene_feature.hpp) that
+// guides goals: an agent with a list of waypoints heads for the current one
+// (its goal), moves on to the next by its track's advance rule (within the
+// track's radius of it; or also once past it; or also once the waypoint
+// after it is in sight), and keeps the last as its final goal. Only agents
+// with waypoints cost anything: their tracks live in a side table keyed by
+// agent id. Points are stored flat with the state's dimension (2 or 3
+// components each), so one code path serves the plane and space.
 #pragma once
 
 #include <cstdint>
@@ -14,7 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "obstacles/obstacles.hpp"
+#include "features/scene_feature.hpp"
+#include "obstacles/sight_obstacles.hpp"
 #include "saved_part.hpp"
 #include "state/agent_state.hpp"
 
@@ -45,17 +47,23 @@ struct WaypointTrack {
     std::vector<double> origin;  // where the agent stood when the track was set (the first leg's start)
 };
 
-// The obstacles the visible rule looks past: the shared set and each
-// scene's own (null or missing: none), built.
-struct SightObstacles {
-    const ObstacleSet* shared = nullptr;
-    const std::vector<std::unique_ptr<ObstacleSet>>* own = nullptr;
-    // Whether a-b keeps more than `clearance` from every edge of `scene`'s obstacles.
-    bool clear(int scene, Vec2 a, Vec2 b, double clearance) const;
-};
-
-class Waypoints {
+class Waypoints : public SceneFeature {
 public:
+    const char* name() const override { return kSavedName; }
+    bool steers() const override { return false; }
+    bool guides_goals() const override { return true; }
+    void steer(AgentState&, const StepClock&) const override {}
+    void update(const AgentState&, const StepClock&) override {}
+    void advance_goals(AgentState& state, const SightObstacles& sight) override { advance(state, sight); }
+    bool goal_ahead(const AgentState& state, std::size_t i) const override { return has_more(state, i); }
+    const double* final_goal(std::int64_t id) const override;
+
+    // Checks every track given (a refused call changes nothing: std::invalid_argument naming the argument
+    // and index), then sets them: agent ids[k] follows points offsets[k] .. offsets[k+1] (state.dimensions()
+    // values each), moving on within radius[k] or by rule advance[k] (WaypointAdvance; null: each agent's
+    // rule so far, distance without one); an agent given no points loses its track (waypoints_set.cpp).
+    void replace(AgentState& state, const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
+                 const double* points, const double* radius, const std::uint8_t* advance);
     // Gives the agent `id` (at scene/slot) a track and sets its goal to the
     // first point; `points` holds state.dimensions() values per point.
     // Replaces any earlier track.
@@ -66,11 +74,11 @@ public:
     WaypointAdvance advance_of(std::int64_t id) const;
     void clear(std::int64_t id);
     // Drops the tracks of agents that no longer exist.
-    void forget_removed(const AgentState& state);
+    void forget_removed(const AgentState& state) override;
     // Adds `delta` to coordinate `axis` of every point of agent `id`'s track
     // (points of `dimensions` values; nothing without a track): a periodic
     // wrap moves the track with its agent.
-    void translate(std::int64_t id, int axis, int dimensions, double delta);
+    void translate(std::int64_t id, int axis, int dimensions, double delta) override;
 
     // Moves every agent that reached its current waypoint (by its track's
     // rule) on to the next (writing its goal). Called before a step computes
@@ -82,19 +90,19 @@ public:
     void remaining(const AgentState& state, std::vector<std::int32_t>& out) const;
     // Whether agent i (storage index) still has waypoints ahead of its current goal.
     bool has_more(const AgentState& state, std::size_t i) const;
-    bool empty() const { return tracks_.empty(); }
+    bool empty() const override { return tracks_.empty(); }
 
     // Every track by agent id.
     const std::unordered_map<std::int64_t, WaypointTrack>& tracks() const { return tracks_; }
 
     // The tracks' part of a saved state (saved_part.hpp; waypoints_saved.cpp), by ascending agent id, points
-    // of `dimensions` values (nothing to save when empty()); and its checked inverse for the agents of
+    // of the state's dimension (nothing to save when empty()); and its checked inverse for the agents of
     // `state`, whose goals already are the tracks' (std::invalid_argument naming the agent or array). States
     // saved before the part existed hold it under the legacy entries.
     static constexpr const char* kSavedName = "waypoints";
-    FeatureArrays save(int dimensions) const;
-    static Waypoints restored(const FeatureArrays& saved, const AgentState& state);
-    static std::vector<LegacyEntry> legacy_entries();
+    FeatureArrays save() const override;
+    void restore(const FeatureArrays& saved, const AgentState& state) override;
+    std::vector<LegacyEntry> legacy_entries() const override;
 
 private:
     template <class V>
@@ -103,6 +111,7 @@ private:
     bool locate(const AgentState& state, std::int64_t id, WaypointTrack& track) const;
 
     std::unordered_map<std::int64_t, WaypointTrack> tracks_;
+    int dimensions_ = 2;  // of the state the tracks were set or restored for
 };
 
 }  // namespace vosim

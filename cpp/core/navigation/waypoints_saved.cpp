@@ -15,7 +15,8 @@ namespace {
 
 }  // namespace
 
-FeatureArrays Waypoints::save(int dimensions) const {
+FeatureArrays Waypoints::save() const {
+    const int dimensions = dimensions_;
     std::vector<std::int64_t> ids;
     for (const auto& entry : tracks_) ids.push_back(entry.first);
     std::sort(ids.begin(), ids.end());
@@ -36,7 +37,7 @@ FeatureArrays Waypoints::save(int dimensions) const {
     return out;
 }
 
-Waypoints Waypoints::restored(const FeatureArrays& saved, const AgentState& state) {
+void Waypoints::restore(const FeatureArrays& saved, const AgentState& state) {
     const std::size_t d = static_cast<std::size_t>(state.dimensions());
     const std::vector<std::int64_t>& ids = saved.integer("ids");
     const std::vector<std::int64_t>& next = saved.integer("next");
@@ -89,10 +90,11 @@ Waypoints Waypoints::restored(const FeatureArrays& saved, const AgentState& stat
         track.radius = radius[k];
         out.tracks_[id] = std::move(track);
     }
-    return out;
+    tracks_ = std::move(out.tracks_);
+    dimensions_ = static_cast<int>(d);
 }
 
-std::vector<LegacyEntry> Waypoints::legacy_entries() {
+std::vector<LegacyEntry> Waypoints::legacy_entries() const {
     return {{"waypoint_ids", "ids"},         {"waypoint_next", "next"},         {"waypoint_radius", "radius"},
             {"waypoint_advance", "advance"}, {"waypoint_origins", "origins"}, {"waypoint_offsets", "offsets"},
             {"waypoint_points", "points"}};

@@ -42,10 +42,10 @@ Periodic Periodic::restored(const FeatureArrays& saved) {
     const std::vector<double>& lows = saved.real("low");
     const std::vector<double>& highs = saved.real("high");
     if (axes.size() != 1 || lows.size() != 1 || highs.size() != 1) {
-        throw std::invalid_argument("saved state: periodic: axis, low and high must hold one value each");
+        throw std::invalid_argument("saved state: axis, low and high must hold one value each");
     }
     if (axes[0] < -1 || axes[0] > 1) {
-        throw std::invalid_argument("saved state: periodic axis is " + std::to_string(axes[0]) +
+        throw std::invalid_argument("saved state: axis is " + std::to_string(axes[0]) +
                                     "; it must be 0 (x), 1 (y) or -1 (none)");
     }
     const Periodic out{static_cast<int>(axes[0]), lows[0], highs[0]};

@@ -1,29 +1,24 @@
-// The engine's waypoint tracks: setting them (checked first, so that a
-// refused call changes nothing), and what they leave to reach.
+// Setting waypoint tracks: every track checked first, so that a refused
+// call changes nothing.
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "engine/engine.hpp"
+#include "limits.hpp"
+#include "navigation/waypoints.hpp"
 #include "state/state_check.hpp"
 
 namespace vosim {
 
-void Engine::set_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
-                           const double* points, const double* radius, const std::uint8_t* advance) {
-    BusyGuard guard(busy_);
-    replace_waypoints(ids, count, offsets, points, radius, advance);
-}
-
-void Engine::replace_waypoints(const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
-                               const double* points, const double* radius, const std::uint8_t* advance) {
+void Waypoints::replace(AgentState& state, const std::int64_t* ids, std::size_t count, const std::int64_t* offsets,
+                        const double* points, const double* radius, const std::uint8_t* advance) {
     // Check everything first: a refused call changes nothing.
-    const int d = state_.dimensions();
+    const int d = state.dimensions();
     std::vector<std::pair<int, int>> where(count);
     for (std::size_t k = 0; k < count; ++k) {
-        if (!state_.locate(ids[k], where[k].first, where[k].second)) {
+        if (!state.locate(ids[k], where[k].first, where[k].second)) {
             throw std::invalid_argument("ids[" + std::to_string(k) + "]: no agent with id " + std::to_string(ids[k]));
         }
         if (!within(radius[k], kNonNegativeRange)) {
@@ -55,40 +50,14 @@ void Engine::replace_waypoints(const std::int64_t* ids, std::size_t count, const
     }
     for (std::size_t k = 0; k < count; ++k) {
         if (offsets[k + 1] == offsets[k]) {
-            waypoints_.clear(ids[k]);
+            clear(ids[k]);
         } else {
             // Without rules given, re-planned tracks keep the agent's rule.
-            const WaypointAdvance rule = advance ? static_cast<WaypointAdvance>(advance[k]) : waypoints_.advance_of(ids[k]);
-            waypoints_.set(state_, ids[k], where[k].first, where[k].second,
+            const WaypointAdvance rule = advance ? static_cast<WaypointAdvance>(advance[k]) : advance_of(ids[k]);
+            set(state, ids[k], where[k].first, where[k].second,
                            std::vector<double>(points + d * offsets[k], points + d * offsets[k + 1]), radius[k], rule);
         }
     }
-}
-
-std::vector<double> Engine::final_goals() const {
-    const AgentState& s = state_;
-    const std::size_t d = static_cast<std::size_t>(s.dimensions());
-    std::vector<double> out(static_cast<std::size_t>(s.scenes()) * s.count() * d);
-    for (int b = 0; b < s.scenes(); ++b) {
-        for (int slot = 0; slot < s.count(); ++slot) {
-            const double* goal = s.goals.data() + d * s.index(b, slot);
-            std::copy(goal, goal + d, out.begin() + d * (static_cast<std::size_t>(b) * s.count() + slot));
-        }
-    }
-    for (const auto& [id, track] : waypoints_.tracks()) {
-        int scene = 0, slot = 0;
-        if (s.locate(id, scene, slot)) {
-            std::copy(track.points.end() - d, track.points.end(),
-                      out.begin() + d * (static_cast<std::size_t>(scene) * s.count() + slot));
-        }
-    }
-    return out;
-}
-
-std::vector<std::int32_t> Engine::waypoints_remaining() const {
-    std::vector<std::int32_t> out;
-    waypoints_.remaining(state_, out);
-    return out;
 }
 
 }  // namespace vosim
