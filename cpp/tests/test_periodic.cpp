@@ -1,4 +1,4 @@
-// A periodic axis (spatial/periodic.hpp, engine/wrap_phase.hpp): positions
+// A periodic axis (spatial/periodic.hpp, features/periodic/periodic_axis.hpp): positions
 // wrap with their goals, the neighbour search looks across the seam at the
 // nearest image, and a pair across the seam moves exactly as the same pair
 // translated away from it. Agents of radius 0.5 walking at 1 m/s, dt 0.1 s.
@@ -9,12 +9,23 @@
 #include <vector>
 
 #include "engine/engine.hpp"
+#include "features/periodic/periodic_axis.hpp"
 #include "spatial/neighbor_grid.hpp"
 #include "spatial/periodic_nearest.hpp"
 
 #include "crowd.hpp"
 
 using namespace vosim;
+
+namespace {
+
+// As the bindings set and read it: the engine's periodic-axis feature.
+void set_periodic(Engine& engine, int axis, double low, double high) {
+    engine.features().get<PeriodicAxis>().set(Periodic{axis, low, high}, *engine.method(), engine.dimensions());
+}
+const Periodic& periodic_of(const Engine& engine) { return engine.features().get<PeriodicAxis>().axis(); }
+
+}  // namespace
 
 TEST_CASE("nearest_periodic finds an agent across the seam at its nearest image, once") {
     // Period [0, 10): the agent at 0.2 is 0.5 from the one at 9.7 through the seam.
@@ -72,7 +83,7 @@ TEST_CASE("an agent leaving the period wraps back by one period, its goal with i
     Crowd crowd({Vec2(9.95, 0.0)}, {Vec2(50.0, 0.0)}, 2.0);
     Engine engine(1, 0.1);
     engine.add_agents(crowd.size(), crowd.input());
-    engine.set_periodic(0, 0.0, 10.0);
+    set_periodic(engine, 0, 0.0, 10.0);
     REQUIRE(engine.step());
     const AgentState& s = engine.state();
     CHECK(s.positions[0] == doctest::Approx(0.05));
@@ -88,7 +99,7 @@ TEST_CASE("a pair across the seam moves exactly as the same pair away from it") 
     Engine periodic(1, 0.1), plain(1, 0.1);
     periodic.add_agents(across.size(), across.input());
     plain.add_agents(inside.size(), inside.input());
-    periodic.set_periodic(0, 0.0, 10.0);
+    set_periodic(periodic, 0, 0.0, 10.0);
     int width = 0;
     const std::vector<std::int32_t> table = periodic.neighbor_table(width);
     CHECK(table[0] == 1);
@@ -108,18 +119,18 @@ TEST_CASE("a pair across the seam moves exactly as the same pair away from it") 
 
 TEST_CASE("set_periodic refuses bad axes, bounds and 3D, naming them; a snapshot carries it") {
     Engine engine(1, 0.1);
-    CHECK_THROWS_WITH_AS(engine.set_periodic(2, 0.0, 1.0), doctest::Contains("axis is 2"), std::invalid_argument);
-    CHECK_THROWS_WITH_AS(engine.set_periodic(0, 1.0, 1.0), doctest::Contains("period"), std::invalid_argument);
-    CHECK_THROWS_WITH_AS(engine.set_periodic(1, 0.0, INFINITY), doctest::Contains("high is"), std::invalid_argument);
-    CHECK_FALSE(engine.periodic().on());
+    CHECK_THROWS_WITH_AS(set_periodic(engine, 2, 0.0, 1.0), doctest::Contains("axis is 2"), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(set_periodic(engine, 0, 1.0, 1.0), doctest::Contains("period"), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(set_periodic(engine, 1, 0.0, INFINITY), doctest::Contains("high is"), std::invalid_argument);
+    CHECK_FALSE(periodic_of(engine).on());
     Engine space(1, 0.1, 3);
-    CHECK_THROWS_WITH_AS(space.set_periodic(0, 0.0, 1.0), doctest::Contains("2D"), std::invalid_argument);
-    engine.set_periodic(1, -2.0, 3.0);
+    CHECK_THROWS_WITH_AS(set_periodic(space, 0, 0.0, 1.0), doctest::Contains("2D"), std::invalid_argument);
+    set_periodic(engine, 1, -2.0, 3.0);
     Engine copy(1, 0.1);
     copy.restore(engine.snapshot());
-    CHECK(copy.periodic().axis == 1);
-    CHECK(copy.periodic().low == -2.0);
-    CHECK(copy.periodic().high == 3.0);
-    engine.set_periodic(-1, 0.0, 0.0);
-    CHECK_FALSE(engine.periodic().on());
+    CHECK(periodic_of(copy).axis == 1);
+    CHECK(periodic_of(copy).low == -2.0);
+    CHECK(periodic_of(copy).high == 3.0);
+    set_periodic(engine, -1, 0.0, 0.0);
+    CHECK_FALSE(periodic_of(engine).on());
 }

@@ -71,18 +71,18 @@ TEST_CASE("the features' saved parts come back whole, and damaged ones are refus
     REQUIRE(saved.size() == 1);
     CHECK(saved[0].name == std::string("waiting"));
     SceneFeatures restored;
-    restored.restore(saved, engine.state());
+    restored.restore(saved, engine.state(), *engine.method());
     CHECK(restored.get<WaitingStages>().members().size() == engine.features().get<WaitingStages>().members().size());
 
     std::vector<SavedFeature> twice{saved[0], saved[0]};
-    CHECK_THROWS_AS(restored.restore(twice, engine.state()), std::invalid_argument);
+    CHECK_THROWS_AS(restored.restore(twice, engine.state(), *engine.method()), std::invalid_argument);
     std::vector<SavedFeature> unknown{{"elevator", {}}};
-    CHECK_THROWS_AS(restored.restore(unknown, engine.state()), std::invalid_argument);
+    CHECK_THROWS_AS(restored.restore(unknown, engine.state(), *engine.method()), std::invalid_argument);
     std::vector<SavedFeature> damaged = saved;
     for (auto& [name, values] : damaged[0].arrays.integers) {
         if (name == "member_stages") values[0] = 5;
     }
-    CHECK_THROWS_AS(restored.restore(damaged, engine.state()), std::invalid_argument);
+    CHECK_THROWS_AS(restored.restore(damaged, engine.state(), *engine.method()), std::invalid_argument);
     // A refused restore leaves what was there.
     CHECK(restored.get<WaitingStages>().stages().size() == 1);
 }

@@ -7,7 +7,8 @@ move with it by the same amount, so it keeps walking the same way for ever.
 Agents near one end see the agents near the other end across the seam, at
 their nearest image (the minimum image convention): every method works on
 the relative positions it would see without a seam. The engine does this
-(``cpp/core/spatial/periodic_nearest.hpp``, ``cpp/core/engine/wrap_phase.hpp``).
+(``cpp/core/spatial/periodic_nearest.hpp``, and the scene feature
+``cpp/core/features/periodic/periodic_axis.hpp``).
 
 Obstacles, sinks and speed zones are not wrapped: every obstacle vertex must
 lie within ``[low, high]`` along the axis (walls along the corridor span it

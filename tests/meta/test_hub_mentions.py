@@ -8,7 +8,7 @@ import importlib.util
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-BOUND = 50  # python tools/hub_mentions.py, total
+BOUND = 16  # python tools/hub_mentions.py, total
 
 
 def _counter():

@@ -14,7 +14,6 @@
 #include "engine/observe_phase.hpp"
 #include "engine/step_context.hpp"
 #include "engine/step_phases.hpp"
-#include "engine/wrap_phase.hpp"
 #include "kinematics/kinematics.hpp"
 #include "limits.hpp"
 #include "state/state_check.hpp"
@@ -58,7 +57,7 @@ void Engine::set_method(std::shared_ptr<const Method> method) {
         throw std::invalid_argument("method " + method->name() + " does not support dimensions=" +
                                     std::to_string(dimensions()) + " (" + method->dimensions_note() + ")");
     }
-    check_periodic_fits(periodic_, *method);
+    features_.check_method(*method, dimensions());
     BusyGuard guard(busy_);
     method_ = std::move(method);
     velocity_seconds_per_agent_ = 0.0;  // another method's cost: by the agent count until measured
@@ -181,10 +180,10 @@ bool Engine::features_phase(StepContext& step) {
     return true;
 }
 
-// wrap: along a periodic axis, agents (with their goals) back into the period.
+// wrap: scene features may move agents (a periodic axis wraps them back into the period, with their goals).
 template <class V>
 bool Engine::wrap_phase(StepContext&) {
-    if (periodic_.on()) wrap_periodic(state_, periodic_, features_);
+    features_.relocate(state_);
     return true;
 }
 

@@ -22,7 +22,6 @@
 #include "method.hpp"
 #include "obstacles/obstacles.hpp"
 #include "obstacles/obstacles3d.hpp"
-#include "spatial/periodic.hpp"
 
 namespace vosim {
 
@@ -73,12 +72,9 @@ public:
     RunResult run(const RunOptions& options, const Recording& recording, const Tick& tick, const Pause& pause = {});
     bool all_arrived() const;  // arrivals.cpp: every goal-seeking agent at its final goal now
     bool mark_arrivals(std::vector<std::uint8_t>& reached) const;  // marks those there now; never unmarks
-    // A periodic axis (engine_periodic.cpp; 2D, every scene): positions wrap into [low, high) along axis 0 (x) or
-    // 1 (y) after each step, neighbours are seen across the seam; -1: off. Refused for a method's own search.
-    void set_periodic(int axis, double low, double high);
-    const Periodic& periodic() const { return periodic_; }
     // Scene features (features/scene_features.hpp): the goals phase lets them move goals on and steer the
-    // agents they hold, the features phase updates them; change them through exclusively().
+    // agents they hold, the features phase updates them, the wrap phase lets them move agents, the neighbour
+    // search looks across their seam; change them through exclusively().
     SceneFeatures& features() { return features_; }
     const SceneFeatures& features() const { return features_; }
     // Each agent's final goal (arrivals.cpp): the last a scene feature guides it to, else its goal.
@@ -98,7 +94,6 @@ public:
 private:
     void validate() const;                       // std::invalid_argument naming the first bad agent
     void require_plane(const char* what) const;  // std::invalid_argument unless 2D
-    void check_periodic_fits(const Periodic& axis, const Method& method) const;  // engine_periodic.cpp
     bool advance(Ticker* ticker, std::int64_t steps_done);  // the step on a validated state
     template <class V>  // false: stopped, nothing advanced
     bool advance_in(Ticker* ticker, std::int64_t steps_done);
@@ -160,7 +155,6 @@ private:
     bool nonholonomic_ = false;            // the step under way has non-holonomic agents
     AgentState presented_;                 // then: the state the method sees
     MotionBefore motion_before_;           // the integrate phase's output for the observe phase
-    Periodic periodic_;                    // the neighbour search's seam and the wrap phase's bounds
     SceneFeatures features_;               // steered in the goals phase, updated in the features phase
     struct OverlapBuffers {                // the resolve phase's, per storage index
         std::vector<Neighbor> neighbors;   // each agent's from starts[i], counts[i] of them

@@ -59,7 +59,7 @@ void Engine::observe_agent(int scene, int slot, std::size_t i, Span<Neighbor> ag
             }
         }
         if (!complete && reach > 0.0) {
-            for_each_within_periodic(order_.grid<V>(scene), periodic_, s.position<V>(i), reach,
+            for_each_within_periodic(order_.grid<V>(scene), features_.seam(), s.position<V>(i), reach,
                                      [&](std::int32_t other, double dist_sq) {
                                          if (other != slot) consider(other, dist_sq);
                                      });
@@ -78,7 +78,7 @@ void Engine::observe_agent(int scene, int slot, std::size_t i, Span<Neighbor> ag
         const double unseen = full ? std::sqrt(agents[agents.size() - 1].dist_sq)
                                    : (wanted > 0 ? s.neighbor_dist[i] : 0.0);
         if (!complete && reach > 0.0 && !(clearance <= unseen - reach)) {
-            for_each_within_periodic(order_.grid<V>(scene), periodic_, s.position<V>(i), reach,
+            for_each_within_periodic(order_.grid<V>(scene), features_.seam(), s.position<V>(i), reach,
                                      [&](std::int32_t other, double dist_sq) {
                                          if (other != slot) clearance = std::fmin(clearance, gap_to(other, dist_sq));
                                      });

@@ -24,10 +24,10 @@ int Engine::gather_neighbors(const GridOf<V>& grid, int scene, int slot, Neighbo
     const std::size_t i = state_.index(scene, slot);
     const V p = state_.position<V>(i);
     int count;
-    if (periodic_.on()) {
+    if (features_.seam().on()) {
         // Per thread: the images across the seam (reused, no allocation per step).
         thread_local std::vector<Neighbor> images;
-        count = nearest_periodic(grid, periodic_, p, state_.neighbor_dist[i], neighbor_capacity(i), slot, agents,
+        count = nearest_periodic(grid, features_.seam(), p, state_.neighbor_dist[i], neighbor_capacity(i), slot, agents,
                                  images);
     } else {
         count = grid.nearest(p, state_.neighbor_dist[i], neighbor_capacity(i), slot, agents);

@@ -202,14 +202,11 @@ EngineSnapshot Engine::snapshot() const {
     }
     out.fallbacks = fallbacks_;
     out.features = features_.save();
-    if (periodic_.on()) out.features.push_back({Periodic::kSavedName, periodic_.save()});
     return out;
 }
 
 std::vector<std::pair<std::string, LegacyEntry>> Engine::legacy_entries() {
-    std::vector<std::pair<std::string, LegacyEntry>> out = SceneFeatures().legacy_entries();
-    for (const LegacyEntry& entry : Periodic::legacy_entries()) out.emplace_back(Periodic::kSavedName, entry);
-    return out;
+    return SceneFeatures().legacy_entries();
 }
 
 void Engine::restore(const EngineSnapshot& saved) {
@@ -312,25 +309,10 @@ void Engine::restore(const EngineSnapshot& saved) {
                std::to_string(saved.scenes) + " scenes");
     }
 
-    // The periodic axis and the scene features, each checking its own part against the agents (and the
-    // exits the agents left through).
-    std::vector<SavedFeature> scene_parts;
-    const FeatureArrays* axis = nullptr;
-    for (const SavedFeature& part : saved.features) {
-        if (part.name != Periodic::kSavedName) {
-            scene_parts.push_back(part);
-            continue;
-        }
-        if (axis != nullptr) refuse("part '" + part.name + "' is given twice");
-        axis = &part.arrays;
-    }
-    const Periodic periodic = axis ? restoring_part(Periodic::kSavedName, [&] {
-        const Periodic restored = Periodic::restored(*axis);
-        check_periodic_fits(restored, *method_);  // as set_periodic checks it
-        return restored;
-    }) : Periodic{};
+    // The scene features, each checking its own part against the agents and the method (and the exits the
+    // agents left through).
     SceneFeatures features;
-    features.restore(scene_parts, state);
+    features.restore(saved.features, state, *method_);
     state_ = std::move(state);
     features_ = std::move(features);
     time_step_ = saved.time_step;
@@ -339,7 +321,6 @@ void Engine::restore(const EngineSnapshot& saved) {
     shared_obstacles_ = std::move(shared);
     scene_obstacles_ = std::move(own);
     fallbacks_ = saved.fallbacks;
-    periodic_ = periodic;
     // Derived every step from the state above.
     order_.clear();
 }

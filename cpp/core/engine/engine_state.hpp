@@ -55,8 +55,8 @@ struct EngineSnapshot {
     // (the order fixes the ids, the vertex table and the tree).
     std::vector<SavedObstacle> obstacles;
     std::vector<std::int64_t> fallbacks;  // per scene (empty before the first step with agents)
-    // The parts of the units with something placed, each written and checked by its unit: the engine's own
-    // (Waypoints::kSavedName, Periodic::kSavedName) and the scene features' (SceneFeatures::save).
+    // The parts of the scene features with something placed (SceneFeatures::save), each written and checked
+    // by its feature.
     std::vector<SavedFeature> features;
 };
 

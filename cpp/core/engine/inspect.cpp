@@ -118,7 +118,7 @@ DiagnosticsOf<V> Engine::inspect(int scene, int slot) {
     std::unique_ptr<StepData> step_data;
     method_->prepare_step(seen, step_data);
     method_->in<V>().inspect(
-        SceneOf<V>{{seen, scene, time_step_, step_count_, step_data.get(), &features_, &periodic_}}, slot, ws, d);
+        SceneOf<V>{{seen, scene, time_step_, step_count_, step_data.get(), &features_, &features_.seam()}}, slot, ws, d);
     if (!method_->may_exceed_max_speed() && state_.kinematics[i] == 0) {  // as the step does
         d.new_velocity = cap_speed(d.new_velocity, d.max_speed);
     }

@@ -73,7 +73,7 @@ void Engine::resolve_overlaps(const OverlapResolution& rule, const ObstacleWorld
                 const Neighbor& n = first[k];
                 const std::size_t j = s.index(scene, n.slot);
                 Vec2 q = s.position(j);
-                if (n.image != 0) q = q + periodic_.offset<Vec2>(n.image);
+                if (n.image != 0) q = q + features_.seam().offset<Vec2>(n.image);
                 Vec2 away = p - q;
                 const double reach = r + s.radius[j];
                 const double dist_sq = away.x * away.x + away.y * away.y;

@@ -58,7 +58,7 @@ bool Engine::compute_new_velocities(Ticker* ticker, std::int64_t steps_done) {
                     near.data() + starts[row], static_cast<int>(starts[row + 1] - starts[row])});
             }
             ws.used_fallback = false;
-            const SceneOf<V> view{{seen, scene, time_step_, step_count_, step_data_.get(), &features_, &periodic_}};
+            const SceneOf<V> view{{seen, scene, time_step_, step_count_, step_data_.get(), &features_, &features_.seam()}};
             V v = method.in<V>().new_velocity(view, slot, ws);
             // (Integration saturates non-holonomic agents' velocities.)
             if (cap_speeds && !(nonholonomic_ && state_.kinematics[i] != 0)) {

@@ -13,9 +13,13 @@
 #include "engine/start_times.hpp"  // StepClock
 #include "obstacles/sight_obstacles.hpp"
 #include "saved_part.hpp"
+#include "spatial/periodic.hpp"
 #include "state/agent_state.hpp"
 
 namespace vosim {
+
+class Method;         // method.hpp
+class SceneFeatures;  // scene_features.hpp
 
 class SceneFeature {
 public:
@@ -50,6 +54,16 @@ public:
     virtual bool goal_ahead(const AgentState&, std::size_t) const { return false; }
     virtual void translate(std::int64_t, int /*axis*/, int /*dimensions*/, double /*delta*/) {}
     virtual const double* final_goal(std::int64_t) const { return nullptr; }
+    // Whether the feature works with `method` in an engine of `dimensions`
+    // (std::invalid_argument saying why not): asked when it is set, when the
+    // method changes and when a state is restored.
+    virtual void check_method(const Method&, int /*dimensions*/) const {}
+    // The seam the neighbour search looks across (a periodic axis), or null.
+    virtual const Periodic* seam() const { return nullptr; }
+    // The wrap phase, last but the obstacles' motion: may move agents (a
+    // periodic axis wraps them), telling `features` (translate) so that what
+    // any feature holds of a moved agent moves with it.
+    virtual void relocate(AgentState&, SceneFeatures& /*features*/) {}
     // The features phase, after the agents moved and left through exits;
     // `clock` is the step's (it ends at clock.now + clock.time_step).
     virtual void update(const AgentState& state, const StepClock& clock) = 0;

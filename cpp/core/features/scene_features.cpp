@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "features/periodic/periodic_axis.hpp"
 #include "features/sinks/sinks.hpp"
 #include "features/speed_zones/speed_zones.hpp"
 #include "features/waiting/waiting_stages.hpp"
@@ -15,7 +16,8 @@ namespace vosim {
     X(WaitingStages)            \
     X(SpeedZones)               \
     X(Sinks)                    \
-    X(Waypoints)
+    X(Waypoints)                \
+    X(PeriodicAxis)
 
 SceneFeatures::SceneFeatures() {
 #define VOSIM_MAKE_FEATURE(type) all_.push_back(std::make_unique<type>());
@@ -24,10 +26,24 @@ SceneFeatures::SceneFeatures() {
     find_guides();
 }
 
+const Periodic SceneFeatures::kNoSeam{};
+
 void SceneFeatures::find_guides() {
     guides_.clear();
+    seam_ = nullptr;
     for (auto& feature : all_) {
         if (feature->guides_goals()) guides_.push_back(feature.get());
+        if (!seam_) seam_ = feature->seam();
+    }
+}
+
+void SceneFeatures::check_method(const Method& method, int dimensions) const {
+    for (const auto& feature : all_) feature->check_method(method, dimensions);
+}
+
+void SceneFeatures::relocate(AgentState& state) {
+    for (auto& feature : all_) {
+        if (!feature->empty()) feature->relocate(state, *this);
     }
 }
 
@@ -126,7 +142,7 @@ std::vector<std::pair<std::string, LegacyEntry>> SceneFeatures::legacy_entries()
     return out;
 }
 
-void SceneFeatures::restore(const std::vector<SavedFeature>& saved, const AgentState& state) {
+void SceneFeatures::restore(const std::vector<SavedFeature>& saved, const AgentState& state, const Method& method) {
     SceneFeatures fresh;
     for (std::size_t k = 0; k < saved.size(); ++k) {
         bool known = false;
@@ -137,7 +153,10 @@ void SceneFeatures::restore(const std::vector<SavedFeature>& saved, const AgentS
                     throw std::invalid_argument("saved state: scene feature '" + saved[k].name + "' is given twice");
                 }
             }
-            restoring_part(saved[k].name, [&] { feature->restore(saved[k].arrays, state); });
+            restoring_part(saved[k].name, [&] {
+                feature->restore(saved[k].arrays, state);
+                feature->check_method(method, state.dimensions());
+            });
             known = true;
         }
         if (!known) throw std::invalid_argument("saved state: unknown scene feature '" + saved[k].name + "'");

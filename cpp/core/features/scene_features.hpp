@@ -43,6 +43,12 @@ public:
     }
     void translate(std::int64_t id, int axis, int dimensions, double delta);
     const double* final_goal(std::int64_t id) const;
+    // Every feature's check of `method` (SceneFeature::check_method).
+    void check_method(const Method& method, int dimensions) const;
+    // The seam the neighbour search looks across (off without a feature that has one).
+    const Periodic& seam() const { return seam_ ? *seam_ : kNoSeam; }
+    // The wrap phase: each feature may move agents (SceneFeature::relocate).
+    void relocate(AgentState& state);
     // The agents the features hold on purpose (SceneFeature::mark_held), by
     // storage index, as of the last call of find_held; null: none held.
     void find_held(const AgentState& state);
@@ -50,10 +56,11 @@ public:
     void update(const AgentState& state, const StepClock& clock);
     void forget_removed(const AgentState& state);
     std::vector<SavedFeature> save() const;  // the features with something placed
-    // All or nothing: every saved part is checked before any replaces the
-    // current state; a feature not saved is left empty; an unknown name is refused, and so is an
-    // agent's exit (the exit_sink column) that the saved features do not have.
-    void restore(const std::vector<SavedFeature>& saved, const AgentState& state);
+    // All or nothing: every saved part is checked (against the agents, and
+    // the engine's `method`) before any replaces the current state; a
+    // feature not saved is left empty; an unknown name is refused, and so is
+    // an agent's exit (the exit_sink column) that the saved features do not have.
+    void restore(const std::vector<SavedFeature>& saved, const AgentState& state, const Method& method);
     // Exits (SceneFeature's exit hooks): the ids handed out, and the feature
     // with live exits (null: none).
     std::int64_t exit_count() const;
@@ -63,10 +70,12 @@ public:
     std::vector<std::pair<std::string, LegacyEntry>> legacy_entries() const;
 
 private:
-    void find_guides();  // guides_ from all_
+    void find_guides();  // guides_ and seam_ from all_
+    static const Periodic kNoSeam;
 
     std::vector<std::unique_ptr<SceneFeature>> all_;
     std::vector<SceneFeature*> guides_;  // those of all_ that guide goals
+    const Periodic* seam_ = nullptr;     // the first seam of all_'s (its address is fixed, its value changes)
     std::vector<std::uint8_t> held_;
     bool any_held_ = false;
 };

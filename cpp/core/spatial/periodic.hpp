@@ -1,15 +1,14 @@
 // A periodic axis: positions along `axis` wrap into [low, high), and an agent
 // sees its neighbours across the seam at their nearest image (the minimum
 // image convention). Planar only; off (axis -1) by default, which costs the
-// neighbour search and the step one branch each.
+// neighbour search and the step one branch each. The scene feature that
+// holds one, saves it and wraps agents: features/periodic/periodic_axis.hpp.
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
 #include "maths/vec2.hpp"
 #include "maths/vec3.hpp"
-#include "saved_part.hpp"
 
 namespace vosim {
 
@@ -40,12 +39,6 @@ struct Periodic {
         return d;
     }
 
-    // Its part of a saved state (saved_part.hpp; periodic.cpp): "axis" and "low", "high"; and the checked
-    // inverse (as check_periodic checks). States saved before the part existed hold it under the legacy entries.
-    static constexpr const char* kSavedName = "periodic";
-    FeatureArrays save() const;
-    static Periodic restored(const FeatureArrays& saved);
-    static std::vector<LegacyEntry> legacy_entries();
 };
 
 // Checks a periodic axis as set_periodic takes it (axis -1: off, then low and
