@@ -256,6 +256,26 @@ void step(Engine& e, double tick_seconds) {
     if (error) throw std::move(*error);
 }
 
+void set_goal_settings(Engine& e, double perturbation, std::uint64_t seed, const std::string& deadlock,
+                       double patience, double hold, double turn, double stall_fraction) {
+    GoalSettings settings;
+    settings.noise = {perturbation, seed};
+    if (deadlock == "none") {
+        settings.deadlock.rule = DeadlockRule::kNone;
+    } else if (deadlock == "sidestep") {
+        settings.deadlock.rule = DeadlockRule::kSidestep;
+    } else if (deadlock == "random_side") {
+        settings.deadlock.rule = DeadlockRule::kRandomSide;
+    } else {
+        throw std::invalid_argument("deadlock is '" + deadlock + "'; must be none, sidestep or random_side");
+    }
+    settings.deadlock.patience = patience;
+    settings.deadlock.hold = hold;
+    settings.deadlock.turn = turn;
+    settings.deadlock.stall_fraction = stall_fraction;
+    e.set_goal_settings(settings);
+}
+
 // A run's pause calling `replan(steps_done)` with the GIL held: it returns
 // None or new tracks (ids, offsets, points, radius[, advance]) as
 // set_waypoints takes them (points: `dimensions` values each; without
@@ -395,6 +415,10 @@ void bind_engine(py::module_& m) {
         .def_property_readonly("step_count", &Engine::step_count)
         .def_property("method", &Engine::method,
                       [](Engine& e, std::shared_ptr<Method> method) { e.set_method(std::move(method)); })
+        .def("set_goal_settings", &set_goal_settings, py::kw_only(), py::arg("perturbation"), py::arg("seed"),
+             py::arg("deadlock"), py::arg("patience"), py::arg("hold"), py::arg("turn"), py::arg("stall_fraction"),
+             "The goals phase's preference noise and deadlock resolution (deadlock: 'none', 'sidestep' or "
+             "'random_side'; turn in radians).")
         .def("view", &view, py::arg("name"))
         .def("assign_one_value", &assign_one_value, py::arg("name"), py::arg("values"))
         .def("holds_one_value", &holds_one_value, py::arg("name"))

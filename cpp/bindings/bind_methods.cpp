@@ -20,44 +20,7 @@ namespace vosim::bindings {
 
 void bind_methods(py::module_& m) {
     py::class_<Method, std::shared_ptr<Method>>(m, "Method")
-        .def_property_readonly("name", &Method::name)
-        .def(
-            "set_preference_noise",
-            [](Method& method, double magnitude, std::uint64_t seed) {
-                if (!(std::isfinite(magnitude) && magnitude >= 0.0)) {
-                    throw std::invalid_argument("perturbation must be finite and >= 0");
-                }
-                method.set_preference_noise({magnitude, seed});
-            },
-            py::arg("magnitude"), py::arg("seed"))
-        .def(
-            "set_deadlock_resolution",
-            [](Method& method, const std::string& rule, double patience, double hold, double turn,
-               double stall_fraction) {
-                DeadlockResolution d;
-                if (rule == "none") {
-                    d.rule = DeadlockRule::kNone;
-                } else if (rule == "sidestep") {
-                    d.rule = DeadlockRule::kSidestep;
-                } else if (rule == "random_side") {
-                    d.rule = DeadlockRule::kRandomSide;
-                } else {
-                    throw std::invalid_argument("deadlock is '" + rule + "'; must be none, sidestep or random_side");
-                }
-                for (double value : {patience, hold, turn, stall_fraction}) {
-                    if (!(std::isfinite(value) && value >= 0.0)) {
-                        throw std::invalid_argument("deadlock settings must be finite and >= 0");
-                    }
-                }
-                d.patience = patience;
-                d.hold = hold;
-                d.turn = turn;
-                d.stall_fraction = stall_fraction;
-                method.set_deadlock_resolution(d);
-            },
-            py::kw_only(), py::arg("rule"), py::arg("patience"), py::arg("hold"), py::arg("turn"),
-            py::arg("stall_fraction"));
-
+        .def_property_readonly("name", &Method::name);
 
     // The registry as plain data, so that Python builds its method classes
     // (signatures, defaults, checks) and the CLI its list from it.

@@ -1,7 +1,7 @@
-// The goal settings a method carries for the goals phase (engine/
-// goals_phase.hpp) and the observe phase's deadlock timers: preference
-// noise and deadlock resolution. Each method reports its own (Method::
-// preference_noise, Method::deadlock_resolution).
+// The goals phase's settings (engine/goals_phase.hpp) and the observe
+// phase's deadlock timers: preference noise and deadlock resolution. The
+// engine holds them (Engine::set_goal_settings); the Python package sets
+// them with the method, whose options they are there.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +33,11 @@ struct DeadlockResolution {
     double hold = 1.0;
     double turn = 1.5707963267948966;
     double stall_fraction = 0.1;
+};
+
+struct GoalSettings {
+    PreferenceNoise noise;
+    DeadlockResolution deadlock;  // detours draw from the noise's seed
 };
 
 }  // namespace vosim

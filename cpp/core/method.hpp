@@ -21,7 +21,6 @@
 #include <vector>
 
 #include "diagnostics.hpp"
-#include "goal_settings.hpp"   // what a method sets for the goals phase
 #include "kinematics/kinematics.hpp"
 #include "maths/vec.hpp"
 #include "scene_view.hpp"      // the engine's side: what a method reads
@@ -65,12 +64,6 @@ class Method : public MethodIn<Vec2>, public MethodIn<Vec3> {
 public:
     ~Method() override = default;
     virtual std::string name() const = 0;
-
-    const PreferenceNoise& preference_noise() const { return noise_; }
-    void set_preference_noise(PreferenceNoise noise) { noise_ = noise; }
-    // Deadlock detours draw from the perturbation's seed.
-    const DeadlockResolution& deadlock_resolution() const { return deadlock_; }
-    void set_deadlock_resolution(DeadlockResolution deadlock) { deadlock_ = deadlock; }
 
     // new_velocity and inspect, one declaration per dimension (MethodIn<V>);
     // call them as method.in<V>().new_velocity(...) where V is a template
@@ -182,8 +175,6 @@ private:
         }
     };
     InstanceNumber instance_;
-    PreferenceNoise noise_;
-    DeadlockResolution deadlock_;
 };
 
 inline Vec3 Method::new_velocity(const SceneOf<Vec3>&, int, Workspace&) const {

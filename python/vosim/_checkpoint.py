@@ -120,7 +120,7 @@ def restore_into(sim, state: dict, source: str = "state") -> None:
         engine = _core.Engine(int(engine_state["scenes"]), float(engine_state["time_step"]),
                               int(engine_state.get("dimensions", 2)))
         engine.restore(engine_state)
-        engine.method = method._make_core()
+        method._install(engine)
         # After the checks above, which say what is wrong with a state made badly on purpose.
         matches = stored is None or checksum(state) == stored
     except (KeyError, TypeError, ValueError, RuntimeError, AttributeError, IndexError, OverflowError) as error:

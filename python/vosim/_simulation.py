@@ -257,7 +257,7 @@ class _Simulation:
                 f"got {type(method).__name__}"
             )
         try:
-            self._engine.method = method._make_core()
+            method._install(self._engine)
         except ValueError as error:
             raise ValueError(f"method: {error}") from None
         self._method = method

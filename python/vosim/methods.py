@@ -79,12 +79,19 @@ class Method(ABC):
             _check_setting(setting, getattr(self, setting["name"]))
 
     def _make_core(self):
-        core = self._core_method()
-        core.set_preference_noise(float(self.perturbation), int(self.seed))
-        core.set_deadlock_resolution(
-            rule=self.deadlock, patience=float(self.deadlock_patience), hold=float(self.deadlock_hold),
+        return self._core_method()
+
+    def _install(self, engine) -> None:
+        """Sets this method on ``engine`` (a ``_core.Engine``), with its goal settings (noise, deadlock).
+
+        The engine's goals phase holds those (``Engine.set_goal_settings``); they are options of the
+        method here, so that a configuration is one object.
+        """
+        engine.method = self._make_core()
+        engine.set_goal_settings(
+            perturbation=float(self.perturbation), seed=int(self.seed), deadlock=self.deadlock,
+            patience=float(self.deadlock_patience), hold=float(self.deadlock_hold),
             turn=math.radians(float(self.deadlock_turn)), stall_fraction=float(self.deadlock_stall))
-        return core
 
     @abstractmethod
     def _core_method(self):

@@ -63,6 +63,22 @@ void Engine::set_method(std::shared_ptr<const Method> method) {
     velocity_seconds_per_agent_ = 0.0;  // another method's cost: by the agent count until measured
 }
 
+void Engine::set_goal_settings(const GoalSettings& settings) {
+    const auto check = [](double value, const char* name) {
+        if (!within(value, kNonNegativeRange)) {
+            throw std::invalid_argument(std::string(name) + " is " + format_number(value) + "; it must be " +
+                                        describe(kNonNegativeRange));
+        }
+    };
+    check(settings.noise.magnitude, "perturbation");
+    check(settings.deadlock.patience, "deadlock_patience");
+    check(settings.deadlock.hold, "deadlock_hold");
+    check(settings.deadlock.turn, "deadlock_turn");
+    check(settings.deadlock.stall_fraction, "deadlock_stall");
+    BusyGuard guard(busy_);
+    goal_settings_ = settings;
+}
+
 std::vector<std::int64_t> Engine::add_agents(int n, const AgentInput& input, bool name_scenes) {
     BusyGuard guard(busy_);
     check_new_drives(input, state_.scenes(), n, dimensions(), name_scenes);
@@ -99,14 +115,14 @@ bool Engine::goals_phase(StepContext& step) {
     const Method& method = *step.method;
     build_obstacles();
     features_.advance_goals(state_, {&shared_obstacles_, &scene_obstacles_});
-    update_pref_velocities<V>(state_, method.preference_noise(), method.deadlock_resolution(), step_count_,
+    update_pref_velocities<V>(state_, goal_settings_.noise, goal_settings_.deadlock, step_count_,
                               step.clock);
     features_.steer(state_, step.clock);  // scene features steer the agents they hold, scale their speeds
     features_.find_held(state_);          // (for the observe phase: held on purpose is not stalled)
     // What the goals phase wrote, before any method reads it. Without scene
     // features or a perturbation a preferred velocity is at most pref_speed
     // long, which the per-step check keeps in range: the pass is needed only with them.
-    if (features_.steering() || method.preference_noise().magnitude > 0.0) check_goal_pref_velocities(state_);
+    if (features_.steering() || goal_settings_.noise.magnitude > 0.0) check_goal_pref_velocities(state_);
     // Non-holonomic agents are presented to the method through its model
     // (validate refused them in 3D).
     nonholonomic_ = has_nonholonomic(state_);
@@ -131,7 +147,7 @@ bool Engine::velocities_phase(StepContext& step) {
 template <class V>
 bool Engine::integrate_phase(StepContext& step) {
     const Method& method = *step.method;
-    step.observing = wants_observation(method, metrics_);
+    step.observing = wants_observation(goal_settings_, metrics_);
     step.exits = wants_exits(state_, features_);
     if (step.exits) features_.before_move(state_);  // (line exits need the positions before)
     // Methods that do not keep clear of obstacles themselves, nor model
@@ -159,7 +175,7 @@ bool Engine::resolve_phase(StepContext& step) {
 template <class V>
 bool Engine::observe_phase(StepContext& step) {
     if (step.observing) {
-        observe_motion<V>(state_, motion_before_, *step.method, features_, metrics_, step.clock, step_count_,
+        observe_motion<V>(state_, motion_before_, goal_settings_, features_, metrics_, step.clock, step_count_,
                           features_.held());
     }
     return true;

@@ -19,6 +19,7 @@
 #include "engine/step_phases.hpp"
 #include "engine/ticker.hpp"
 #include "features/scene_features.hpp"
+#include "goal_settings.hpp"
 #include "method.hpp"
 #include "obstacles/obstacles.hpp"
 #include "obstacles/obstacles3d.hpp"
@@ -48,6 +49,9 @@ public:
     std::int64_t step_count() const { return step_count_; }
     const std::shared_ptr<const Method>& method() const { return method_; }
     void set_method(std::shared_ptr<const Method> method);
+    // The goals phase's preference noise and deadlock resolution (goal_settings.hpp; none by default).
+    const GoalSettings& goal_settings() const { return goal_settings_; }
+    void set_goal_settings(const GoalSettings& settings);
     const PhaseTimes& phase_times() const { return phase_times_; }  // since the engine was made
     const std::vector<std::int64_t>& fallbacks() const { return fallbacks_; }  // per scene (Workspace::used_fallback)
     std::vector<std::int64_t> add_agents(int n, const AgentInput& input, bool name_scenes = true);  // check_new_drives
@@ -139,6 +143,7 @@ private:
     double time_ = 0.0;
     std::int64_t step_count_ = 0;
     std::shared_ptr<const Method> method_;
+    GoalSettings goal_settings_;
     AgentOrder order_;                                // the index phase's grids and processing order
     ObstacleSet shared_obstacles_;                    // seen by every scene
     std::vector<std::unique_ptr<ObstacleSet>> scene_obstacles_;    // per scene, made on demand

@@ -1,7 +1,7 @@
 // Phase 1 of the step, goals: the preferred velocity of every active
 // goal-seeking agent from its goal (RVO2 examples' rule: head for the goal,
 // at pref_speed at most), turned while the agent takes a deadlock detour,
-// plus the method's seeded perturbation; zero while the agent waits for its
+// plus the seeded perturbation (goal_settings.hpp); zero while the agent waits for its
 // start time. Reads goals, positions, pref_speed, start_time, detour_side;
 // writes pref_velocities. Computed identically on a second
 // call, so an abandoned step leaves the state as it was.
@@ -10,7 +10,8 @@
 #include <cstdint>
 
 #include "engine/start_times.hpp"
-#include "method.hpp"  // PreferenceNoise, DeadlockResolution
+#include "goal_settings.hpp"
+#include "method.hpp"
 #include "state/agent_state.hpp"
 
 namespace vosim {

@@ -45,12 +45,12 @@ void update_deadlock_state(AgentState& s, const DeadlockResolution& rule, std::u
 }  // namespace
 
 template <class V>
-void observe_motion(AgentState& s, const MotionBefore& before, const Method& method, const SceneFeatures& features,
+void observe_motion(AgentState& s, const MotionBefore& before, const GoalSettings& settings, const SceneFeatures& features,
                     RunMetrics* metrics, const StepClock& clock, std::int64_t step_count, const std::uint8_t* held) {
     const double dt = clock.time_step;
     const std::int64_t total = static_cast<std::int64_t>(s.scenes()) * s.capacity();
-    const DeadlockResolution deadlock = method.deadlock_resolution();
-    const std::uint64_t seed = method.preference_noise().seed;
+    const DeadlockResolution deadlock = settings.deadlock;
+    const std::uint64_t seed = settings.noise.seed;
     if (deadlock.rule != DeadlockRule::kNone) {  // (lazy columns: written in parallel below)
         s.deadlock_timer.materialize();
         s.detour_side.materialize();
@@ -76,9 +76,9 @@ void observe_motion(AgentState& s, const MotionBefore& before, const Method& met
     });
 }
 
-template void observe_motion<Vec2>(AgentState&, const MotionBefore&, const Method&, const SceneFeatures&, RunMetrics*,
+template void observe_motion<Vec2>(AgentState&, const MotionBefore&, const GoalSettings&, const SceneFeatures&, RunMetrics*,
                                    const StepClock&, std::int64_t, const std::uint8_t*);
-template void observe_motion<Vec3>(AgentState&, const MotionBefore&, const Method&, const SceneFeatures&, RunMetrics*,
+template void observe_motion<Vec3>(AgentState&, const MotionBefore&, const GoalSettings&, const SceneFeatures&, RunMetrics*,
                                    const StepClock&, std::int64_t, const std::uint8_t*);
 
 }  // namespace vosim

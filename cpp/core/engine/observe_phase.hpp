@@ -13,14 +13,15 @@
 #include "method.hpp"
 #include "metrics/metrics.hpp"
 #include "features/scene_features.hpp"
+#include "goal_settings.hpp"
 #include "state/agent_state.hpp"
 
 namespace vosim {
 
 // Whether the step has anything to observe (else the integrate phase need
 // not keep the motion before).
-inline bool wants_observation(const Method& method, const RunMetrics* metrics) {
-    return metrics || method.deadlock_resolution().rule != DeadlockRule::kNone;
+inline bool wants_observation(const GoalSettings& settings, const RunMetrics* metrics) {
+    return metrics || settings.deadlock.rule != DeadlockRule::kNone;
 }
 
 // `clock`: the step's start and length; `step_count`: the steps done before
@@ -28,7 +29,7 @@ inline bool wants_observation(const Method& method, const RunMetrics* metrics) {
 // index; null: none), like those waiting for their start time neither
 // stalled nor deadlocked.
 template <class V>
-void observe_motion(AgentState& state, const MotionBefore& before, const Method& method, const SceneFeatures& features,
+void observe_motion(AgentState& state, const MotionBefore& before, const GoalSettings& settings, const SceneFeatures& features,
                     RunMetrics* metrics, const StepClock& clock, std::int64_t step_count,
                     const std::uint8_t* held = nullptr);
 
