@@ -31,7 +31,11 @@ void add_time_since(std::chrono::steady_clock::time_point started, double& secon
 }  // namespace
 
 Engine::Engine(int scenes, double time_step, int dimensions)
-    : state_(scenes, dimensions), time_step_(0.0), method_(make_default_method()), presented_(scenes, dimensions) {
+    : state_(scenes, dimensions),
+      time_step_(0.0),
+      method_(make_default_method()),
+      obstacles_(scenes),
+      presented_(scenes, dimensions) {
     set_time_step(time_step);
 }
 
@@ -95,10 +99,7 @@ void Engine::validate() const {
     check_state(state_);
     check_kinematics(state_);
     method_->check_agents(state_, time_step_);
-    shared_obstacles_.check_moving(-1);
-    for (std::size_t b = 0; b < scene_obstacles_.size(); ++b) {
-        if (scene_obstacles_[b]) scene_obstacles_[b]->check_moving(static_cast<int>(b));
-    }
+    obstacles_.check_moving();
 }
 
 void Engine::prepare_workspaces(int threads) {
@@ -114,7 +115,7 @@ template <class V>
 bool Engine::goals_phase(StepContext& step) {
     const Method& method = *step.method;
     build_obstacles();
-    features_.advance_goals(state_, {&shared_obstacles_, &scene_obstacles_});
+    features_.advance_goals(state_, obstacles_.sight());
     update_pref_velocities<V>(state_, goal_settings_.noise, goal_settings_.deadlock, step_count_,
                               step.clock);
     features_.steer(state_, step.clock);  // scene features steer the agents they hold, scale their speeds
@@ -153,7 +154,7 @@ bool Engine::integrate_phase(StepContext& step) {
     // Methods that do not keep clear of obstacles themselves, nor model
     // soft walls, get the obstacle guard (plane only).
     step.guarded = kDim<V> == 2 && !method.keeps_clear_of_obstacles() && !method.walls_are_soft() &&
-                   obstacle_world(shared_obstacles_, scene_obstacles_, state_.scenes(), step.world);
+                   obstacle_world(obstacles_.shared(), obstacles_.own(), state_.scenes(), step.world);
     // Methods that ask for it get the resolve phase: overlapping agents
     // pushed apart, among the neighbours the velocities phase saw (gathered
     // now, before the positions move).
@@ -208,10 +209,7 @@ bool Engine::wrap_phase(StepContext&) {
 // clock advances.
 template <class V>
 bool Engine::obstacle_motion_phase(StepContext&) {
-    shared_obstacles_.advance(time_step_);
-    for (auto& set : scene_obstacles_) {
-        if (set) set->advance(time_step_);
-    }
+    obstacles_.advance(time_step_);
     time_ += time_step_;
     ++step_count_;
     return true;

@@ -21,8 +21,7 @@
 #include "features/scene_features.hpp"
 #include "goal_settings.hpp"
 #include "method.hpp"
-#include "obstacles/obstacles.hpp"
-#include "obstacles/obstacles3d.hpp"
+#include "obstacles/scene_obstacles.hpp"
 
 namespace vosim {
 
@@ -56,8 +55,9 @@ public:
     const std::vector<std::int64_t>& fallbacks() const { return fallbacks_; }  // per scene (Workspace::used_fallback)
     std::vector<std::int64_t> add_agents(int n, const AgentInput& input, bool name_scenes = true);  // check_new_drives
     void remove_agents(const std::int64_t* ids, std::size_t count);
-    // Obstacles (engine_obstacles.cpp; 2D only): add to one scene or to all (scene -1), returns the id
-    // within that set; a moving one translates by `velocity` per second. Changes take effect at the next step.
+    // Obstacles (a unit of their own, obstacles/scene_obstacles.hpp; the engine adds its checks in
+    // engine_obstacles.cpp; 2D only): add to one scene or to all (scene -1), returns the id within that set;
+    // a moving one translates by `velocity` per second. Changes take effect at the next step.
     int add_obstacle(int scene, const Vec2* points, int count, ObstacleKind kind, bool moving = false,
                      Vec2 velocity = Vec2());
     void remove_obstacle(int scene, int id);
@@ -66,7 +66,7 @@ public:
     std::vector<int> scenes_with_obstacles() const;  // ascending
     bool blocked(int scene, Vec2 p, bool with_moving = true) const;  // p in the solid the scene sees
     double obstacle_clearance(int scene, Vec2 p) const;              // the signed distance to it
-    // 3D obstacles (engine_obstacles3d.cpp): one scene's set or the shared one (-1), to change between
+    // 3D obstacles (obstacles/scene_obstacles.hpp): one scene's set or the shared one (-1), to change between
     // steps; the first obstacle a ball penetrates (-1: none; `shared`: whether of the shared set).
     ObstacleSet3& obstacles3_for_change(int scene);
     const ObstacleSet3& obstacles3(int scene) const;
@@ -113,8 +113,7 @@ private:
     template <class V>
     std::size_t prepare_inspection(int scene, int slot, Workspace& ws);  // inspect.cpp
     void prepare_workspaces(int threads);
-    void build_obstacles();
-    void build_obstacles3();
+    void build_obstacles();  // the engine's dimension's sets
     int neighbor_capacity(std::size_t i) const;  // max_neighbors, at most the other agents
     // The one neighbour gathering (step, inspect, neighbor_table): agents nearest first into `agents` (returns
     // how many), obstacle edges or 3D surfaces nearest first appended to `edges` unless null.
@@ -145,10 +144,7 @@ private:
     std::shared_ptr<const Method> method_;
     GoalSettings goal_settings_;
     AgentOrder order_;                                // the index phase's grids and processing order
-    ObstacleSet shared_obstacles_;                    // seen by every scene
-    std::vector<std::unique_ptr<ObstacleSet>> scene_obstacles_;    // per scene, made on demand
-    ObstacleSet3 shared_obstacles3_;                               // 3D
-    std::vector<std::unique_ptr<ObstacleSet3>> scene_obstacles3_;  // 3D
+    SceneObstacles obstacles_;                        // shared and per scene, 2D and 3D
     std::vector<Workspace> workspaces_;               // one per thread
     std::unique_ptr<StepData> step_data_;             // the method's per-step data
     double velocity_seconds_per_agent_ = 0.0;         // the last velocities phase's work per agent

@@ -1,12 +1,12 @@
-// The engine's obstacle world in the plane: the shared polygon set and one
-// per scene (made on demand), their changes, builds and queries.
+// The engine's side of its obstacles (obstacles/scene_obstacles.hpp, which
+// owns them): the engine's checks (the dimension, busy) before a change, and
+// each agent's reach in the neighbour gathering.
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
 #include "engine/engine.hpp"
-#include "parallel/parallel.hpp"
-#include "parallel/threads.hpp"
 
 namespace vosim {
 
@@ -17,86 +17,44 @@ int Engine::add_obstacle(int scene, const Vec2* points, int count, ObstacleKind 
                                     std::to_string(state_.scenes()) + "), got " + std::to_string(scene));
     }
     BusyGuard guard(busy_);
-    if (scene < 0) return shared_obstacles_.add(points, count, kind, moving, velocity);
-    // Per-scene sets are made on demand: a batch of many scenes without
-    // obstacles of their own costs nothing.
-    if (scene_obstacles_.empty()) scene_obstacles_.resize(state_.scenes());
-    if (!scene_obstacles_[scene]) scene_obstacles_[scene] = std::make_unique<ObstacleSet>();
-    return scene_obstacles_[scene]->add(points, count, kind, moving, velocity);
+    return obstacles_.add(scene, points, count, kind, moving, velocity);
 }
 
 void Engine::remove_obstacle(int scene, int id) {
-    ObstacleSet& set = const_cast<ObstacleSet&>(obstacles(scene));  // checks the scene
+    obstacles_.set(scene);  // the scene checked before the busy check
     BusyGuard guard(busy_);
-    if (scene >= 0 && (scene_obstacles_.empty() || !scene_obstacles_[scene])) {
-        throw std::invalid_argument("obstacle is " + std::to_string(id) + "; scene " + std::to_string(scene) +
-                                    " has no obstacles of its own");
-    }
-    set.remove(id);
+    obstacles_.remove(scene, id);
 }
 
 void Engine::set_obstacle_velocity(int scene, int id, Vec2 velocity) {
-    ObstacleSet& set = const_cast<ObstacleSet&>(obstacles(scene));
+    obstacles_.set(scene);
     BusyGuard guard(busy_);
-    if (scene >= 0 && (scene_obstacles_.empty() || !scene_obstacles_[scene])) {
-        throw std::invalid_argument("obstacle is " + std::to_string(id) + "; scene " + std::to_string(scene) +
-                                    " has no obstacles of its own");
-    }
-    set.set_velocity(id, velocity);
+    obstacles_.set_velocity(scene, id, velocity);
 }
 
-const ObstacleSet& Engine::obstacles(int scene) const {
-    if (scene < -1 || scene >= state_.scenes()) {
-        throw std::invalid_argument("scene must be -1 (shared) or in [0, " + std::to_string(state_.scenes()) +
-                                    "), got " + std::to_string(scene));
-    }
-    static const ObstacleSet none;
-    if (scene < 0) return shared_obstacles_;
-    const ObstacleSet* own = scene_obstacles_.empty() ? nullptr : scene_obstacles_[scene].get();
-    return own ? *own : none;
-}
+const ObstacleSet& Engine::obstacles(int scene) const { return obstacles_.set(scene); }
 
-std::vector<int> Engine::scenes_with_obstacles() const {
-    std::vector<int> scenes;
-    for (std::size_t b = 0; b < scene_obstacles_.size(); ++b) {
-        if (scene_obstacles_[b] && !scene_obstacles_[b]->empty()) scenes.push_back(static_cast<int>(b));
-    }
-    return scenes;
-}
+std::vector<int> Engine::scenes_with_obstacles() const { return obstacles_.scenes_with_own(); }
 
-bool Engine::blocked(int scene, Vec2 p, bool with_moving) const {
-    return blocked_by(shared_obstacles_, obstacles(scene), p, with_moving);
-}
+bool Engine::blocked(int scene, Vec2 p, bool with_moving) const { return obstacles_.blocked(scene, p, with_moving); }
 
-double Engine::obstacle_clearance(int scene, Vec2 p) const {
-    const double d = std::fmin(shared_obstacles_.distance(p), obstacles(scene).distance(p));
-    return blocked(scene, p) ? -d : d;
-}
+double Engine::obstacle_clearance(int scene, Vec2 p) const { return obstacles_.clearance(scene, p); }
 
 void Engine::build_obstacles() {
     if (dimensions() == 3) {
-        build_obstacles3();
-        return;
+        obstacles_.build3();
+    } else {
+        obstacles_.build();
     }
-    shared_obstacles_.build();
-    const int scenes = state_.scenes();
-    if (scene_obstacles_.empty()) return;
-    // Scene by scene on the engine's pool (parallel.hpp).
-    parallel_for(scenes, max_threads(), [&](std::int64_t b) {
-        if (scene_obstacles_[b]) scene_obstacles_[b]->build();
-    });
 }
 
 void Engine::append_obstacle_neighbors(int scene, std::size_t i, std::vector<ObstacleNeighbor>& out) const {
-    if (dimensions() != 2) return;  // obstacle edges are plane geometry
-    if (shared_obstacles_.empty() && scene_obstacles_.empty()) return;  // (the usual open space, first)
-    const ObstacleSet& own = obstacles(scene);
-    if (shared_obstacles_.empty() && own.empty()) return;
+    if (dimensions() != 2 || obstacles_.open_plane()) return;  // obstacle edges are plane geometry
     // RVO2's range: anything the agent could reach within the obstacle time
-    // horizon (at least one step) at full speed, plus its radius. Shared obstacles come first
-    // among equally distant edges. A non-holonomic agent's method sees its
-    // effective centre, up to D ahead with a radius larger by D: 2 D more;
-    // or (NH-ORCA) its own centre with a radius larger by tracking_error.
+    // horizon (at least one step) at full speed, plus its radius. A
+    // non-holonomic agent's method sees its effective centre, up to D ahead
+    // with a radius larger by D: 2 D more; or (NH-ORCA) its own centre with
+    // a radius larger by tracking_error.
     const double centre = state_.kinematics[i] != 0
                               ? std::fmax(2.0 * state_.effective_center_distance[i], state_.tracking_error[i])
                               : 0.0;
@@ -104,11 +62,35 @@ void Engine::append_obstacle_neighbors(int scene, std::size_t i, std::vector<Obs
     // at least one step (as in 3D).
     const double horizon = std::fmax(state_.time_horizon_obst[i], time_step_);
     const double range = horizon * state_.max_speed[i] + state_.radius[i] + centre;
-    const Vec2 p = state_.position(i);
-    const std::size_t first = out.size();
     const bool both_sides = method_ && method_->sees_edges_from_both_sides();
-    shared_obstacles_.query(p, range * range, out, first, both_sides);
-    own.query(p, range * range, out, first, both_sides);
+    obstacles_.near_edges(scene, state_.position(i), range * range, both_sides, out);
+}
+
+ObstacleSet3& Engine::obstacles3_for_change(int scene) {
+    if (dimensions() != 3) {
+        throw std::invalid_argument("3D obstacle shapes need a 3D simulator; this one has dimensions=" +
+                                    std::to_string(dimensions()));
+    }
+    obstacles_.set3(scene);  // the scene checked before the busy check
+    if (busy()) {
+        throw std::runtime_error("the simulator is busy: another call is running on it in another thread; "
+                                 "change obstacles after it returns");
+    }
+    return obstacles_.set3_for_change(scene);
+}
+
+const ObstacleSet3& Engine::obstacles3(int scene) const { return obstacles_.set3(scene); }
+
+int Engine::penetrated_obstacle3(int scene, Vec3 p, double radius, bool& shared) const {
+    return const_cast<SceneObstacles&>(obstacles_).penetrated3(scene, p, radius, shared);  // builds if changed
+}
+
+void Engine::append_obstacle_neighbors(int scene, std::size_t i, std::vector<ObstacleContact3>& out) const {
+    // Anything the agent could reach within the obstacle time horizon at
+    // full speed, and at least within one step (the planes hold for a step).
+    const double horizon = std::max(state_.time_horizon_obst[i], time_step_);
+    const double range = horizon * state_.max_speed[i] + state_.radius[i];
+    obstacles_.near_surfaces(scene, state_.position<Vec3>(i), range, out);
 }
 
 }  // namespace vosim

@@ -22,55 +22,6 @@ namespace {
 
 [[noreturn]] void refuse(const std::string& what) { throw std::invalid_argument("saved state: " + what); }
 
-void save_obstacles(const ObstacleSet& set, int scene, std::vector<SavedObstacle>& out) {
-    for (int o = 0; o < set.obstacle_count(); ++o) {
-        SavedObstacle saved;
-        saved.scene = scene;
-        saved.kind = set.kind(o);
-        saved.points = set.given_vertices(o);
-        saved.removed = !set.live(o);
-        saved.moving = set.moving(o);
-        if (set.live(o) && set.moving(o)) {
-            saved.velocity = set.velocity(o);
-            saved.displacement = set.displacement(o);
-        }
-        out.push_back(std::move(saved));
-    }
-}
-
-// Adds a saved obstacle to `set` as it was (k: its index in the snapshot).
-void restore_obstacle(ObstacleSet& set, const SavedObstacle& o, std::size_t k) {
-    const std::string name = "obstacle " + std::to_string(k);
-    if (o.removed) {
-        if (!o.points.empty()) refuse(name + " is removed but has vertices");
-        set.add_removed(o.kind, o.moving);
-        return;
-    }
-    if (!within(o.velocity.x, kCoordinateRange) || !within(o.velocity.y, kCoordinateRange) ||
-        !std::isfinite(o.displacement.x) || !std::isfinite(o.displacement.y)) {
-        refuse(name + " has a velocity or displacement out of range");
-    }
-    if (!o.moving && (o.velocity.x != 0.0 || o.velocity.y != 0.0 || o.displacement.x != 0.0 ||
-                      o.displacement.y != 0.0)) {
-        refuse(name + " is static but has a velocity or displacement");
-    }
-    // The displacement may exceed the range (an obstacle crossing the whole
-    // working area); where it puts the vertices may not, as before every step
-    // (ObstacleSet::check_moving), which snapshot() also requires.
-    for (const Vec2& p : o.points) {
-        const Vec2 moved = p + o.displacement;
-        if (!within(moved.x, kCoordinateRange) || !within(moved.y, kCoordinateRange)) {
-            refuse(name + " has moved out of the working range: its vertices must be " + describe(kCoordinateRange));
-        }
-    }
-    try {
-        const int id = set.add(o.points.data(), static_cast<int>(o.points.size()), o.kind, o.moving, o.velocity);
-        if (o.moving) set.set_displacement(id, o.displacement);
-    } catch (const std::invalid_argument& error) {
-        refuse(name + ": " + error.what());
-    }
-}
-
 // Ids of live agents ascend with the slot in every scene (AgentState::locate
 // relies on it), removed slots hold -1, and every id was handed out already.
 void check_ids(const AgentState& s) {
@@ -165,10 +116,7 @@ EngineSnapshot Engine::snapshot() const {
     // A moving obstacle out of the working range stops every step
     // (validate()); restore() refuses it too, so such a state is not saved.
     try {
-        shared_obstacles_.check_moving(-1);
-        for (std::size_t b = 0; b < scene_obstacles_.size(); ++b) {
-            if (scene_obstacles_[b]) scene_obstacles_[b]->check_moving(static_cast<int>(b));
-        }
+        obstacles_.check_moving();
     } catch (const std::invalid_argument& error) {
         throw std::invalid_argument(std::string("the state cannot be saved: ") + error.what() +
                                     "; it could not be resumed (remove the obstacle first)");
@@ -195,11 +143,7 @@ EngineSnapshot Engine::snapshot() const {
         }
         out.columns.push_back({name, width, std::move(values)});
     });
-    save_obstacles(shared_obstacles_, -1, out.obstacles);
-    // Every scene's set, even one whose obstacles were all removed (its ids go on).
-    for (std::size_t b = 0; b < scene_obstacles_.size(); ++b) {
-        if (scene_obstacles_[b]) save_obstacles(*scene_obstacles_[b], static_cast<int>(b), out.obstacles);
-    }
+    obstacles_.save(out.obstacles);
     out.fallbacks = fallbacks_;
     out.features = features_.save();
     return out;
@@ -285,24 +229,7 @@ void Engine::restore(const EngineSnapshot& saved) {
     state.for_each_column(
         [&](auto& column, int width, const char* name) { check_engine_column(column, width, name, state); });
 
-    ObstacleSet shared;
-    std::vector<std::unique_ptr<ObstacleSet>> own;
-    for (std::size_t k = 0; k < saved.obstacles.size(); ++k) {
-        const SavedObstacle& o = saved.obstacles[k];
-        if (o.scene < -1 || o.scene >= saved.scenes) {
-            refuse("obstacle " + std::to_string(k) + " belongs to scene " + std::to_string(o.scene));
-        }
-        if (static_cast<int>(o.kind) > static_cast<int>(ObstacleKind::boundary)) {
-            refuse("obstacle " + std::to_string(k) + " has an unknown kind");
-        }
-        if (o.scene < 0) {
-            restore_obstacle(shared, o, k);
-            continue;
-        }
-        if (own.empty()) own.resize(saved.scenes);
-        if (!own[o.scene]) own[o.scene] = std::make_unique<ObstacleSet>();
-        restore_obstacle(*own[o.scene], o, k);
-    }
+    SceneObstacles obstacles = SceneObstacles::restored_plane(saved.obstacles, saved.scenes);
 
     if (!saved.fallbacks.empty() && static_cast<int>(saved.fallbacks.size()) != saved.scenes) {
         refuse("fallbacks has " + std::to_string(saved.fallbacks.size()) + " values for " +
@@ -318,8 +245,7 @@ void Engine::restore(const EngineSnapshot& saved) {
     time_step_ = saved.time_step;
     time_ = saved.time;
     step_count_ = saved.step_count;
-    shared_obstacles_ = std::move(shared);
-    scene_obstacles_ = std::move(own);
+    obstacles_.take_plane(std::move(obstacles));
     fallbacks_ = saved.fallbacks;
     // Derived every step from the state above.
     order_.clear();

@@ -14,7 +14,7 @@
 #include <variant>
 #include <vector>
 
-#include "obstacles/obstacles.hpp"
+#include "obstacles/scene_obstacles.hpp"  // SavedObstacle
 #include "saved_part.hpp"
 #include "maths/vec2.hpp"
 
@@ -28,18 +28,6 @@ struct SavedColumn {
     std::variant<std::vector<double>, std::vector<std::int32_t>, std::vector<std::int64_t>,
                  std::vector<std::uint8_t>, std::vector<std::int8_t>>
         values;
-};
-
-// Every obstacle id ever given is saved, removed ones too, so that ids stay
-// the same after a restore.
-struct SavedObstacle {
-    int scene = -1;  // -1: seen by every scene
-    ObstacleKind kind = ObstacleKind::polygon;
-    std::vector<Vec2> points;  // as given to add_obstacle (empty once removed)
-    bool removed = false;
-    bool moving = false;
-    Vec2 velocity;      // moving: its velocity now
-    Vec2 displacement;  // moving: how far it has moved since it was added
 };
 
 struct EngineSnapshot {

@@ -67,7 +67,7 @@ std::size_t Engine::prepare_inspection(int scene, int slot, Workspace& ws) {
     }
     validate();
     build_obstacles();
-    features_.advance_goals(state_, {&shared_obstacles_, &scene_obstacles_});  // as the next step will (idempotent)
+    features_.advance_goals(state_, obstacles_.sight());  // as the next step will (idempotent)
     update_pref_velocities<V>(state_, goal_settings_.noise, goal_settings_.deadlock, step_count_,
                               StepClock{time_, time_step_});
     features_.steer(state_, StepClock{time_, time_step_});  // as the goals phase does
