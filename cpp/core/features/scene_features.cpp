@@ -35,6 +35,7 @@ void SceneFeatures::find_guides() {
         if (feature->guides_goals()) guides_.push_back(feature.get());
         if (!seam_) seam_ = feature->seam();
     }
+    if (!seam_) seam_ = &kNoSeam;
 }
 
 void SceneFeatures::check_method(const Method& method, int dimensions) const {

@@ -46,7 +46,7 @@ public:
     // Every feature's check of `method` (SceneFeature::check_method).
     void check_method(const Method& method, int dimensions) const;
     // The seam the neighbour search looks across (off without a feature that has one).
-    const Periodic& seam() const { return seam_ ? *seam_ : kNoSeam; }
+    const Periodic& seam() const { return *seam_; }
     // The wrap phase: each feature may move agents (SceneFeature::relocate).
     void relocate(AgentState& state);
     // The agents the features hold on purpose (SceneFeature::mark_held), by
@@ -75,7 +75,7 @@ private:
 
     std::vector<std::unique_ptr<SceneFeature>> all_;
     std::vector<SceneFeature*> guides_;  // those of all_ that guide goals
-    const Periodic* seam_ = nullptr;     // the first seam of all_'s (its address is fixed, its value changes)
+    const Periodic* seam_ = &kNoSeam;    // the first seam of all_'s (its address is fixed, its value changes)
     std::vector<std::uint8_t> held_;
     bool any_held_ = false;
 };

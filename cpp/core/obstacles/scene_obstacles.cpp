@@ -97,13 +97,8 @@ void SceneObstacles::set_velocity(int scene, int id, Vec2 velocity) {
     existing_set(scene, id).set_velocity(id, velocity);
 }
 
-const ObstacleSet& SceneObstacles::set(int scene) const {
-    check_scene(scene, "shared");
-    static const ObstacleSet none;
-    if (scene < 0) return shared_;
-    const ObstacleSet* own = own_.empty() ? nullptr : own_[scene].get();
-    return own ? *own : none;
-}
+const ObstacleSet SceneObstacles::kNone;
+const ObstacleSet3 SceneObstacles::kNone3;
 
 std::vector<int> SceneObstacles::scenes_with_own() const {
     std::vector<int> scenes;
@@ -145,30 +140,12 @@ void SceneObstacles::check_moving() const {
     }
 }
 
-void SceneObstacles::near_edges(int scene, Vec2 p, double range_sq, bool both_sides,
-                                std::vector<ObstacleNeighbor>& out) const {
-    if (open_plane()) return;
-    const ObstacleSet& own = set(scene);
-    if (shared_.empty() && own.empty()) return;
-    const std::size_t first = out.size();
-    shared_.query(p, range_sq, out, first, both_sides);
-    own.query(p, range_sq, out, first, both_sides);
-}
-
 ObstacleSet3& SceneObstacles::set3_for_change(int scene) {
     check_scene(scene, "all scenes");
     if (scene < 0) return shared3_;
     if (own3_.empty()) own3_.resize(static_cast<std::size_t>(scenes_));
     if (!own3_[scene]) own3_[scene] = std::make_unique<ObstacleSet3>();
     return *own3_[scene];
-}
-
-const ObstacleSet3& SceneObstacles::set3(int scene) const {
-    check_scene(scene, "all scenes");
-    static const ObstacleSet3 none;
-    if (scene < 0) return shared3_;
-    const ObstacleSet3* own = own3_.empty() ? nullptr : own3_[scene].get();
-    return own ? *own : none;
 }
 
 int SceneObstacles::penetrated3(int scene, Vec3 p, double radius, bool& shared) {
@@ -184,13 +161,6 @@ void SceneObstacles::build3() {
     for (auto& set : own3_) {
         if (set && !set->built()) set->build();
     }
-}
-
-void SceneObstacles::near_surfaces(int scene, Vec3 p, double range, std::vector<ObstacleContact3>& out) const {
-    const ObstacleSet3& own = set3(scene);
-    if (shared3_.empty() && own.empty()) return;
-    shared3_.query(p, range, out);
-    own.query(p, range, out);
 }
 
 void SceneObstacles::save(std::vector<SavedObstacle>& out) const {

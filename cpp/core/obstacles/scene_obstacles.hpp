@@ -38,7 +38,12 @@ public:
     int add(int scene, const Vec2* points, int count, ObstacleKind kind, bool moving, Vec2 velocity);
     void remove(int scene, int id);
     void set_velocity(int scene, int id, Vec2 velocity);
-    const ObstacleSet& set(int scene) const;  // an empty set for a scene without its own
+    const ObstacleSet& set(int scene) const {  // an empty set for a scene without its own (inline: per agent)
+        if (scene < -1 || scene >= scenes_) check_scene(scene, "shared");
+        if (scene < 0) return shared_;
+        const ObstacleSet* own = own_.empty() ? nullptr : own_[static_cast<std::size_t>(scene)].get();
+        return own ? *own : kNone;
+    }
     std::vector<int> scenes_with_own() const;  // ascending
     bool blocked(int scene, Vec2 p, bool with_moving) const;  // p in the solid the scene sees
     double clearance(int scene, Vec2 p) const;                // the signed distance to it
@@ -54,16 +59,34 @@ public:
     bool open_plane() const { return shared_.empty() && own_.empty(); }
     // The edges within sqrt(range_sq) of p, the shared set's first among equally distant ones, appended to
     // `out` (nothing to do for a scene without any: checked first, cheaply).
-    void near_edges(int scene, Vec2 p, double range_sq, bool both_sides, std::vector<ObstacleNeighbor>& out) const;
+    // (Inline: the gathering calls it for every agent.)
+    void near_edges(int scene, Vec2 p, double range_sq, bool both_sides, std::vector<ObstacleNeighbor>& out) const {
+        if (open_plane()) return;
+        const ObstacleSet& own = set(scene);
+        if (shared_.empty() && own.empty()) return;
+        const std::size_t first = out.size();
+        shared_.query(p, range_sq, out, first, both_sides);
+        own.query(p, range_sq, out, first, both_sides);
+    }
 
     // Space: a scene's set to change between steps, or to read; the first obstacle a ball penetrates (-1:
     // none; `shared`: whether of the shared set; sets changed since their last build are built first);
     // the surfaces within `range` of p.
     ObstacleSet3& set3_for_change(int scene);
-    const ObstacleSet3& set3(int scene) const;
+    const ObstacleSet3& set3(int scene) const {
+        if (scene < -1 || scene >= scenes_) check_scene(scene, "all scenes");
+        if (scene < 0) return shared3_;
+        const ObstacleSet3* own = own3_.empty() ? nullptr : own3_[static_cast<std::size_t>(scene)].get();
+        return own ? *own : kNone3;
+    }
     int penetrated3(int scene, Vec3 p, double radius, bool& shared);
     void build3();  // the sets changed since their last build
-    void near_surfaces(int scene, Vec3 p, double range, std::vector<ObstacleContact3>& out) const;
+    void near_surfaces(int scene, Vec3 p, double range, std::vector<ObstacleContact3>& out) const {
+        const ObstacleSet3& own = set3(scene);
+        if (shared3_.empty() && own.empty()) return;
+        shared3_.query(p, range, out);
+        own.query(p, range, out);
+    }
 
     // The plane's part of a saved state (space's shapes are re-added by the Python package), and its checked
     // inverse for `scenes` scenes (std::invalid_argument naming the obstacle by its index in `saved`).
@@ -77,6 +100,9 @@ private:
     // std::invalid_argument unless scene is -1 or a scene ("-1 (<shared_name>)" in the message).
     void check_scene(int scene, const char* shared_name) const;
     ObstacleSet& existing_set(int scene, int id);  // the shared set, or a scene's own (refused if none)
+
+    static const ObstacleSet kNone;
+    static const ObstacleSet3 kNone3;
 
     int scenes_;
     ObstacleSet shared_;
