@@ -124,6 +124,15 @@ MODELS = {
 }
 
 RECORDED = ["corridor", "headon", "bottleneck", "door", "two_exits", "corner"]
+# Crowds at a door are chaotic, so JuPedSim runs each of these ENSEMBLE_RUNS
+# times: from the recorded starts, then from copies moved by up to
+# ENSEMBLE_JITTER_M (seeded: copy k uses numpy's default_rng(k)); the tests
+# run vosim from the same starts and compare the medians.
+ENSEMBLE_SCENES = ["bottleneck", "door", "two_exits", "corner"]
+ENSEMBLE_RUNS, ENSEMBLE_JITTER_M = 12, 1e-3
+# Points where the routing is probed (JuPedSim's own waypoint recorded for
+# each), so the tests can check their copy of it.
+ROUTE_PROBES = 400
 FRAME_STRIDE = {"corridor": 10, "headon": 10, "bottleneck": 50, "door": 50, "two_exits": 50,
                 "corner": 50}  # steps between stored frames
 
@@ -162,13 +171,53 @@ def build(model_name, scene, p=None):
     return sim, ids
 
 
+def jittered_starts(scene, run):
+    """The starts of ensemble run `run`: the scene's own for run 0, else moved by up to ENSEMBLE_JITTER_M."""
+    starts = np.array(scene["starts"], dtype=float)
+    if run == 0:
+        return starts
+    return starts + np.random.default_rng(run).uniform(-ENSEMBLE_JITTER_M, ENSEMBLE_JITTER_M, starts.shape)
+
+
+def exit_centroids(scene):
+    return [tuple(shapely.Polygon(e).centroid.coords[0]) for e in scene["exits"]]
+
+
+def routing(scene):
+    """JuPedSim's navigation mesh of the scene and its waypoints at random points inside it."""
+    polygon = shapely.Polygon(scene["walkable"])
+    engine = jps.RoutingEngine(polygon)
+    vertices, triangles = engine.mesh()
+    rng = np.random.default_rng(0)
+    x0, y0, x1, y1 = polygon.bounds
+    points = rng.uniform([x0, y0], [x1, y1], (50 * ROUTE_PROBES, 2))
+    points = points[shapely.contains_xy(polygon, points[:, 0], points[:, 1])][:ROUTE_PROBES]
+    waypoints = np.array([[engine.compute_waypoints(tuple(q), target)[1] for q in points]
+                          for target in exit_centroids(scene)])
+    return {"exit_targets": np.array(exit_centroids(scene)), "mesh_vertices": np.array(vertices, dtype=float), "mesh_triangles": np.array(triangles, dtype=np.int64),
+            "route_probes": points, "route_waypoints": waypoints}
+
+
 def record(model_name, scene_name, p=None, stride=None):
     scene = SCENES[scene_name]
     p = p or parameters(model_name, scene)
+    data = run(model_name, scene, p, stride or FRAME_STRIDE[scene_name])
+    data.update(routing(scene))
+    if scene_name in ENSEMBLE_SCENES:
+        runs = [data["exit_time"]]
+        for k in range(1, ENSEMBLE_RUNS):
+            moved = {**scene, "starts": [tuple(q) for q in jittered_starts(scene, k)]}
+            runs.append(run(model_name, moved, p, stride or FRAME_STRIDE[scene_name])["exit_time"])
+        data["ensemble_exit_time"] = np.array(runs)
+        data["ensemble_jitter_m"] = np.float64(ENSEMBLE_JITTER_M)
+    return data
+
+
+def run(model_name, scene, p, stride):
+    """One JuPedSim run of `scene`: frames, exit times, path lengths and the scene itself."""
     sim, ids = build(model_name, scene, p)
     n = len(ids)
     index = {agent_id: i for i, agent_id in enumerate(ids)}
-    stride = stride or FRAME_STRIDE[scene_name]
     steps = int(round(scene["duration"] / p["dt"]))
     position = np.array(scene["starts"], dtype=float)
     exit_time = np.full(n, np.nan)

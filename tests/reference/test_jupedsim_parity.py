@@ -7,27 +7,38 @@ trajectory by trajectory; the bottleneck by its aggregates."""
 import numpy as np
 import pytest
 
-from jupedsim_scenes import door_aggregates, load_golden, run_vosim
+from jupedsim_scenes import door_aggregates, load_golden, routing_of, run_vosim
+
+ALL_SCENES = ["corridor", "headon", "bottleneck", "door", "two_exits", "corner"]
+
+
+@pytest.mark.parametrize("scene", ALL_SCENES)
+def test_routing_gives_jupedsims_waypoints(scene):
+    """The tests steer agents to JuPedSim's own waypoints: the same point, to 1e-9 m, at 400 recorded points."""
+    golden = load_golden("csm", scene)
+    routing = routing_of(golden)
+    probes = golden["route_probes"]
+    for target, expected in enumerate(golden["route_waypoints"]):
+        ours = routing.waypoints(probes, np.full(len(probes), target))
+        np.testing.assert_allclose(ours, expected, rtol=0, atol=1e-9)
 
 # Largest distance (m) between JuPedSim's and vosim's agent at any stored
-# frame, and largest difference (s) of exit times. Measured: sfm corridor
-# 9e-6 m, head-on 0.006 m; csm corridor 0.047 m, head-on 0.19 m (the pair's
-# sidestep differs a little); exit times 0.02 s apart in the corridor (the
-# step at which an exit counts), 0.33 s head-on for csm.
+# frame, and largest difference (s) of exit times. Measured: every scene
+# within 1e-6 m (the golden frames are float32) and the same exit step,
+# since the tests route and remove agents as JuPedSim does (before that:
+# csm head-on 0.19 m apart and 0.33 s later).
 TRAJECTORY = {
-    ("sfm", "corridor"): (0.001, 0.03),
-    ("sfm", "headon"): (0.01, 0.03),
-    ("csm", "corridor"): (0.06, 0.03),
-    ("csm", "headon"): (0.25, 0.4),
+    ("sfm", "corridor"): (1e-5, 1e-9),
+    ("sfm", "headon"): (1e-5, 1e-9),
+    ("csm", "corridor"): (1e-5, 1e-9),
+    ("csm", "headon"): (1e-5, 1e-9),
 }
 
 
-def bottleneck_aggregates(run: dict) -> dict:
-    """Exits, flow through the door (agents/s between the first and last exit), last exit time, mean speed."""
-    t = np.sort(run["exit_time"][np.isfinite(run["exit_time"])])
-    exited = np.isfinite(run["exit_time"])
-    return {"exited": int(exited.sum()), "flow": (len(t) - 1) / (t[-1] - t[0]), "last_exit": float(t[-1]),
-            "mean_speed": float(np.mean(run["path_length"][exited] / run["exit_time"][exited]))}
+def bottleneck_aggregates(exit_time: np.ndarray) -> dict:
+    """Agents out, flow through the door (agents/s between the first and the last exit), last exit time."""
+    t = np.sort(exit_time[np.isfinite(exit_time)])
+    return {"exited": len(t), "flow": (len(t) - 1) / (t[-1] - t[0]), "last_exit": float(t[-1])}
 
 
 @pytest.mark.parametrize("model, scene", sorted(TRAJECTORY))
@@ -41,79 +52,77 @@ def test_trajectories_match_jupedsim(model, scene):
     both = ~np.isnan(golden["positions"][:n, :, 0]) & ~np.isnan(ours["positions"][:n, :, 0])
     gap = np.linalg.norm(golden["positions"][:n] - ours["positions"][:n], axis=2)[both]
     assert gap.max() <= position_tolerance
-    np.testing.assert_allclose(ours["path_length"], golden["path_length"], rtol=0.01)
+    np.testing.assert_allclose(ours["path_length"], golden["path_length"], rtol=1e-6)
 
 
-# Relative tolerances of the bottleneck's aggregates. sfm, measured
-# JuPedSim / vosim: 52 / 54 of 56 exit (both clog: a few stay pinned at the
-# door), flow 0.445 / 0.464 per s, last exit 116.7 / 116.5 s, mean speed
-# 0.308 / 0.295 m/s. csm: 56 / 56 exit, flow 1.65 / 1.45 per s, last exit
-# 35.6 / 39.9 s, mean speed 0.463 / 0.471 m/s. Both steer as JuPedSim's
-# routing does (round the door's post once the exit is out of sight, at the
-# desired speed: tests/jupedsim_scenes.py); steered at the exit's centre
-# with vosim's slowing near the goal, csm's flow was 1.03 per s.
-BOTTLENECK = {
-    "sfm": {"exited": 0.05, "flow": 0.06, "last_exit": 0.05, "mean_speed": 0.1},
-    "csm": {"exited": 0, "flow": 0.15, "last_exit": 0.15, "mean_speed": 0.05},
-}
+# The bottleneck (56 agents, a 1 m door) is compared as the door scenes
+# are, by the medians over JuPedSim's twelve runs and vosim's from the same
+# starts: agents out, flow from the first to the last exit, last exit, each
+# within 5 %. Measured (JuPedSim / vosim): sfm 53.5 / 52 out of 56 (both
+# clog: a few stay pinned at the door until the end, 120 s), flow 0.454 /
+# 0.450 per s, last exit 117.6 / 116.2 s; csm 56 / 56, 1.503 / 1.493 per s,
+# 38.71 / 38.97 s. Each run's mean speed (path over exit time) of the
+# recorded starts within 10 %.
+BOTTLENECK_TOLERANCE = 0.05
 
 
-@pytest.mark.parametrize("model", sorted(BOTTLENECK))
+@pytest.mark.parametrize("model", ["csm", "sfm"])
 def test_bottleneck_aggregates_match_jupedsim(model):
-    golden = bottleneck_aggregates(load_golden(model, "bottleneck"))
-    ours = bottleneck_aggregates(run_vosim(load_golden(model, "bottleneck")))
-    for key, tolerance in BOTTLENECK[model].items():
-        assert ours[key] == pytest.approx(golden[key], rel=tolerance, abs=0), key
+    golden = load_golden(model, "bottleneck")
+    runs = ensemble_runs(golden)
+    for key in ("exited", "flow", "last_exit"):
+        expected = np.median([bottleneck_aggregates(t)[key] for t in golden["ensemble_exit_time"]])
+        ours = np.median([bottleneck_aggregates(run["exit_time"])[key] for run in runs])
+        assert ours == pytest.approx(expected, rel=BOTTLENECK_TOLERANCE), key
+    out, ours_out = np.isfinite(golden["exit_time"]), np.isfinite(runs[0]["exit_time"])
+    speed = np.mean(golden["path_length"][out] / golden["exit_time"][out])
+    ours_speed = np.mean(runs[0]["path_length"][ours_out] / runs[0]["exit_time"][ours_out])
+    assert ours_speed == pytest.approx(speed, rel=0.1)
 
 
 # Door scenes (JuPedSim's default models, radius 0.25 m, desired speed
 # 1.34 m/s, dt 0.01 s; the exit a door's first metre). A crowd at a door is
-# chaotic: JuPedSim itself, with its 60 starts of the door scene moved by up
-# to 1 mm, ends between 47.4 and 55.8 s with a door flow of 1.33-1.51 /s
-# (SocialForceModel) and between 38.4 and 44.0 s, 1.45-1.73 /s, or jams for
-# good (CollisionFreeSpeedModel). So vosim runs each scene six times, from
-# the recorded starts and from five copies moved by up to 1 mm, and its
-# medians are compared with JuPedSim's run: relative, on the last exit and on
-# the flow between the 10 % and the 90 % exit. Measured (medians against
-# JuPedSim: last exit, flow): csm door -2.6 %, +3.6 %; two exits -4.9 %,
-# +10.6 %; corner +6.4 %, -11.0 % (+8.3 %, -14.2 % while csm stepped back
-# and forth at walls: collision_free_speed.cpp); sfm door +8.0 %, -7.4 %;
-# two exits +1.2 %, +11.9 %; corner +4.7 %, -10.4 %. Before SocialForce took JuPedSim's
-# walls (no obstacle guard, segments from both sides) its door run ended at
-# 54.1 s, 1.34 /s (+14 %, -11 %); with goals on the exit's centroid (vosim's
-# goals phase slowing agents near it) the csm door ended at 56.4 s, 1.11 /s.
-DOOR_TOLERANCE = {"door": 0.1, "two_exits": 0.12, "corner": 0.15}
-DOOR_CASES = [(model, scene) for model in ("csm", "sfm") for scene in DOOR_TOLERANCE]
-DOOR_JITTER_M, DOOR_RUNS = 1e-3, 6
+# chaotic: JuPedSim itself, from its starts moved by up to 1 mm, ends the
+# door scene between 47.4 and 55.0 s (SocialForceModel), or jams for good
+# in one run of twelve (CollisionFreeSpeedModel). So the golden file holds
+# JuPedSim's exit times from ENSEMBLE_RUNS starts (the recorded ones and
+# copies moved by up to 1 mm), vosim runs from the same starts, and the
+# medians of the last exit and of the flow from the 10 % to the 90 % exit
+# must agree within DOOR_TOLERANCE. Measured: see docs/guide/methods.md.
+DOOR_TOLERANCE = 0.05
+DOOR_CASES = [(model, scene) for model in ("csm", "sfm") for scene in ("door", "two_exits", "corner")]
 
 
-def door_runs(golden: dict) -> list[dict]:
-    """vosim's runs of a door scene: the recorded starts, then copies moved by up to DOOR_JITTER_M."""
-    runs = [run_vosim(golden)]
-    for seed in range(1, DOOR_RUNS):
+def ensemble_runs(golden: dict) -> list[dict]:
+    """vosim's exit times from each of the golden ensemble's starts (the recorder's jitter, seeded alike)."""
+    runs = []
+    for run in range(len(golden["ensemble_exit_time"])):
         moved = dict(golden)
-        jitter = np.random.default_rng(seed).uniform(-DOOR_JITTER_M, DOOR_JITTER_M, golden["starts"].shape)
-        moved["starts"] = golden["starts"] + jitter
-        runs.append(run_vosim(moved))
+        if run:
+            jitter = float(golden["ensemble_jitter_m"])
+            moved["starts"] = golden["starts"] + np.random.default_rng(run).uniform(-jitter, jitter,
+                                                                                     golden["starts"].shape)
+        runs.append(run_vosim(moved) if run else run_vosim(golden))
     return runs
+
+
+def median_aggregates(exit_times) -> dict:
+    runs = [door_aggregates(t) for t in exit_times]
+    return {key: float(np.median([run[key] for run in runs])) for key in ("last_exit", "flow")}
 
 
 @pytest.mark.parametrize("model, scene", DOOR_CASES)
 def test_door_flow_and_last_exit_match_jupedsim(model, scene):
     golden = load_golden(model, scene)
-    runs = door_runs(golden)
-    expected = door_aggregates(golden)
-    ours = [door_aggregates(run) for run in runs]
-    assert expected["exited"] == expected["agents"]
-    assert [run["exited"] for run in ours] == [expected["agents"]] * DOOR_RUNS
-    tolerance = DOOR_TOLERANCE[scene]
+    runs = ensemble_runs(golden)
+    expected = median_aggregates(golden["ensemble_exit_time"])
+    ours = median_aggregates([run["exit_time"] for run in runs])
     for key in ("last_exit", "flow"):
-        assert np.median([run[key] for run in ours]) == pytest.approx(expected[key], rel=tolerance), key
-    ours_run = runs[0]
+        assert ours[key] == pytest.approx(expected[key], rel=DOOR_TOLERANCE), key
     # Early on, before the crowd presses at the door, the runs are the same
-    # walk: every agent within 0.1 m of JuPedSim's over the first 2 s
-    # (measured 0.000-0.085 m; the frames are 0.5 s apart).
+    # walk: every agent within 0.1 m of JuPedSim's over the first 2 s.
     frames = int(round(2.0 / float(golden["frame_dt"]))) + 1
+    ours_run = runs[0]
     both = ~np.isnan(golden["positions"][:frames, :, 0]) & ~np.isnan(ours_run["positions"][:frames, :, 0])
     gap = np.linalg.norm(golden["positions"][:frames] - ours_run["positions"][:frames], axis=2)[both]
     assert gap.max() <= 0.1
