@@ -439,8 +439,11 @@ class CollisionFreeSpeed(Method):
     min(max(s / time_gap, 0), v0)`` follows the smallest spacing ``s``
     (distance minus the radii) to a neighbour ahead whose centre lies within
     ``r_i + r_j`` of the line of motion (walls do not slow it, as in
-    JuPedSim); ``v0`` is the preferred speed capped by max_speed. Motion
-    into a touching wall is removed. Plane only.
+    JuPedSim); ``v0`` is the preferred speed capped by max_speed. As in
+    JuPedSim, every wall near the agent repels it, whichever side of it
+    the agent stands on, and a neighbour behind a wall is not seen. The
+    engine's obstacle guard keeps a step from carrying an agent through a
+    wall (JuPedSim's walls are soft). Plane only.
     Defaults are JuPedSim's CollisionFreeSpeedModel's.
 
     Parameters
@@ -451,6 +454,11 @@ class CollisionFreeSpeed(Method):
         Strength and range (m) of the neighbours' repulsion of the direction.
     wall_strength, wall_range
         Strength and range (m) of the walls' repulsion of the direction.
+    wall_hold
+        Remove motion into a wall the agent touches or would reach within
+        the step, and see only the walls facing the agent (vosim's rule
+        before JuPedSim's was matched; agents then pass doors more slowly
+        than JuPedSim's). Off by default.
     perturbation, seed
         See :class:`Method`.
     """

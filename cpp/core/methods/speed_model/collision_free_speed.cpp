@@ -1,5 +1,6 @@
 #include "methods/speed_model/collision_free_speed.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -26,6 +27,34 @@ double spacing_ahead(const LocalAgent& agent, const LocalNeighbor* neighbors, in
         if (dot(e, d) > 0.0 && std::fabs(det(e, d)) <= reach) spacing = std::fmin(spacing, length(d) - reach);
     }
     return spacing;
+}
+
+// Whether closed segments p-q and a-b meet (touching counts).
+bool segments_meet(Vec2 p, Vec2 q, Vec2 a, Vec2 b) {
+    const double d1 = det(q - p, a - p), d2 = det(q - p, b - p);
+    const double d3 = det(b - a, p - a), d4 = det(b - a, q - a);
+    if (d1 == 0.0 && d2 == 0.0) {  // collinear: whether the spans overlap along the line
+        const Vec2 u = q - p;
+        const double ta = dot(a - p, u), tb = dot(b - p, u), end = dot(u, u);
+        return std::fmax(ta, tb) >= 0.0 && std::fmin(ta, tb) <= end;
+    }
+    return d1 * d2 <= 0.0 && d3 * d4 <= 0.0;
+}
+
+// JuPedSim's model does not see a neighbour behind a wall: one whose centre
+// the straight line from the agent's reaches only through an edge neither
+// repels nor slows it.
+void drop_hidden_neighbors(LocalProblem& problem) {
+    if (problem.edges.empty()) return;
+    const Vec2 from = problem.agent.position;
+    auto hidden = [&](const LocalNeighbor& other) {
+        for (const LocalEdge& edge : problem.edges) {
+            if (segments_meet(from, other.position, edge.a, edge.b)) return true;
+        }
+        return false;
+    };
+    problem.neighbors.erase(std::remove_if(problem.neighbors.begin(), problem.neighbors.end(), hidden),
+                            problem.neighbors.end());
 }
 
 // Halvings of the step when the direction reverses within it: the balance
@@ -106,6 +135,7 @@ Vec2 collision_free_speed_velocity(const CollisionFreeSpeedParams& p, const Loca
     }
     Vec2 v = e * speed;
 
+    if (!p.wall_hold) return v;
     bool held = false;
     // Walls hold: no motion into an edge the agent touches or would reach
     // within the step.
@@ -144,6 +174,7 @@ Vec2 CollisionFreeSpeed::new_velocity(const SceneOf<Vec2>& scene, int slot, Work
     auto& scratch = this->scratch<SpeedModelScratch>(ws);
     LocalProblem& problem = scratch.problem;
     build_local_problem(scene, slot, ws, problem);
+    drop_hidden_neighbors(problem);
     return collision_free_speed_velocity(params_, problem.agent, problem.neighbors.data(), problem.neighbor_count(),
                                          problem.edges.data(), problem.edge_count(), problem.time_step);
 }

@@ -13,8 +13,14 @@
 //              not slow, as in JuPedSim: an agent pressed against a wall
 //              slides along it); v0 the preferred speed capped by
 //              max_speed.
-// Finally motion into a wall the agent touches (or would reach within the
-// step) is removed, so walls hold.
+// As in JuPedSim, every wall segment near the agent repels it, whichever side
+// of it the agent is on (at a door the post's other wall pushes too), and a
+// neighbour behind a wall is not seen. Unlike JuPedSim, whose walls are soft,
+// the engine's obstacle guard keeps agents from passing through a wall (so a
+// long step cannot carry one across). With wall_hold, the model also removes
+// motion into a wall the agent touches (or would reach within the step) and
+// sees only the walls facing it; agents then pass doors more slowly than
+// JuPedSim's (docs/guide/methods.md).
 #pragma once
 
 #include "maths/vec.hpp"
@@ -31,6 +37,7 @@ struct CollisionFreeSpeedParams {
     double neighbor_range = 0.1;
     double wall_strength = 5.0;
     double wall_range = 0.02;
+    bool wall_hold = false;
 };
 
 // Throws std::invalid_argument naming the first bad parameter and its value.
@@ -48,6 +55,7 @@ public:
     std::string name() const override { return "CollisionFreeSpeed"; }
     Vec2 new_velocity(const SceneOf<Vec2>& scene, int slot, Workspace& ws) const override;
     std::unique_ptr<MethodScratch> make_scratch() const override;
+    bool sees_edges_from_both_sides() const override { return !params_.wall_hold; }
 
 private:
     CollisionFreeSpeedParams params_;

@@ -21,6 +21,9 @@ const std::vector<BoundParam<CollisionFreeSpeedParams>>& speed_model_params() {
         bound_positive("neighbor_range", &P::neighbor_range, 0.0, most, "range (m) of the neighbours' repulsion"),
         bound_real("wall_strength", &P::wall_strength, 0.0, most, "strength of the walls' repulsion of the direction"),
         bound_positive("wall_range", &P::wall_range, 0.0, most, "range (m) of the walls' repulsion"),
+        bound_flag("wall_hold", &P::wall_hold,
+                   "remove motion into a wall within the step and see only walls facing the agent "
+                   "(not JuPedSim's: slower at doors)"),
     };
     return params;
 }
