@@ -46,6 +46,8 @@ ROWS = [
     ("two exits, 40 agents", "sfm", "two_exits", {}),
     ("corner, 20 agents", "csm", "corner", {}),
     ("corner, 20 agents", "sfm", "corner", {}),
+    ("RiMEA 12 rooms, 150 agents (the test's seed 0 starts)", "csm", "rimea12", {}),
+    ("RiMEA 12 rooms, 150 agents (the test's seed 0 starts), dt 0.1", "csm", "rimea12", {"dt": 0.1}),
 ]
 
 
