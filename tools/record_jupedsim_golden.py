@@ -55,8 +55,8 @@ SCENES = {
         "exit_of": [0] * 56,
         "duration": 120.0,
     },
-    # Not recorded (RECORDED below): compared side by side only, by
-    # tools/jupedsim_side_by_side.py.
+    # "free" is not recorded (RECORDED below): compared side by side only,
+    # by tools/jupedsim_side_by_side.py.
     "free": {
         "walkable": [(0, 0), (25, 0), (25, 4), (0, 4)],
         "exits": [[(22, 0), (25, 0), (25, 4), (22, 4)]],
@@ -150,7 +150,7 @@ MODELS = {
             "body_force": 120000.0, "friction": 240000.0},
 }
 
-RECORDED = ["corridor", "headon", "bottleneck", "door", "two_exits", "corner"]
+RECORDED = ["corridor", "headon", "bottleneck", "door", "two_exits", "corner", "crowd_corridor"]
 # Crowds at a door are chaotic, so JuPedSim runs each of these ENSEMBLE_RUNS
 # times: from the recorded starts, then from copies moved by up to
 # ENSEMBLE_JITTER_M (seeded: copy k uses numpy's default_rng(k)); the tests
@@ -161,7 +161,7 @@ ENSEMBLE_RUNS, ENSEMBLE_JITTER_M = 12, 1e-3
 # each), so the tests can check their copy of it.
 ROUTE_PROBES = 400
 FRAME_STRIDE = {"corridor": 10, "headon": 10, "bottleneck": 50, "door": 50, "two_exits": 50,
-                "corner": 50}  # steps between stored frames
+                "corner": 50, "crowd_corridor": 50}  # steps between stored frames
 
 
 def parameters(model_name, scene):

@@ -9,7 +9,7 @@ import pytest
 
 from jupedsim_scenes import door_aggregates, load_golden, routing_of, run_vosim
 
-ALL_SCENES = ["corridor", "headon", "bottleneck", "door", "two_exits", "corner"]
+ALL_SCENES = ["corridor", "headon", "bottleneck", "door", "two_exits", "corner", "crowd_corridor"]
 
 
 @pytest.mark.parametrize("scene", ALL_SCENES)
@@ -23,15 +23,20 @@ def test_routing_gives_jupedsims_waypoints(scene):
         np.testing.assert_allclose(ours, expected, rtol=0, atol=1e-9)
 
 # Largest distance (m) between JuPedSim's and vosim's agent at any stored
-# frame, and largest difference (s) of exit times. Measured: every scene
-# within 1e-6 m (the golden frames are float32) and the same exit step,
-# since the tests route and remove agents as JuPedSim does (before that:
-# csm head-on 0.19 m apart and 0.33 s later).
+# frame, largest difference (s) of exit times, and relative difference of
+# path lengths. Measured: the pairs and csm's crowd of 100 within 2e-6 m
+# (the golden frames are float32) and the same exit step, since the tests
+# route and remove agents as JuPedSim does (before that: csm head-on 0.19 m
+# apart and 0.33 s later); sfm's crowd within 0.112 m and 0.09 s (its
+# neighbours' forces summed in another order round differently, and a crowd
+# makes more of that).
 TRAJECTORY = {
-    ("sfm", "corridor"): (1e-5, 1e-9),
-    ("sfm", "headon"): (1e-5, 1e-9),
-    ("csm", "corridor"): (1e-5, 1e-9),
-    ("csm", "headon"): (1e-5, 1e-9),
+    ("sfm", "corridor"): (1e-5, 1e-9, 1e-6),
+    ("sfm", "headon"): (1e-5, 1e-9, 1e-6),
+    ("csm", "corridor"): (1e-5, 1e-9, 1e-6),
+    ("csm", "headon"): (1e-5, 1e-9, 1e-6),
+    ("csm", "crowd_corridor"): (1e-5, 1e-9, 1e-6),
+    ("sfm", "crowd_corridor"): (0.15, 0.12, 0.01),
 }
 
 
@@ -45,14 +50,14 @@ def bottleneck_aggregates(exit_time: np.ndarray) -> dict:
 def test_trajectories_match_jupedsim(model, scene):
     golden = load_golden(model, scene)
     ours = run_vosim(golden)
-    position_tolerance, time_tolerance = TRAJECTORY[model, scene]
+    position_tolerance, time_tolerance, path_tolerance = TRAJECTORY[model, scene]
     assert np.isfinite(golden["exit_time"]).all() and np.isfinite(ours["exit_time"]).all()
     np.testing.assert_allclose(ours["exit_time"], golden["exit_time"], atol=time_tolerance, rtol=0)
     n = min(len(golden["positions"]), len(ours["positions"]))
     both = ~np.isnan(golden["positions"][:n, :, 0]) & ~np.isnan(ours["positions"][:n, :, 0])
     gap = np.linalg.norm(golden["positions"][:n] - ours["positions"][:n], axis=2)[both]
     assert gap.max() <= position_tolerance
-    np.testing.assert_allclose(ours["path_length"], golden["path_length"], rtol=1e-6)
+    np.testing.assert_allclose(ours["path_length"], golden["path_length"], rtol=path_tolerance)
 
 
 # The bottleneck (56 agents, a 1 m door) is compared as the door scenes
