@@ -6,12 +6,13 @@ exit each agent walks to) and the model's parameters, as
 scene from the file alone and records the same quantities.
 
 JuPedSim's agents are steered in two levels: its routing (the tactical
-level) gives each agent, every step, the first corner of the shortest path
-of a point from where the agent stands to its exit's centroid (a funnel on
-its navigation mesh; the centroid itself when it is in sight), and its
-models walk at the desired speed towards that point. ``JupedsimRouting``
-gives vosim's agents the same point every step, so the comparison is of the
-models (the operational level) alone.
+level) gives each agent, every step, the first corner of its funnel from
+where the agent stands to its exit's centroid through its navigation mesh,
+each portal pulled 0.2 m in from its ends (the centroid itself once the
+funnel sees it), and its models walk at the desired speed towards that
+point. ``JupedsimRouting`` gives vosim's agents the same point every step,
+and ``run_vosim`` removes agents at their exit when JuPedSim does, so the
+comparison is of the models (the operational level) alone.
 """
 
 from pathlib import Path
