@@ -111,3 +111,21 @@ TEST_CASE("a thread's budget is its own default; a process-wide count wins over 
     CHECK_THROWS_AS(set_thread_budget(-1), std::invalid_argument);
     CHECK_THROWS_AS(set_thread_budget(thread_limit() + 1), std::invalid_argument);
 }
+
+TEST_CASE("by default a loop leaves out the processors other processes keep busy") {
+    // spare_threads(threads, usable processors, runnable threads, this process's own running)
+    CHECK(spare_threads(2, 2, 1, 1) == 2);   // nothing else runs
+    CHECK(spare_threads(2, 2, 2, 1) == 1);   // one busy process beside: one thread
+    CHECK(spare_threads(2, 2, 3, 1) == 1);   // two: still one, never none
+    CHECK(spare_threads(8, 16, 10, 2) == 8); // 8 others on 16 processors leave 8
+    CHECK(spare_threads(8, 16, 12, 2) == 6);
+    CHECK(spare_threads(4, 4, -1, 1) == 4);  // unknown load: as asked
+    CHECK(spare_threads(1, 4, 9, 1) == 1);
+    // A count that was set is used as it is, whatever the load.
+    set_max_threads(3);
+    CHECK(loop_threads(3, 1) == 3);
+    clear_max_threads();
+    set_thread_budget(2);
+    CHECK(loop_threads(2, 1) == 2);
+    set_thread_budget(0);
+}

@@ -23,7 +23,9 @@ def set_num_threads(num_threads: int | None) -> None:
         exactly 1 in a build without threads). None goes back to the default:
         ``OMP_NUM_THREADS`` when set, else the cores this process may use,
         or, in a Dask worker's task thread, its share of them (the cores
-        over the worker's thread count).
+        over the worker's thread count). With that last default, each loop
+        starts no more threads than the processors other programs leave
+        idle (at least one); a count set here is used as it is.
     """
     if num_threads is None:
         _core.clear_num_threads()

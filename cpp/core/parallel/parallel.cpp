@@ -1,5 +1,7 @@
 #include "parallel/parallel.hpp"
 
+#include "parallel/threads.hpp"
+
 #include <unistd.h>
 
 #include <atomic>
@@ -34,6 +36,10 @@ public:
 private:
     int saved_;
 };
+
+// Pool workers polling between loops: running threads of this process that
+// loop_threads must not count as other processes' load.
+std::atomic<int> spinning_workers{0};
 
 template <class Done>
 void spin_until(Done&& done) {
@@ -117,7 +123,9 @@ private:
 
     void work(int index, std::uint64_t seen) {
         for (;;) {
+            spinning_workers.fetch_add(1, std::memory_order_relaxed);
             spin_until([&] { return generation_.load(std::memory_order_acquire) != seen; });
+            spinning_workers.fetch_sub(1, std::memory_order_relaxed);
             std::unique_lock<std::mutex> lock(mutex_);
             wake_.wait(lock, [&] { return generation_.load(std::memory_order_acquire) != seen; });
             seen = generation_.load(std::memory_order_acquire);
@@ -207,6 +215,8 @@ bool run_items(std::int64_t items, int threads, ItemFn fn, void* context, StopFn
         return run_inline(items, fn, context, stop, stop_context);
     }
     if (threads > items) threads = static_cast<int>(items);
+    threads = loop_threads(threads, 1 + spinning_workers.load(std::memory_order_relaxed));
+    if (threads <= 1) return run_inline(items, fn, context, stop, stop_context);
     Pool* p = pool();
     if (!p->acquire()) return run_inline(items, fn, context, stop, stop_context);
     struct Release {

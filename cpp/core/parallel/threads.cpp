@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -67,7 +70,60 @@ int default_threads() {
 #endif
 }
 
+// Runnable threads on the machine now (/proc/stat's procs_running; -1 where
+// unknown). Read at most every kLoadPeriod: one read costs tens of
+// microseconds, a step's loops follow each other within microseconds.
+constexpr std::chrono::milliseconds kLoadPeriod(20);
+
+int runnable_threads() {
+#ifdef __linux__
+    static std::atomic<int> cached{-1};
+    static std::atomic<std::int64_t> read_at{-1};  // steady-clock nanoseconds of the last read; -1: none yet
+    const std::int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                 std::chrono::steady_clock::now().time_since_epoch())
+                                 .count();
+    const std::int64_t last = read_at.load(std::memory_order_relaxed);
+    if (last >= 0 && now - last < std::chrono::nanoseconds(kLoadPeriod).count()) {
+        return cached.load(std::memory_order_relaxed);
+    }
+    read_at.store(now, std::memory_order_relaxed);
+    int running = -1;
+    if (std::FILE* stat = std::fopen("/proc/stat", "r")) {
+        char line[256];
+        while (std::fgets(line, sizeof line, stat)) {
+            if (std::strncmp(line, "procs_running ", 14) == 0) {
+                running = std::atoi(line + 14);
+                break;
+            }
+        }
+        std::fclose(stat);
+    }
+    cached.store(running, std::memory_order_relaxed);
+    return running;
+#else
+    return -1;
+#endif
+}
+
 }  // namespace
+
+int loop_threads(int threads, int own_running) {
+#ifdef VOSIM_HAVE_THREADS
+    if (threads <= 1 || requested_threads.load() > 0 || thread_budget_threads > 0 || threads_from_environment() > 0) {
+        return threads;
+    }
+    return spare_threads(threads, usable_processors(), runnable_threads(), own_running);
+#else
+    (void)own_running;
+    return threads;
+#endif
+}
+
+int spare_threads(int threads, int usable, int runnable, int own_running) {
+    if (threads <= 1 || runnable < 0) return threads;
+    const int others = std::max(0, runnable - own_running);
+    return std::clamp(usable - others, 1, threads);
+}
 
 bool have_threads() {
 #ifdef VOSIM_HAVE_THREADS

@@ -36,6 +36,19 @@ int thread_limit();
 void set_max_threads(int k);
 // Back to the default (no count set process-wide).
 void clear_max_threads();
+// The threads a loop of the pool starts with when asked for `threads`: as
+// many with a count set (set_max_threads, a budget, OMP_NUM_THREADS); by
+// default no more than the processors that other processes' runnable
+// threads leave idle (at least 1), as OpenMP's dynamic adjustment: a thread
+// that waits for a core holds up every loop it has a share of. `own_running`
+// is how many of this process's threads are running now (the caller, and
+// pool workers spinning between loops). Read from /proc/stat at most every
+// 20 ms (Linux; elsewhere `threads`).
+int loop_threads(int threads, int own_running);
+// loop_threads' rule: `threads` less one for each runnable thread beyond
+// this process's own that the `usable` processors would have to share, at
+// least 1; `threads` when `runnable` is unknown (< 0).
+int spare_threads(int threads, int usable, int runnable, int own_running);
 // The running thread's index in a loop of the pool (0 outside one).
 int thread_index();
 
