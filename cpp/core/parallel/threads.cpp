@@ -14,6 +14,7 @@
 
 #ifdef __linux__
 #include <sched.h>
+#include <unistd.h>
 #endif
 
 namespace vosim {
@@ -38,6 +39,16 @@ int usable_processors() {
     }
 #endif
     return std::max(1u, std::thread::hardware_concurrency());
+}
+
+// The processors online on the machine (0 where unknown).
+int online_processors() {
+#ifdef __linux__
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? static_cast<int>(online) : 0;
+#else
+    return 0;
+#endif
 }
 
 // OMP_NUM_THREADS's first entry when it is a positive integer (the variable
@@ -112,7 +123,12 @@ int loop_threads(int threads, int own_running) {
     if (threads <= 1 || requested_threads.load() > 0 || thread_budget_threads > 0 || threads_from_environment() > 0) {
         return threads;
     }
-    return spare_threads(threads, usable_processors(), runnable_threads(), own_running);
+    // procs_running counts the whole machine's runnable threads: it says how
+    // busy this process's processors are only when they are all of them. A
+    // process pinned to some (a container's cpuset, taskset) keeps the count.
+    const int usable = usable_processors();
+    if (usable != online_processors()) return threads;
+    return spare_threads(threads, usable, runnable_threads(), own_running);
 #else
     (void)own_running;
     return threads;

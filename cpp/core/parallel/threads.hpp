@@ -43,7 +43,8 @@ void clear_max_threads();
 // that waits for a core holds up every loop it has a share of. `own_running`
 // is how many of this process's threads are running now (the caller, and
 // pool workers spinning between loops). Read from /proc/stat at most every
-// 20 ms (Linux; elsewhere `threads`).
+// 20 ms (Linux, for a process that may use every processor online; else,
+// as for a process pinned to some of them, `threads`).
 int loop_threads(int threads, int own_running);
 // loop_threads' rule: `threads` less one for each runnable thread beyond
 // this process's own that the `usable` processors would have to share, at
