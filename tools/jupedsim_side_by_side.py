@@ -30,6 +30,20 @@ sys.path.insert(0, os.path.join(HERE, "..", "tests"))
 
 import record_jupedsim_golden as recorder  # noqa: E402
 from jupedsim_scenes import door_aggregates, run_vosim  # noqa: E402
+from vosim.validation._rimea_geometry import rimea_12_starts  # noqa: E402
+
+# RiMEA 12's rooms as `vosim validate` builds them (two 10 m rooms joined by
+# a 5 m x 1 m corridor, a 1 m exit opposite it) with the test's seed-0
+# starts; the exit a 2 m bay behind the far door whose last 1.7 m remove
+# agents.
+recorder.SCENES["rimea12"] = {
+    "walkable": [(0, -5), (10, -5), (10, -0.5), (15, -0.5), (15, -5), (25, -5), (25, -0.5), (27, -0.5),
+                 (27, 0.5), (25, 0.5), (25, 5), (15, 5), (15, 0.5), (10, 0.5), (10, 5), (0, 5)],
+    "exits": [[(25.3, -0.5), (27, -0.5), (27, 0.5), (25.3, 0.5)]],
+    "starts": [tuple(q) for q in rimea_12_starts(150, np.random.default_rng(0))],
+    "exit_of": [0] * 150,
+    "duration": 400.0,
+}
 
 # (label, model, scene, parameter overrides)
 ROWS = [

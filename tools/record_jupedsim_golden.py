@@ -114,31 +114,6 @@ SCENES = {
 
 
 
-def rimea_12_starts(seed=0, persons=150, room=10.0, radius=0.25):
-    """The starts `vosim validate` gives RiMEA 12 (a jittered grid over the first room), for `seed`."""
-    rng = np.random.default_rng(seed)
-    side = int(np.ceil(np.sqrt(persons)))
-    cells = np.sort(rng.permutation(side * side)[:persons])
-    margin = radius + 0.05
-    step = (room - 2 * margin) / side
-    starts = np.column_stack([cells % side, cells // side]) * step + margin + step / 2
-    starts[:, 1] -= room / 2
-    starts += rng.uniform(-1.0, 1.0, starts.shape) * max(0.0, step / 2 - radius - 0.01)
-    return [tuple(q) for q in starts]
-
-
-# RiMEA 12's rooms as `vosim validate` builds them (two 10 m rooms joined by
-# a 5 m x 1 m corridor, a 1 m exit opposite it), the exit a 2 m bay behind
-# it whose last 1.7 m remove agents; compared side by side only.
-SCENES["rimea12"] = {
-    "walkable": [(0, -5), (10, -5), (10, -0.5), (15, -0.5), (15, -5), (25, -5), (25, -0.5), (27, -0.5),
-                 (27, 0.5), (25, 0.5), (25, 5), (15, 5), (15, 0.5), (10, 0.5), (10, 5), (0, 5)],
-    "exits": [[(25.3, -0.5), (27, -0.5), (27, 0.5), (25.3, 0.5)]],
-    "starts": rimea_12_starts(0),
-    "exit_of": [0] * 150,
-    "duration": 400.0,
-}
-
 # Models: JuPedSim's defaults except the agents' radius and preferred speed
 # where noted; dt is JuPedSim's default (0.01 s, also its SFM examples').
 MODELS = {

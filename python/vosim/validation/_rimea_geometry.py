@@ -110,6 +110,20 @@ def _peak_density(traj, x: float, depth: float = 2.0, half_width: float = 1.0) -
     return float(inside.sum(axis=1).max() / (depth * 2 * half_width))
 
 
+def rimea_12_starts(persons: int, rng: np.random.Generator) -> np.ndarray:
+    """RiMEA 12's starts, ``(persons, 2)``: evenly over the first room, a jittered grid of one person per cell,
+    clear of the walls (the room spans x 0 to ROOM_12, y -ROOM_12/2 to ROOM_12/2)."""
+    room = ROOM_12
+    side = int(np.ceil(np.sqrt(persons)))
+    cells = np.sort(rng.permutation(side * side)[:persons])
+    margin = RADIUS + 0.05
+    step = (room - 2 * margin) / side
+    starts = np.column_stack([cells % side, cells // side]) * step + margin + step / 2
+    starts[:, 1] -= room / 2
+    starts += rng.uniform(-1.0, 1.0, starts.shape) * max(0.0, step / 2 - RADIUS - 0.01)
+    return starts
+
+
 def rimea_12(method="orca", *, persons: int = 150, seed: int = 0, seconds: float = 400.0,
              tolerance: float = 0.05) -> TestResult:
     """RiMEA test 12: a bottleneck between two rooms; the crowd jams before it, not at the exit beyond.
@@ -148,14 +162,7 @@ def rimea_12(method="orca", *, persons: int = 150, seed: int = 0, seconds: float
                       [far, side * half]])
     for wall in walls:
         sim.add_wall(wall)
-    # Evenly: a jittered grid over room 1, one person per cell, clear of the walls.
-    side = int(np.ceil(np.sqrt(persons)))
-    cells = np.sort(rng.permutation(side * side)[:persons])
-    margin = RADIUS + 0.05
-    step = (room - 2 * margin) / side
-    starts = np.column_stack([cells % side, cells // side]) * step + margin + step / 2
-    starts[:, 1] -= room / 2
-    starts += rng.uniform(-1.0, 1.0, starts.shape) * max(0.0, step / 2 - RADIUS - 0.01)
+    starts = rimea_12_starts(persons, rng)
     waypoints = [[[room + 0.5, 0.0], [end + 0.5, 0.0], [far + 3.0, 0.0]]] * persons
     sim.add_agents(starts, waypoints=waypoints, waypoint_radius=0.5, pref_speed=SPEED, max_speed=SPEED,
                    **PEDESTRIAN)
