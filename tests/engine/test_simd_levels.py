@@ -1,7 +1,7 @@
 """The lane kernels give the same bits at every instruction-set level.
 
 VO, RVO, AdaptiveSampling and GridSampling evaluate several neighbours at a
-time (``vosim.simd_level()``). Each level must choose the same velocities,
+time, and AVO several samples of its envelope (``vosim.simd_level()``). Each level must choose the same velocities,
 bit for bit, as the others; the C++ tests compare each kernel with the
 one-at-a-time code it replaced.
 """
@@ -42,7 +42,7 @@ def crowd_run(method: str) -> np.ndarray:
     return np.concatenate([trajectory.positions.ravel(), sim.velocities.ravel()])
 
 
-@pytest.mark.parametrize("method", ["VO", "RVO", "AdaptiveSampling", "GridSampling"])
+@pytest.mark.parametrize("method", ["VO", "RVO", "AdaptiveSampling", "GridSampling", "AVO"])
 def test_every_level_gives_the_same_bits(method):
     runs = {}
     for level in available_levels():

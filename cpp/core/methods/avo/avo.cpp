@@ -26,6 +26,7 @@ using avo::Vecf;
 struct AvoScratch final : MethodScratch {
     std::vector<Line> paper_lines;            // kPaper, velocity space
     std::vector<Line> paper_projected_lines;  // kPaper's program 3
+    avo::EnvelopeTimes envelope;              // kPaper: the sample times' terms, kept between neighbours
     std::vector<Linef> lines;      // kAvo2, delta-v space
     std::vector<Linef> projected;  // kAvo2's program 3
     std::vector<std::pair<float, int>> neighbors;  // kAvo2: (float distance squared, slot)
@@ -131,7 +132,7 @@ AvoDecision Avo::decide_paper(const SceneView& scene, int slot, Workspace& ws) c
             pair.share = accel_sum > 0.0 ? accel / accel_sum : 0.5;
         }
         HalfPlane<double> line;
-        if (!avo::avo_half_plane(pair, AvoRules::kRepaired, line)) continue;  // out of reach
+        if (!avo::avo_half_plane(pair, AvoRules::kRepaired, line, &own.envelope)) continue;  // out of reach
         if (!finite(line)) {
             // Degenerate geometry: keep out of the disc at the time horizon,
             // or, when its centre is the origin, step straight apart.

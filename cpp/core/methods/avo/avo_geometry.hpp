@@ -23,6 +23,9 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <type_traits>
+
+#include "methods/avo/avo_envelope.hpp"
 
 namespace vosim::avo {
 
@@ -79,8 +82,6 @@ template <class T>
 constexpr T kAvoEpsilon = T(0.00001);
 // Repaired: the AVO's first time, as a fraction of the time step.
 constexpr double kRepairedStartFraction = 0.1;
-// Repaired convexity test: a turn counts when its sine exceeds this.
-constexpr double kRelativeTurn = 1e-9;
 
 namespace detail {
 
@@ -204,9 +205,11 @@ struct AvoPair {
 
 // Computes the half-plane of admissible own velocity changes (delta-v space)
 // for one neighbour. Returns false when the neighbour imposes none (its AVO
-// never reaches the disc of reachable relative velocities).
+// never reaches the disc of reachable relative velocities). In double
+// precision, `times` (kept between calls) lets the envelope be sampled on
+// the lane kernels (avo_envelope.hpp), with the same bits.
 template <class T>
-bool avo_half_plane(const AvoPair<T>& in, AvoRules rules, HalfPlane<T>& line) {
+bool avo_half_plane(const AvoPair<T>& in, AvoRules rules, HalfPlane<T>& line, EnvelopeTimes* times = nullptr) {
     using detail::Envelope;
     using detail::turn;
     const V2<T> p = in.rel_position;
@@ -266,11 +269,29 @@ bool avo_half_plane(const AvoPair<T>& in, AvoRules rules, HalfPlane<T>& line) {
         const T discr = r_sq * abs_sq(v) - side_det * side_det;
         convex = discr >= T(0) ? std::sqrt(discr) - dot(p, v) >= T(0) : false;
 
+        // Every sample at once on the lane kernels (nearly every call takes
+        // all of them), or one at a time.
+        alignas(32) double lane_x[kEnvelopePadded];
+        alignas(32) double lane_y[kEnvelopePadded];
+        bool lanes = false;
+        if constexpr (std::is_same_v<T, double>) {
+            if (times != nullptr) {
+                prepare_envelope_times(*times, dt, tau, delta);
+                envelope_kernel()(*times, p.x, p.y, v.x, v.y, left * r, lane_x, lane_y);
+                lanes = true;
+            }
+        }
+        // The repaired convexity test's bends, also at once.
+        alignas(32) double lane_bend[kEnvelopePadded];
+        alignas(32) double lane_limit[kEnvelopePadded];
+        const bool lane_bends = lanes && convex && rules == AvoRules::kRepaired;
+        if (lane_bends) bend_kernel()(lane_x, lane_y, static_cast<double>(left), lane_bend, lane_limit);
         T last_time = dt;
         sampled = true;
         for (std::size_t i = 0; i <= kBoundarySamples; ++i) {
-            const T t = sample_time(i);
-            boundary.push_front(detail::envelope_point(p, v, left * r, delta, t));
+            const T t = lanes ? static_cast<T>(times->time[i]) : sample_time(i);
+            boundary.push_front(lanes ? V2<T>(static_cast<T>(lane_x[i]), static_cast<T>(lane_y[i]))
+                                      : detail::envelope_point(p, v, left * r, delta, t));
             newest_sample = i;
             if (is_nan(boundary[0].x)) {
                 // The envelope is not defined from here on.
@@ -280,9 +301,11 @@ bool avo_half_plane(const AvoPair<T>& in, AvoRules rules, HalfPlane<T>& line) {
                 break;
             }
             if (convex && i >= 2) {
-                T bend = left * turn(boundary[0], boundary[1], boundary[2]);
+                T bend = lane_bends ? static_cast<T>(lane_bend[i]) : left * turn(boundary[0], boundary[1], boundary[2]);
                 T limit = eps;
-                if (rules == AvoRules::kRepaired) {
+                if (lane_bends) {
+                    limit = static_cast<T>(lane_limit[i]);
+                } else if (rules == AvoRules::kRepaired) {
                     limit = T(kRelativeTurn) * norm(boundary[0] - boundary[2]) * norm(boundary[1] - boundary[0]);
                 }
                 if (bend > limit) {
