@@ -9,6 +9,8 @@ namespace vosim {
 #if defined(VOSIM_HAVE_AVX2_KERNELS)
 double detour_impacts_avx2(const DetourCircleLanes& lanes, double base_x, double base_y, double horizon,
                            double stop_below, double* side);
+void detour_distances_avx2(const DetourDistanceWeights& w, const double* vx, const double* vy, int count,
+                           double* vpen, double* vcpen);
 #endif
 
 DetourImpactKernel detour_impact_kernel(SimdLevel level) {
@@ -24,6 +26,20 @@ DetourImpactKernel detour_impact_kernel(SimdLevel level) {
 }
 
 DetourImpactKernel detour_impact_kernel() { return detour_impact_kernel(simd_level()); }
+
+DetourDistanceKernel detour_distance_kernel(SimdLevel level) {
+    switch (level) {
+#if defined(VOSIM_HAVE_AVX2_KERNELS)
+        case SimdLevel::avx2: return &detour_distances_avx2;
+#endif
+#if defined(__SSE2__)
+        case SimdLevel::sse2: return &detour_distance_terms<Pack2>;
+#endif
+        default: return &detour_distance_terms<Pack1>;
+    }
+}
+
+DetourDistanceKernel detour_distance_kernel() { return detour_distance_kernel(simd_level()); }
 
 DetourCircleLanes DetourLaneBuffer::reset(int n) {
     padded_ = (n + 3) / 4 * 4;

@@ -39,6 +39,26 @@ using DetourImpactKernel = double (*)(const DetourCircleLanes& lanes, double bas
 DetourImpactKernel detour_impact_kernel();
 DetourImpactKernel detour_impact_kernel(SimdLevel level);
 
+// What the distance terms of a candidate's penalty read besides the candidate.
+struct DetourDistanceWeights {
+    double desired_x, desired_y;    // the desired velocity
+    double velocity_x, velocity_y;  // the current velocity
+    double inv_max_speed;
+    double weight_des_vel, weight_cur_vel;
+};
+
+// The distance terms of candidates (vx[i], vy[i]), i < count (a multiple of
+// 4; the arrays are that long): vpen[i] = weight_des_vel * (|v - desired| *
+// inv_max_speed) and vcpen[i] = weight_cur_vel * (|v - velocity| *
+// inv_max_speed), as evaluate in detour_sampling.cpp computes them. They do
+// not depend on the best penalty so far, so a whole row of the grid or level
+// of the adaptive pattern is done at once, before the candidates are offered.
+using DetourDistanceKernel = void (*)(const DetourDistanceWeights& w, const double* vx, const double* vy, int count,
+                                      double* vpen, double* vcpen);
+
+DetourDistanceKernel detour_distance_kernel();
+DetourDistanceKernel detour_distance_kernel(SimdLevel level);
+
 // Storage for the lanes of one agent's neighbours: on the stack for up to
 // 32 neighbours, on the heap beyond.
 class DetourLaneBuffer {

@@ -10,5 +10,10 @@ double detour_impacts_avx2(const DetourCircleLanes& lanes, double base_x, double
     return detour_impacts<Pack4>(lanes, base_x, base_y, horizon, stop_below, side);
 }
 
+void detour_distances_avx2(const DetourDistanceWeights& w, const double* vx, const double* vy, int count,
+                           double* vpen, double* vcpen) {
+    detour_distance_terms<Pack4>(w, vx, vy, count, vpen, vcpen);
+}
+
 }  // namespace vosim
 #endif

@@ -55,5 +55,21 @@ double detour_impacts(const DetourCircleLanes& lanes, double base_x, double base
     return earliest.smallest();
 }
 
+template <class P>
+void detour_distance_terms(const DetourDistanceWeights& w, const double* vx, const double* vy, int count,
+                           double* vpen, double* vcpen) {
+    const P desired_x = P::set(w.desired_x), desired_y = P::set(w.desired_y);
+    const P velocity_x = P::set(w.velocity_x), velocity_y = P::set(w.velocity_y);
+    const P inv_max_speed = P::set(w.inv_max_speed);
+    const P weight_des = P::set(w.weight_des_vel), weight_cur = P::set(w.weight_cur_vel);
+    for (int i = 0; i < count; i += P::width) {
+        const P x = P::load(vx + i), y = P::load(vy + i);
+        const P dx = x - desired_x, dy = y - desired_y;
+        (weight_des * (sqrt(dx * dx + dy * dy) * inv_max_speed)).store(vpen + i);
+        const P cx = x - velocity_x, cy = y - velocity_y;
+        (weight_cur * (sqrt(cx * cx + cy * cy) * inv_max_speed)).store(vcpen + i);
+    }
+}
+
 }  // namespace
 }  // namespace vosim

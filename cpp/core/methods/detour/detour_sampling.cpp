@@ -94,6 +94,8 @@ struct Scene {
     const DetourCircleLanes* lanes = nullptr;
     DetourImpactKernel impacts = nullptr;
     double* side_terms = nullptr;
+    // The distance terms of a row of candidates at once (null: one at a time).
+    DetourDistanceKernel distances = nullptr;
 };
 
 PreparedCircle prepare_circle(const LocalAgent& agent, const LocalNeighbor& c) {
@@ -156,32 +158,40 @@ struct Evaluation {
 // is still computed, for the record, and only `pruned` tells. Inlined into
 // the samplers' loops: the call and the returned struct cost a tenth of the
 // grid sampler's instructions.
+// The distance terms of v's penalty, one candidate at a time (the lane
+// kernel detour_distance_kernel computes a row of them with the same bits).
+void distance_terms(const Scene& s, Vec2 v, double& vpen, double& vcpen) {
+    vpen = s.params.weight_des_vel * (length(v - s.desired) * s.inv_max_speed);
+    vcpen = s.params.weight_cur_vel * (length(v - s.velocity) * s.inv_max_speed);
+}
+
 template <bool kFull>
-[[gnu::always_inline]] inline Evaluation evaluate(const Scene& s, Vec2 v, double min_penalty) {
+[[gnu::always_inline]] inline Evaluation evaluate(const Scene& s, Vec2 v, double min_penalty, double vpen,
+                                                  double vcpen) {
     const DetourParams& p = s.params;
     Evaluation e;
-    e.vpen = p.weight_des_vel * (length(v - s.desired) * s.inv_max_speed);
-    e.vcpen = p.weight_cur_vel * (length(v - s.velocity) * s.inv_max_speed);
-
-    // Ignoring the side term, v beats min_penalty only if its time of impact
-    // exceeds t_threshold; impacts are capped at horiz_time.
-    const double t_threshold =
-        (p.weight_toi / ((min_penalty - e.vpen) - e.vcpen) - 0.1) * p.horiz_time;
+    e.vpen = vpen;
+    e.vcpen = vcpen;
     const auto prune = [&]() {
         e.pruned = true;
         if (!kFull) e.penalty = min_penalty;
         return !kFull;
     };
-    if (t_threshold - p.horiz_time > -kEarlyOutTolerance && prune()) return e;
     // The other terms are >= 0, so distance terms that alone reach
-    // min_penalty cannot beat it either; the threshold above misses this
-    // case (its divisor is then <= 0). Dropped only outside the record,
-    // whose flags stay the library's: the choice is the same either way.
+    // min_penalty cannot beat it. The library's threshold below misses this
+    // case (its divisor is then <= 0). Dropped only outside the record, whose
+    // flags stay the library's: the choice is the same either way. Tested
+    // first, as it needs no division; both tests drop a candidate alike.
     if (!kFull && !((e.vpen + e.vcpen) < min_penalty)) {
         e.pruned = true;
         e.penalty = min_penalty;
         return e;
     }
+    // Ignoring the side term, v beats min_penalty only if its time of impact
+    // exceeds t_threshold; impacts are capped at horiz_time.
+    const double t_threshold =
+        (p.weight_toi / ((min_penalty - e.vpen) - e.vcpen) - 0.1) * p.horiz_time;
+    if (t_threshold - p.horiz_time > -kEarlyOutTolerance && prune()) return e;
 
     double t_min = p.horiz_time;
     double side = 0.0;
@@ -246,7 +256,14 @@ public:
         : scene_(scene), record_(record), evaluated_(evaluated) {}
 
     void offer(Vec2 v, int level) {
-        const Evaluation e = evaluate<kFull>(scene_, v, min_penalty_);
+        double vpen = 0.0, vcpen = 0.0;
+        distance_terms(scene_, v, vpen, vcpen);
+        offer(v, level, vpen, vcpen);
+    }
+
+    // With v's distance terms worked out already.
+    void offer(Vec2 v, int level, double vpen, double vcpen) {
+        const Evaluation e = evaluate<kFull>(scene_, v, min_penalty_, vpen, vcpen);
         ++evaluated_;
         if (kFull) {
             record_->push_back({v, e.penalty, e.vpen, e.vcpen, e.spen, e.tpen, level, e.pruned});
@@ -269,6 +286,43 @@ private:
 };
 
 using Pattern = std::array<Vec2, 1 + kMaxDivs * kMaxRings>;
+
+// A row of candidates (a row of the grid, a level of the adaptive pattern)
+// with their distance terms, for detour_distance_kernel: on the stack up to
+// the largest pattern, on the heap beyond (grids over 136 wide).
+class CandidateRow {
+public:
+    // Sizes the row for n candidates, padded to whole packs; returns the padded count.
+    int reset(int n) {
+        const int padded = (n + 3) / 4 * 4;
+        if (padded > kInline) {
+            heap_.assign(4 * static_cast<std::size_t>(padded), 0.0);
+            data_ = heap_.data();
+        } else {
+            data_ = inline_.data();
+        }
+        padded_ = padded;
+        for (int i = n; i < padded; ++i) x()[i] = y()[i] = 0.0;  // pads: finite, never offered
+        return padded;
+    }
+    double* x() { return data_; }
+    double* y() { return data_ + padded_; }
+    double* vpen() { return data_ + 2 * padded_; }
+    double* vcpen() { return data_ + 3 * padded_; }
+    void compute(const Scene& s) {
+        const DetourDistanceWeights w{s.desired.x,        s.desired.y,       s.velocity.x,
+                                      s.velocity.y,       s.inv_max_speed,   s.params.weight_des_vel,
+                                      s.params.weight_cur_vel};
+        s.distances(w, x(), y(), padded_, vpen(), vcpen());
+    }
+
+private:
+    static constexpr int kInline = 136;  // >= 1 + kMaxDivs * kMaxRings, rounded up
+    std::array<double, 4 * kInline> inline_;
+    std::vector<double> heap_;
+    double* data_ = inline_.data();
+    int padded_ = 0;
+};
 
 // The adaptive pattern for unit radius, oriented along `direction`: the
 // centre, then each ring from the outermost in, each ring as start, right 1,
@@ -318,12 +372,29 @@ DetourResult run_adaptive(const Scene& s, double max_speed, std::vector<DetourSa
     Vec2 centre = s.desired * p.vel_bias;
     const double limit_sq = sqr(max_speed + kSpeedSlack);
     int evaluated = 0;
+    const bool rows = !kFull && s.distances != nullptr;
+    CandidateRow row;
+    if (rows) row.reset(n_pattern);
     for (int level = 0; level < p.adaptive_depth; ++level) {
         Selection<kFull> selection(s, record, evaluated);
-        for (int i = 0; i < n_pattern; ++i) {
-            const Vec2 v = centre + pattern[i] * radius;
-            if (abs_sq(v) > limit_sq) continue;
-            selection.offer(v, level);
+        if (rows) {
+            for (int i = 0; i < n_pattern; ++i) {
+                const Vec2 v = centre + pattern[i] * radius;
+                row.x()[i] = v.x;
+                row.y()[i] = v.y;
+            }
+            row.compute(s);
+            for (int i = 0; i < n_pattern; ++i) {
+                const Vec2 v(row.x()[i], row.y()[i]);
+                if (abs_sq(v) > limit_sq) continue;
+                selection.offer(v, level, row.vpen()[i], row.vcpen()[i]);
+            }
+        } else {
+            for (int i = 0; i < n_pattern; ++i) {
+                const Vec2 v = centre + pattern[i] * radius;
+                if (abs_sq(v) > limit_sq) continue;
+                selection.offer(v, level);
+            }
         }
         centre = selection.best();
         radius *= 0.5;
@@ -342,6 +413,23 @@ DetourResult run_grid(const Scene& s, double max_speed, std::vector<DetourSample
     const double limit_sq = sqr(max_speed + cell * 0.5);
     int evaluated = 0;
     Selection<kFull> selection(s, record, evaluated);
+    if (!kFull && s.distances != nullptr) {
+        // A row at a time: its distance terms at once, then its candidates in order.
+        CandidateRow row;
+        const int padded = row.reset(n);
+        for (int x = 0; x < n; ++x) row.x()[x] = (centre.x + x * cell) - half;
+        for (int y = 0; y < n; ++y) {
+            const double vy = (centre.y + y * cell) - half;
+            for (int x = 0; x < padded; ++x) row.y()[x] = vy;
+            row.compute(s);
+            for (int x = 0; x < n; ++x) {
+                const Vec2 v(row.x()[x], vy);
+                if (abs_sq(v) > limit_sq) continue;
+                selection.offer(v, 0, row.vpen()[x], row.vcpen()[x]);
+            }
+        }
+        return {selection.best(), evaluated};
+    }
     for (int y = 0; y < n; ++y) {
         for (int x = 0; x < n; ++x) {
             const Vec2 v((centre.x + x * cell) - half, (centre.y + y * cell) - half);
@@ -395,6 +483,7 @@ DetourResult sample(Runner fast, Runner full, const DetourParams& params, const 
         scene.lanes = &lanes;
         scene.impacts = detour_impact_kernel();
         scene.side_terms = buffer.side();
+        scene.distances = detour_distance_kernel();
         return fast(scene, agent.max_speed, nullptr);
     }
     record->clear();
