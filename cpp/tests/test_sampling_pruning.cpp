@@ -124,3 +124,41 @@ TEST_CASE("DetourCrowd's samplers: dropping candidates that cannot win leaves th
     }
     CHECK(overlapping > 20);
 }
+
+TEST_CASE("Geometric selection: skipping crossings that cannot be chosen leaves the choice unchanged") {
+    std::mt19937_64 rng(53);
+    int compared = 0, overlapping = 0, crossing_chosen = 0, fallbacks = 0;
+    for (int trial = 0; trial < 3000; ++trial) {
+        VoConfig config = default_vo_config(trial % 3 == 0 ? Cone::hrvo : trial % 3 == 1 ? Cone::rvo : Cone::vo);
+        config.selection = Selection::geometric;
+        config.truncate = trial % 4 == 0;  // caps: arcs and flat sides among the pieces
+        config.escape_overlaps = trial % 5 != 0;
+
+        LocalAgent agent;
+        std::vector<LocalNeighbor> neighbors;
+        random_problem(rng, trial, trial % 12, agent, neighbors, overlapping);
+        std::vector<LocalEdge> segments;
+        if (trial % 6 == 0) segments.push_back(LocalEdge{Vec2(-3.0, 1.5), Vec2(3.0, 1.5)});
+
+        VoScratch scratch;
+        VoDiagnostics full;  // every candidate listed
+        const Vec2 listed = vo_new_velocity(config, agent, neighbors.data(), static_cast<int>(neighbors.size()),
+                                            segments.data(), static_cast<int>(segments.size()), 0.1, 0, scratch,
+                                            &full);
+        const bool listed_fallback = scratch.used_fallback;
+        const Vec2 pruned = vo_new_velocity(config, agent, neighbors.data(), static_cast<int>(neighbors.size()),
+                                            segments.data(), static_cast<int>(segments.size()), 0.1, 0, scratch);
+        INFO("trial " << trial);
+        CHECK(pruned.x == listed.x);
+        CHECK(pruned.y == listed.y);
+        CHECK(scratch.used_fallback == listed_fallback);
+        const VoCandidateInfo& chosen = full.candidates[static_cast<std::size_t>(full.chosen)];
+        crossing_chosen += chosen.cone_a >= 0 && chosen.cone_b >= 0 && chosen.cone_a != chosen.cone_b;
+        fallbacks += listed_fallback;
+        ++compared;
+    }
+    CHECK(compared == 3000);
+    CHECK(crossing_chosen > 100);  // a crossing is chosen in 187 of the 3,000 here
+    CHECK(fallbacks > 10);
+    CHECK(overlapping > 20);
+}

@@ -400,9 +400,35 @@ int crossings(const VoBoundaryPiece& p, const VoBoundaryPiece& q, Vec2 out[2]) {
     return kept;
 }
 
+int first_blocking_cone(const std::vector<VoCone>& cones, const VoCandidate& c);
+
+// A lower bound on the distance from q to any point of the piece, less a
+// margin far above the rounding of the points built on it (crossings are
+// built as a point of a line, origin + s direction, or of a circle).
+double piece_distance_below(const VoBoundaryPiece& piece, Vec2 q) {
+    double distance;
+    if (piece.shape == VoBoundaryPiece::Shape::line) {
+        const double along = std::clamp(dot(q - piece.origin, piece.direction), 0.0, piece.length);
+        distance = length(q - (piece.origin + along * piece.direction));
+    } else {
+        distance = std::abs(length(q - piece.origin) - piece.radius);  // to the whole circle
+    }
+    const double scale = length(q) + length(piece.origin) + piece.radius;
+    return distance - 1e-9 * scale;
+}
+
 // The candidates of geometric selection, in the HRVO library's order (which
 // decides between candidates at exactly the same distance).
-void build_geometric_candidates(const VoConfig& config, const LocalAgent& agent, VoScratch& scratch) {
+//
+// With `prune`, the crossings of two cones' boundaries (most of the work)
+// are skipped where they cannot be chosen: where each of the two pieces lies
+// entirely beyond the max-speed disc (their crossings are left out anyway)
+// or further from pref than the nearest candidate found before them that no
+// cone blocks (an equally near crossing comes later, and the earlier one
+// wins the tie); and a crossing found no nearer than that candidate is not
+// kept. Selection then chooses the same velocity; only the list of losing
+// candidates is shorter, so diagnostics, which list all, do not prune.
+void build_geometric_candidates(const VoConfig& config, const LocalAgent& agent, VoScratch& scratch, bool prune) {
     const std::vector<VoCone>& cones = scratch.cones;
     std::vector<VoBoundaryPiece>& pieces = scratch.pieces;
     pieces.clear();
@@ -478,16 +504,44 @@ void build_geometric_candidates(const VoConfig& config, const LocalAgent& agent,
         }
     }
 
+    // Which pieces can give no crossing that is chosen (see above).
+    std::vector<char>& useless = scratch.useless_pieces;
+    useless.assign(pieces.size(), 0);
+    double nearest_free_key = kInf;  // the key of the nearest unblocked candidate so far
+    if (prune) {
+        double nearest_free = kInf;
+        std::vector<std::pair<double, int>>& order = scratch.order;
+        order.resize(scratch.candidates.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = {scratch.candidates[i].key, static_cast<int>(i)};
+        std::sort(order.begin(), order.end());
+        for (const auto& entry : order) {
+            if (first_blocking_cone(cones, scratch.candidates[entry.second]) < 0) {
+                nearest_free_key = entry.first;
+                nearest_free = std::sqrt(entry.first);
+                break;
+            }
+        }
+        for (std::size_t k = 0; k < pieces.size(); ++k) {
+            useless[k] = piece_distance_below(pieces[k], Vec2()) > max_speed ||
+                         piece_distance_below(pieces[k], pref) > nearest_free;
+        }
+    }
+
     // Crossings of the boundaries of two cones.
     const int cone_count = static_cast<int>(cones.size());
     for (int i = 0; i + 1 < cone_count; ++i) {
         for (int j = i + 1; j < cone_count; ++j) {
             for (int q = scratch.piece_begin[j]; q < scratch.piece_begin[j + 1]; ++q) {
                 for (int p = scratch.piece_begin[i]; p < scratch.piece_begin[i + 1]; ++p) {
+                    if (useless[p] && useless[q]) continue;
                     Vec2 points[2];
                     const int n = crossings(pieces[p], pieces[q], points);
                     for (int m = 0; m < n; ++m) {
-                        if (abs_sq(points[m]) < max_speed_sq) sink.add(points[m], i, j);
+                        // A crossing no nearer than the nearest free candidate
+                        // sorts after it (the same key as the sink's).
+                        if (abs_sq(points[m]) < max_speed_sq && abs_sq(pref - points[m]) < nearest_free_key) {
+                            sink.add(points[m], i, j);
+                        }
                     }
                 }
             }
@@ -520,7 +574,7 @@ double earliest_collision(const std::vector<VoCone>& cones, Vec2 v, int& cone) {
 
 Vec2 select_geometric(const VoConfig& config, const LocalAgent& agent, VoScratch& scratch,
                       VoDiagnostics* diagnostics) {
-    build_geometric_candidates(config, agent, scratch);
+    build_geometric_candidates(config, agent, scratch, diagnostics == nullptr);
     const std::vector<VoCandidate>& candidates = scratch.candidates;
     // Nearest first; equal distances keep the order of construction. The
     // keys sit beside the indices, so that the sort reads no candidate.
