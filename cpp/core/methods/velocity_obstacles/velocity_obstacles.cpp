@@ -508,6 +508,7 @@ void build_geometric_candidates(const VoConfig& config, const LocalAgent& agent,
     std::vector<char>& useless = scratch.useless_pieces;
     useless.assign(pieces.size(), 0);
     double nearest_free_key = kInf;  // the key of the nearest unblocked candidate so far
+    scratch.nearest_free = {kInf, std::numeric_limits<int>::max()};
     if (prune) {
         double nearest_free = kInf;
         std::vector<std::pair<double, int>>& order = scratch.order;
@@ -517,6 +518,7 @@ void build_geometric_candidates(const VoConfig& config, const LocalAgent& agent,
         for (const auto& entry : order) {
             if (first_blocking_cone(cones, scratch.candidates[entry.second]) < 0) {
                 nearest_free_key = entry.first;
+                scratch.nearest_free = entry;
                 nearest_free = std::sqrt(entry.first);
                 break;
             }
@@ -578,12 +580,16 @@ Vec2 select_geometric(const VoConfig& config, const LocalAgent& agent, VoScratch
     const std::vector<VoCandidate>& candidates = scratch.candidates;
     // Nearest first; equal distances keep the order of construction. The
     // keys sit beside the indices, so that the sort reads no candidate.
+    // Those after the nearest free candidate that pruning found cannot be
+    // chosen and are left out of the sort (none are without pruning).
     std::vector<std::pair<double, int>>& order = scratch.order;
-    order.resize(candidates.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = {candidates[i].key, static_cast<int>(i)};
-    std::sort(order.begin(), order.end(), [](const std::pair<double, int>& x, const std::pair<double, int>& y) {
-        return x.first < y.first || (x.first == y.first && x.second < y.second);
-    });
+    order.clear();
+    const std::pair<double, int> last = scratch.nearest_free;
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        const std::pair<double, int> entry{candidates[i].key, static_cast<int>(i)};
+        if (!(last < entry)) order.push_back(entry);
+    }
+    std::sort(order.begin(), order.end());
 
     int chosen = -1;
     int fallback = -1;

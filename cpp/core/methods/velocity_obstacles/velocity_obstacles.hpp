@@ -172,7 +172,10 @@ struct VoScratch {
     std::vector<int> piece_begin;  // pieces of cone k: [piece_begin[k], piece_begin[k + 1])
     std::vector<VoCandidate> candidates;
     std::vector<std::pair<double, int>> order;  // (key, candidate): geometric selection's order
-    std::vector<char> useless_pieces;  // geometric selection: pieces whose crossings cannot be chosen
+    std::vector<char> useless_pieces;
+    // Geometric selection: (key, index) of the nearest candidate before the
+    // crossings that no cone blocks; (inf, INT_MAX) when none or unpruned.
+    std::pair<double, int> nearest_free{std::numeric_limits<double>::infinity(), std::numeric_limits<int>::max()};  // geometric selection: pieces whose crossings cannot be chosen
     bool used_fallback = false;  // the last call found no admissible candidate (geometric)
     // Sampling: the neighbours' cones as lanes, and the other cones (walls,
     // overlaps) taken one at a time.
