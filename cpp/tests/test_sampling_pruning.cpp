@@ -162,3 +162,37 @@ TEST_CASE("Geometric selection: skipping crossings that cannot be chosen leaves 
     CHECK(fallbacks > 10);
     CHECK(overlapping > 20);
 }
+
+TEST_CASE("DetourCrowd's threshold rule holds exactly up to the divisor bound") {
+    // The rule as evaluate writes it (detour_sampling.cpp).
+    const auto holds = [](double w, double h, double d) {
+        const double t_threshold = (w / d - 0.1) * h;
+        return t_threshold - h > -1.1920928955078125e-07;
+    };
+    std::mt19937_64 rng(59);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    long checked = 0, held = 0;
+    for (int trial = 0; trial < 500; ++trial) {
+        const double w = trial == 0 ? 2.5 : 0.01 + 10.0 * unit(rng);
+        const double h = trial == 0 ? 2.5 : 0.05 + 10.0 * unit(rng);
+        const double bound = detour_threshold_divisor_bound(w, h);
+        INFO("w " << w << " h " << h << " bound " << bound);
+        REQUIRE(bound > 0.0);
+        CHECK(holds(w, h, bound));
+        CHECK(!holds(w, h, std::nextafter(bound, HUGE_VAL)));
+        for (int k = 0; k < 200; ++k) {
+            // Divisors around the bound and far from it.
+            const double d = k % 2 == 0 ? bound * (1.0 + (unit(rng) - 0.5) * 1e-12) : bound * 4.0 * unit(rng);
+            if (!(d > 0.0)) continue;
+            CHECK(holds(w, h, d) == (d <= bound));
+            held += d <= bound;
+            ++checked;
+        }
+    }
+    CHECK(held > checked / 4);
+    CHECK(held < checked * 3 / 4);
+    // Settings the rule cannot be bounded for: every divisor is worked out.
+    CHECK(detour_threshold_divisor_bound(0.0, 2.5) == 0.0);
+    CHECK(detour_threshold_divisor_bound(2.5, HUGE_VAL) == 0.0);
+    CHECK(detour_threshold_divisor_bound(std::nan(""), 2.5) == 0.0);
+}

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -96,6 +98,8 @@ struct Scene {
     double* side_terms = nullptr;
     // The distance terms of a row of candidates at once (null: one at a time).
     DetourDistanceKernel distances = nullptr;
+    // detour_threshold_divisor_bound of the params (0: the rule is always worked out).
+    double threshold_divisor = 0.0;
 };
 
 PreparedCircle prepare_circle(const LocalAgent& agent, const LocalNeighbor& c) {
@@ -188,9 +192,16 @@ template <bool kFull>
         return e;
     }
     // Ignoring the side term, v beats min_penalty only if its time of impact
-    // exceeds t_threshold; impacts are capped at horiz_time.
-    const double t_threshold =
-        (p.weight_toi / ((min_penalty - e.vpen) - e.vcpen) - 0.1) * p.horiz_time;
+    // exceeds t_threshold; impacts are capped at horiz_time. The rule holds
+    // exactly for divisors up to s.threshold_divisor, which most candidates
+    // are: they are dropped without the division.
+    const double divisor = (min_penalty - e.vpen) - e.vcpen;
+    if (!kFull && divisor > 0.0 && divisor <= s.threshold_divisor) {
+        e.pruned = true;
+        e.penalty = min_penalty;
+        return e;
+    }
+    const double t_threshold = (p.weight_toi / divisor - 0.1) * p.horiz_time;
     if (t_threshold - p.horiz_time > -kEarlyOutTolerance && prune()) return e;
 
     double t_min = p.horiz_time;
@@ -262,7 +273,7 @@ public:
     }
 
     // With v's distance terms worked out already.
-    void offer(Vec2 v, int level, double vpen, double vcpen) {
+    [[gnu::always_inline]] void offer(Vec2 v, int level, double vpen, double vcpen) {
         const Evaluation e = evaluate<kFull>(scene_, v, min_penalty_, vpen, vcpen);
         ++evaluated_;
         if (kFull) {
@@ -484,6 +495,14 @@ DetourResult sample(Runner fast, Runner full, const DetourParams& params, const 
         scene.impacts = detour_impact_kernel();
         scene.side_terms = buffer.side();
         scene.distances = detour_distance_kernel();
+        // The bound depends on the settings alone: kept per thread for the last ones.
+        thread_local double kept_toi = 0.0, kept_horizon = 0.0, kept_bound = 0.0;
+        if (!(params.weight_toi == kept_toi && params.horiz_time == kept_horizon)) {
+            kept_bound = detour_threshold_divisor_bound(params.weight_toi, params.horiz_time);
+            kept_toi = params.weight_toi;
+            kept_horizon = params.horiz_time;
+        }
+        scene.threshold_divisor = kept_bound;
         return fast(scene, agent.max_speed, nullptr);
     }
     record->clear();
@@ -526,6 +545,35 @@ void check_detour_inputs(const LocalAgent& agent, const LocalNeighbor* circles, 
         require_finite_vector(segments[i].a, name + " p");
         require_finite_vector(segments[i].b, name + " q");
     }
+}
+
+double detour_threshold_divisor_bound(double weight_toi, double horiz_time) {
+    if (!(weight_toi > 0.0 && std::isfinite(weight_toi) && horiz_time > 0.0 && std::isfinite(horiz_time))) {
+        return 0.0;
+    }
+    // As evaluate works it out, with d for ((min_penalty - vpen) - vcpen).
+    const auto holds = [&](double d) {
+        const double t_threshold = (weight_toi / d - 0.1) * horiz_time;
+        return t_threshold - horiz_time > -kEarlyOutTolerance;
+    };
+    // Positive doubles order as their bit patterns. Invariant: the rule holds
+    // at `low` (or low is +0) and fails at `high` (+inf: weight_toi / inf = 0).
+    std::uint64_t low = 0;
+    std::uint64_t high = 0x7FF0000000000000ull;
+    const auto value = [](std::uint64_t bits) {
+        double d;
+        std::memcpy(&d, &bits, sizeof d);
+        return d;
+    };
+    while (high - low > 1) {
+        const std::uint64_t middle = low + (high - low) / 2;
+        if (holds(value(middle))) {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    return value(low);
 }
 
 DetourResult sample_velocity_adaptive(const DetourParams& params, const LocalAgent& agent,

@@ -116,4 +116,13 @@ DetourResult sample_velocity_grid(const DetourParams& params, const LocalAgent& 
                                   const LocalEdge* segments, int n_segments,
                                   std::vector<DetourSample>* record = nullptr);
 
+// DetourCrowd's time-threshold rule drops a candidate when
+//     (weight_toi / d - 0.1) * horiz_time - horiz_time > -FLT_EPSILON
+// for d = (best penalty - vpen) - vcpen. Each operation is monotone, so in
+// floating point the rule holds for d > 0 exactly up to a largest d; this
+// returns it (0 when it holds for none, or when weight_toi or horiz_time is
+// not finite and positive), so that the samplers compare d with it instead
+// of dividing. Found by bisection over the bit patterns of the doubles.
+double detour_threshold_divisor_bound(double weight_toi, double horiz_time);
+
 }  // namespace vosim
