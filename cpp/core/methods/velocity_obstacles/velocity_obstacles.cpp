@@ -632,6 +632,20 @@ Vec2 select_geometric(const VoConfig& config, const LocalAgent& agent, VoScratch
 
 // -------------------------------------------------------- sampling selection
 
+// The index of the lowest set bit of a nonzero mask.
+int lowest_set_bit(std::uint64_t mask) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(mask);
+#else
+    int i = 0;
+    while (!(mask & 1u)) {
+        mask >>= 1;
+        ++i;
+    }
+    return i;
+#endif
+}
+
 // A lower bound on |pref - v| for v = r (cos angle, sin angle), found without
 // the sine and cosine: most samples of a crowded agent are dropped by it, and
 // sincos was a third of the sampler's time. cos(angle - heading) is bounded
@@ -811,13 +825,30 @@ Vec2 select_sampling(const VoConfig& config, const LocalAgent& agent, double tim
             score(k, Vec2(r * std::cos(a), r * std::sin(a)));
         }
     } else {
-        for (int k = 1; k <= config.samples; ++k) {
-            // The angle is drawn only for a sample the radius leaves in play.
-            const double r = radius(k);
-            if (!(nearest_at(r) < best_penalty)) continue;
-            const double a = angle(k);
-            if (bound.at_least(r, a, best_penalty)) continue;
-            score(k, Vec2(r * std::cos(a), r * std::sin(a)));
+        // 64 samples at a time: their radii and radius bounds without a
+        // branch, then, by a bit mask, only those the best at the block's
+        // start leaves in play, checked again as it improves (it only falls).
+        double radii[64];
+        for (int first = 1; first <= config.samples; first += 64) {
+            const int m = std::min(64, config.samples - first + 1);
+            const double best = best_penalty;
+            std::uint64_t in_play = 0;
+            for (int i = 0; i < m; ++i) {
+                const double r = radius(first + i);
+                radii[i] = r;
+                in_play |= static_cast<std::uint64_t>(nearest_at(r) < best) << i;
+            }
+            while (in_play != 0) {
+                const int i = lowest_set_bit(in_play);
+                in_play &= in_play - 1;
+                const int k = first + i;
+                const double r = radii[i];
+                if (!(nearest_at(r) < best_penalty)) continue;
+                // The angle is drawn only for a sample the radius leaves in play.
+                const double a = angle(k);
+                if (bound.at_least(r, a, best_penalty)) continue;
+                score(k, Vec2(r * std::cos(a), r * std::sin(a)));
+            }
         }
     }
     if (diagnostics) {
