@@ -249,12 +249,16 @@ def door_aggregates(exit_time: np.ndarray) -> dict:
 
     A run that jams (fewer agents out than the 90 % mark by the end) has an
     infinite last exit and a flow of 0, so that medians over runs rank it
-    below every run that empties the room.
+    below every run that empties the room. With too few agents for the two
+    marks to be different agents (one or two), the flow is undefined: NaN.
     """
     exit_time = np.asarray(exit_time, dtype=float)
     n = len(exit_time)
     t = np.sort(exit_time[np.isfinite(exit_time)])
     k10, k90 = round(0.1 * (n - 1)), round(0.9 * (n - 1))
-    flow = (k90 - k10) / (t[k90] - t[k10]) if len(t) > k90 and t[k90] > t[k10] else 0.0
+    if k90 == k10:
+        flow = float("nan")
+    else:
+        flow = (k90 - k10) / (t[k90] - t[k10]) if len(t) > k90 and t[k90] > t[k10] else 0.0
     last = float(t[-1]) if len(t) == n else float("inf")
     return {"agents": n, "exited": len(t), "last_exit": last, "flow": float(flow)}

@@ -18,6 +18,7 @@ no routing round a door's post, and vosim's goals phase slows agents within
 """
 
 import argparse
+import math
 import os
 import sys
 import time
@@ -77,7 +78,8 @@ def golden_in_memory(model, scene_name, overrides):
 
 
 def describe(a):
-    return f"{a['exited']}/{a['agents']} out, last {a['last_exit']:.2f} s, flow {a['flow']:.3f} /s"
+    flow = "undefined (too few agents)" if math.isnan(a["flow"]) else f"{a['flow']:.3f} /s"
+    return f"{a['exited']}/{a['agents']} out, last {a['last_exit']:.2f} s, flow {flow}"
 
 
 def main():

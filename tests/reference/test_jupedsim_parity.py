@@ -131,3 +131,13 @@ def test_door_flow_and_last_exit_match_jupedsim(model, scene):
     both = ~np.isnan(golden["positions"][:frames, :, 0]) & ~np.isnan(ours_run["positions"][:frames, :, 0])
     gap = np.linalg.norm(golden["positions"][:frames] - ours_run["positions"][:frames], axis=2)[both]
     assert gap.max() <= 0.1
+
+
+def test_door_aggregates_flow_undefined_for_too_few_agents_and_zero_for_a_jam():
+    """The door flow the median tests compare: 10 % to 90 % of the agents out."""
+    steady = door_aggregates(np.arange(11.0))  # one agent a second: the 2nd to the 10th out in 8 s
+    assert steady["flow"] == pytest.approx(1.0) and steady["last_exit"] == 10.0
+    jam = door_aggregates(np.array([1.0, 2.0] + [np.inf] * 9))
+    assert jam["flow"] == 0.0 and jam["last_exit"] == np.inf and jam["exited"] == 2
+    alone = door_aggregates(np.array([3.5]))  # the 10 % and 90 % marks are the same agent
+    assert np.isnan(alone["flow"]) and alone["last_exit"] == 3.5
