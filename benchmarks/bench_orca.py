@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import statistics
 import sys
@@ -83,8 +84,11 @@ def pyrvo_wanted_and_installed(args: argparse.Namespace) -> bool:
 
 
 def machine() -> str:
-    import vosim
+    """The processor, Python and vosim of this process.
 
+    Scripts that time other builds in child processes (bench_builds.py,
+    bench_compare.py) need no vosim here: the line then says so.
+    """
     cpu = platform.processor() or platform.machine()
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -93,7 +97,13 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    return f"{cpu}; {vosim.get_num_threads()} threads available; Python {platform.python_version()}; vosim {vosim.__version__}"
+    python = f"Python {platform.python_version()}"
+    try:
+        import vosim
+    except ImportError:
+        processors = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+        return f"{cpu}; {processors} processors available; {python}; no vosim in this process (each build runs its own)"
+    return f"{cpu}; {vosim.get_num_threads()} threads available; {python}; vosim {vosim.__version__}"
 
 
 def main() -> None:

@@ -310,3 +310,20 @@ def test_bench_compare_times_each_build_in_turn(tmp_path):
         runs = written["results"][label]
         assert len(runs) == 2  # one run per round
         assert all(run["rows"] == 8 and len(run["warm"]) == 1 for run in runs)  # 2 methods x 4 seeds
+
+
+def test_bench_compare_needs_no_vosim_in_its_own_process(tmp_path):
+    """Each build runs in its child; the parent only describes the machine."""
+    import vosim
+
+    here = str(Path(vosim.__file__).resolve().parents[1])
+    hidden = tmp_path / "hidden" / "vosim"
+    hidden.mkdir(parents=True)
+    (hidden / "__init__.py").write_text('raise ImportError("no vosim in the parent")\n')
+    env = dict(os.environ, PYTHONPATH=str(tmp_path / "hidden"))
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "bench_compare.py"), "--build", f"a={here}", "--build",
+                           f"b={here}", "--rounds", "1", "--warm", "1"], capture_output=True, text=True, timeout=300,
+                          env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "no vosim in this process" in done.stdout and "| b |" in done.stdout
+
