@@ -147,6 +147,13 @@ bool ray_segment_time(Vec2 origin, Vec2 direction, Vec2 p, Vec2 q, double& t) {
     return s >= 0.0 && s <= 1.0;
 }
 
+// The distance terms of v's penalty, one candidate at a time (the lane
+// kernel detour_distance_kernel computes a row of them with the same bits).
+void distance_terms(const Scene& s, Vec2 v, double& vpen, double& vcpen) {
+    vpen = s.params.weight_des_vel * (length(v - s.desired) * s.inv_max_speed);
+    vcpen = s.params.weight_cur_vel * (length(v - s.velocity) * s.inv_max_speed);
+}
+
 struct Evaluation {
     double penalty = 0.0;
     double vpen = 0.0;
@@ -162,13 +169,6 @@ struct Evaluation {
 // is still computed, for the record, and only `pruned` tells. Inlined into
 // the samplers' loops: the call and the returned struct cost a tenth of the
 // grid sampler's instructions.
-// The distance terms of v's penalty, one candidate at a time (the lane
-// kernel detour_distance_kernel computes a row of them with the same bits).
-void distance_terms(const Scene& s, Vec2 v, double& vpen, double& vcpen) {
-    vpen = s.params.weight_des_vel * (length(v - s.desired) * s.inv_max_speed);
-    vcpen = s.params.weight_cur_vel * (length(v - s.velocity) * s.inv_max_speed);
-}
-
 template <bool kFull>
 [[gnu::always_inline]] inline Evaluation evaluate(const Scene& s, Vec2 v, double min_penalty, double vpen,
                                                   double vcpen) {
@@ -181,22 +181,15 @@ template <bool kFull>
         if (!kFull) e.penalty = min_penalty;
         return !kFull;
     };
-    // The other terms are >= 0, so distance terms that alone reach
-    // min_penalty cannot beat it. The library's threshold below misses this
-    // case (its divisor is then <= 0). Dropped only outside the record, whose
-    // flags stay the library's: the choice is the same either way. Tested
-    // first, as it needs no division; both tests drop a candidate alike.
-    if (!kFull && !((e.vpen + e.vcpen) < min_penalty)) {
-        e.pruned = true;
-        e.penalty = min_penalty;
-        return e;
-    }
     // Ignoring the side term, v beats min_penalty only if its time of impact
-    // exceeds t_threshold; impacts are capped at horiz_time. The rule holds
-    // exactly for divisors up to s.threshold_divisor, which most candidates
-    // are: they are dropped without the division.
+    // exceeds t_threshold; impacts are capped at horiz_time. Outside the
+    // record (whose flags stay the library's) two tests without a division
+    // come first, and drop a candidate as the rule would: the other terms are
+    // >= 0, so distance terms that alone reach min_penalty cannot beat it (the
+    // rule misses this case: its divisor is then <= 0); and the rule holds
+    // exactly for divisors up to s.threshold_divisor, as most candidates' are.
     const double divisor = (min_penalty - e.vpen) - e.vcpen;
-    if (!kFull && divisor > 0.0 && divisor <= s.threshold_divisor) {
+    if (!kFull && (!((e.vpen + e.vcpen) < min_penalty) || (divisor > 0.0 && divisor <= s.threshold_divisor))) {
         e.pruned = true;
         e.penalty = min_penalty;
         return e;
