@@ -129,3 +129,19 @@ TEST_CASE("by default a loop leaves out the processors other processes keep busy
     CHECK(loop_threads(2, 1) == 2);
     set_thread_budget(0);
 }
+
+TEST_CASE("loop_team is the team a loop would start with: one inside a loop, as asked with a count set") {
+    CHECK(loop_team(1) == 1);
+    CHECK(loop_team(0) == 1);
+    if (!have_threads()) return;
+    set_max_threads(3);
+    CHECK(loop_team(3) == 3);  // a count that was set is used whatever the load
+    std::vector<int> inside(8, 0);
+    parallel_for(8, 3, [&](std::int64_t item) { inside[static_cast<std::size_t>(item)] = loop_team(3); });
+    clear_max_threads();
+    for (int team : inside) CHECK(team == 1);  // a loop inside a loop runs on its calling thread
+    // By default, within loop_threads' bounds: at least one, at most as asked.
+    const int by_default = loop_team(2);
+    CHECK(by_default >= 1);
+    CHECK(by_default <= 2);
+}

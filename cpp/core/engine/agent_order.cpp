@@ -39,8 +39,10 @@ void AgentOrder::build(const AgentState& state) {
     if (static_cast<int>(grid.size()) != scenes) grid.resize(scenes);
     FirstError failure;
     if (scenes == 1) {
-        // One scene: its grid is built by the whole team.
-        build_grid<V>(state, 0, grid[0], threads);
+        // One scene: its grid is built by the whole team, or by the plain
+        // one-thread sort (about half the parts' work) when other processes
+        // leave the loops one thread.
+        build_grid<V>(state, 0, grid[0], loop_team(threads));
     } else {
         // Scene by scene on the engine's pool (parallel.hpp).
         const int team = static_cast<std::int64_t>(scenes) * state.count() >= kParallelMinAgents ? threads : 1;

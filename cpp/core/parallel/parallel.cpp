@@ -201,6 +201,11 @@ std::atomic<std::int64_t> pool_nanoseconds{0};
 
 }  // namespace
 
+int loop_team(int threads) {
+    if (threads <= 1 || current_worker >= 0) return 1;
+    return loop_threads(threads, 1 + spinning_workers.load(std::memory_order_relaxed));
+}
+
 double parallel_loop_seconds() { return 1e-9 * static_cast<double>(pool_nanoseconds.load()); }
 
 namespace parallel_detail {

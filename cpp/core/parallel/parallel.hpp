@@ -69,6 +69,12 @@ bool parallel_for_until(std::int64_t items, int threads, Body&& body, Stop&& sto
         const_cast<void*>(static_cast<const void*>(&stop)));
 }
 
+// The threads a loop asked for `threads` would start with now: 1 inside a
+// loop of the pool, else loop_threads' rule (threads.hpp). For a phase whose
+// algorithm depends on its team (a counting sort by parts), so that it takes
+// the one-thread algorithm when its loops would run on one thread anyway.
+int loop_team(int threads);
+
 // Wall seconds the process has spent in loops that ran on several threads
 // (measured by their calling thread): with a step's wall time, the share of
 // the step outside parallel loops (benchmarks/bench_scaling.py).
