@@ -1,7 +1,7 @@
 """Threads on a busy machine: the default thread count against one thread, with K busy processes beside it.
 
     python benchmarks/bench_oversubscribed.py [--n 10000] [--steps 30] [--rounds 5] [--busy 0 1 2]
-                                              [--max-seconds 300] [--json out.json]
+                                              [--control] [--max-seconds 300] [--json out.json]
 
 The grid crowd (benchmarks/grid_crowd.py) of --n agents runs ``run(--steps)``
 on 1 thread and on the default thread count while K other processes spin a
@@ -13,6 +13,11 @@ the ratio default / one thread in speed (above 1: the default is faster), of
 the medians and of the worst round. Targets: at least 0.9 in every round
 whatever K, and at least 1.7 with K = 0 on 2 free cores.
 The machine's load average (``os.getloadavg``) is printed with each round.
+
+With --control every round also runs one thread a second time, and the table
+gives the worst round of one thread against itself: the spread between two
+runs of the same work, which bounds what the worst-round target can show on
+this machine (below 0.9 there, the target cannot be judged from these rounds).
 
 The busy processes are always stopped, whatever happens (Ctrl-C included);
 the benchmark stops starting rounds after --max-seconds.
@@ -91,6 +96,8 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=30)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--busy", type=int, nargs="+", default=list(range(cores + 1)))
+    parser.add_argument("--control", action="store_true",
+                        help="also run one thread again each round: the worst round of the same work against itself")
     parser.add_argument("--max-seconds", type=float, default=300.0,
                         help="start no round after this long (at least one round is done)")
     parser.add_argument("--json", type=Path, help="also write the results here")
@@ -98,7 +105,8 @@ def main() -> None:
 
     print(f"grid crowd of {args.n} agents, run({args.steps}); {cores} cores usable; "
           f"default threads {default_threads}; vosim {vosim.__version__}", flush=True)
-    times: dict[tuple[int, str], list[float]] = {(k, t): [] for k in args.busy for t in ("1", "default")}
+    runs = [("1", 1), ("default", None)] + ([("1 again", 1)] if args.control else [])
+    times: dict[tuple[int, str], list[float]] = {(k, label): [] for k in args.busy for label, _ in runs}
     began = time.perf_counter()
     for r in range(args.rounds):
         if r > 0 and time.perf_counter() - began > args.max_seconds:
@@ -107,7 +115,7 @@ def main() -> None:
         cells = []
         for k in args.busy:
             with BusyProcesses(k):
-                order = [("1", 1), ("default", None)]
+                order = list(runs)
                 if r % 2:
                     order.reverse()
                 for label, threads in order:
@@ -119,7 +127,8 @@ def main() -> None:
 
     print()
     header = (f"{'K busy':>6} | {'1 thread':>12} | {f'default ({default_threads})':>12} | "
-              f"{'default / 1 (speed)':>20} | {'worst round':>11}")
+              f"{'default / 1 (speed)':>20} | {'worst round':>11}"
+              + (f" | {'1 / 1 again, worst round':>24}" if args.control else ""))
     print(header)
     print("-" * len(header))
     rows = []
@@ -127,10 +136,18 @@ def main() -> None:
         one = statistics.median(times[(k, "1")])
         default = statistics.median(times[(k, "default")])
         worst = min(a / b for a, b in zip(times[(k, "1")], times[(k, "default")]))
-        print(f"{k:>6} | {one * 1e3:9.0f} ms | {default * 1e3:9.0f} ms | {one / default:19.2f}x | {worst:10.2f}x")
-        rows.append({"busy": k, "one_thread_s": one, "default_s": default, "speed_ratio": one / default,
-                     "worst_round_ratio": worst,
-                     "one_thread_all_s": times[(k, "1")], "default_all_s": times[(k, "default")]})
+        row = {"busy": k, "one_thread_s": one, "default_s": default, "speed_ratio": one / default,
+               "worst_round_ratio": worst,
+               "one_thread_all_s": times[(k, "1")], "default_all_s": times[(k, "default")]}
+        line = f"{k:>6} | {one * 1e3:9.0f} ms | {default * 1e3:9.0f} ms | {one / default:19.2f}x | {worst:10.2f}x"
+        if args.control:
+            # Both ways round: the worse of a/b and b/a, as either run may be the slow one.
+            control = min(min(a / b, b / a) for a, b in zip(times[(k, "1")], times[(k, "1 again")]))
+            row["control_worst_round_ratio"] = control
+            row["one_thread_again_all_s"] = times[(k, "1 again")]
+            line += f" | {control:23.2f}x"
+        print(line)
+        rows.append(row)
     print(f"load average at the end: {load()}")
     if args.json:
         args.json.write_text(json.dumps({"machine": machine(), "n": args.n, "steps": args.steps, "cores": cores,

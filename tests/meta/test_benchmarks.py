@@ -38,6 +38,8 @@ CASES = [
     ("bench_scaling.py", ["--sizes", "600", "--steps", "2", "--rounds", "1"], False, "serial fraction"),
     ("bench_oversubscribed.py", ["--n", "600", "--steps", "2", "--rounds", "1", "--busy", "0", "1"], False,
      "| worst round"),
+    ("bench_oversubscribed.py", ["--n", "600", "--steps", "2", "--rounds", "1", "--busy", "0", "--control"], False,
+     "| 1 / 1 again, worst round"),
     ("bench_scene_features.py", ["--sizes", "600", "--steps", "2", "--rounds", "1"], False,
      "| 600 | a waiting area of 50 |"),
 ]
