@@ -4,7 +4,9 @@
 // scored in full, so both calls must choose the same velocity, bit for bit.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -161,6 +163,55 @@ TEST_CASE("Geometric selection: skipping crossings that cannot be chosen leaves 
     CHECK(crossing_chosen > 100);  // a crossing is chosen in 187 of the 3,000 here
     CHECK(fallbacks > 10);
     CHECK(overlapping > 20);
+}
+
+TEST_CASE("Geometric selection's bound on a piece's distance is below the distance, by its margin only") {
+    // Pruning stays correct with any weaker bound, so the test above cannot
+    // tell one from this one: here the bound is held to the distance itself,
+    // worked out in long double, from below (it may drop nothing that could
+    // be chosen) and from close by (it must drop what it can).
+    std::mt19937_64 rng(61);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    int lines = 0, arcs = 0, on_piece = 0;
+    for (int trial = 0; trial < 20000; ++trial) {
+        VoBoundaryPiece piece;
+        piece.origin = Vec2(10.0 * unit(rng) - 5.0, 10.0 * unit(rng) - 5.0);
+        const double spread = trial % 7 == 0 ? 1000.0 : 5.0;
+        Vec2 q(2.0 * spread * unit(rng) - spread, 2.0 * spread * unit(rng) - spread);
+        long double distance = 0.0L;
+        if (trial % 2 == 0) {
+            piece.shape = VoBoundaryPiece::Shape::line;
+            const double angle = 6.283185307179586 * unit(rng);
+            piece.direction = Vec2(std::cos(angle), std::sin(angle));
+            piece.length = trial % 3 == 0 ? std::numeric_limits<double>::infinity() : 0.1 + 10.0 * unit(rng);
+            if (trial % 5 == 0) {
+                q = piece.origin + (std::isinf(piece.length) ? 20.0 * unit(rng) : piece.length * unit(rng)) *
+                                       piece.direction;  // on the piece, up to rounding
+                ++on_piece;
+            }
+            const long double dx = static_cast<long double>(q.x) - piece.origin.x;
+            const long double dy = static_cast<long double>(q.y) - piece.origin.y;
+            long double along = dx * piece.direction.x + dy * piece.direction.y;
+            along = std::max(0.0L, std::min(along, static_cast<long double>(piece.length)));
+            distance = std::hypot(dx - along * piece.direction.x, dy - along * piece.direction.y);
+            ++lines;
+        } else {
+            piece.shape = VoBoundaryPiece::Shape::arc;
+            piece.radius = 0.1 + 5.0 * unit(rng);
+            const long double dx = static_cast<long double>(q.x) - piece.origin.x;
+            const long double dy = static_cast<long double>(q.y) - piece.origin.y;
+            distance = std::fabs(std::hypot(dx, dy) - piece.radius);
+            ++arcs;
+        }
+        const double scale = length(q) + length(piece.origin) + piece.radius;
+        const double bound = vo_piece_distance_below(piece, q);
+        INFO("trial " << trial << ", distance " << static_cast<double>(distance) << ", bound " << bound);
+        REQUIRE(static_cast<long double>(bound) <= distance);
+        REQUIRE(static_cast<long double>(bound) >= distance - 1.5e-9L * scale);
+    }
+    CHECK(lines == 10000);
+    CHECK(arcs == 10000);
+    CHECK(on_piece > 1000);
 }
 
 TEST_CASE("DetourCrowd's threshold rule holds exactly up to the divisor bound") {

@@ -402,10 +402,10 @@ int crossings(const VoBoundaryPiece& p, const VoBoundaryPiece& q, Vec2 out[2]) {
 
 int first_blocking_cone(const std::vector<VoCone>& cones, const VoCandidate& c);
 
-// A lower bound on the distance from q to any point of the piece, less a
-// margin far above the rounding of the points built on it (crossings are
-// built as a point of a line, origin + s direction, or of a circle).
-double piece_distance_below(const VoBoundaryPiece& piece, Vec2 q) {
+}  // namespace
+
+// (Crossings are built as a point of a line, origin + s direction, or of a circle.)
+double vo_piece_distance_below(const VoBoundaryPiece& piece, Vec2 q) {
     double distance;
     if (piece.shape == VoBoundaryPiece::Shape::line) {
         const double along = std::clamp(dot(q - piece.origin, piece.direction), 0.0, piece.length);
@@ -416,6 +416,8 @@ double piece_distance_below(const VoBoundaryPiece& piece, Vec2 q) {
     const double scale = length(q) + length(piece.origin) + piece.radius;
     return distance - 1e-9 * scale;
 }
+
+namespace {
 
 // The candidates of geometric selection, in the HRVO library's order (which
 // decides between candidates at exactly the same distance).
@@ -524,8 +526,8 @@ void build_geometric_candidates(const VoConfig& config, const LocalAgent& agent,
             }
         }
         for (std::size_t k = 0; k < pieces.size(); ++k) {
-            useless[k] = piece_distance_below(pieces[k], Vec2()) > max_speed ||
-                         piece_distance_below(pieces[k], pref) > nearest_free;
+            useless[k] = vo_piece_distance_below(pieces[k], Vec2()) > max_speed ||
+                         vo_piece_distance_below(pieces[k], pref) > nearest_free;
         }
     }
 

@@ -172,10 +172,10 @@ struct VoScratch {
     std::vector<int> piece_begin;  // pieces of cone k: [piece_begin[k], piece_begin[k + 1])
     std::vector<VoCandidate> candidates;
     std::vector<std::pair<double, int>> order;  // (key, candidate): geometric selection's order
-    std::vector<char> useless_pieces;
+    std::vector<char> useless_pieces;  // geometric selection: pieces whose crossings cannot be chosen
     // Geometric selection: (key, index) of the nearest candidate before the
     // crossings that no cone blocks; (inf, INT_MAX) when none or unpruned.
-    std::pair<double, int> nearest_free{std::numeric_limits<double>::infinity(), std::numeric_limits<int>::max()};  // geometric selection: pieces whose crossings cannot be chosen
+    std::pair<double, int> nearest_free{std::numeric_limits<double>::infinity(), std::numeric_limits<int>::max()};
     bool used_fallback = false;  // the last call found no admissible candidate (geometric)
     // Sampling: the neighbours' cones as lanes, and the other cones (walls,
     // overlaps) taken one at a time.
@@ -227,5 +227,11 @@ double vo_time_to_collision(const VoCone& cone, Vec2 v);
 
 // Whether v lies strictly inside the cone.
 bool vo_cone_contains(const VoCone& cone, Vec2 v);
+
+// A lower bound on the distance from q to any point of the piece (an arc:
+// to its whole circle), less a margin far above the rounding of the points
+// built on it. Geometric selection skips the crossings of pieces whose bound
+// exceeds the distance of a candidate it already has.
+double vo_piece_distance_below(const VoBoundaryPiece& piece, Vec2 q);
 
 }  // namespace vosim
