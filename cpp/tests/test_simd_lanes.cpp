@@ -73,7 +73,7 @@ TEST_CASE("simd levels: the best is detected, each available one can be pinned, 
     set_simd_level(before);
 }
 
-TEST_CASE("DetourCrowd's lane kernel equals the one-at-a-time rule at every level, bit for bit") {
+TEST_CASE("DetourCrowd's impact and side kernels equal the one-at-a-time rule at every level, bit for bit") {
     std::mt19937_64 rng(61);
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
     int hits = 0, overlaps = 0, slow = 0;
@@ -106,12 +106,15 @@ TEST_CASE("DetourCrowd's lane kernel equals the one-at-a-time rule at every leve
 
         double expected = horizon;
         std::vector<double> expected_side(static_cast<std::size_t>(n));
+        for (int i = 0; i < n; ++i) {
+            const OneCircle& c = circles[static_cast<std::size_t>(i)];
+            expected_side[static_cast<std::size_t>(i)] = one_side(c, base_x - c.vel_x, base_y - c.vel_y);
+        }
         bool stopped = false;
         for (int i = 0; i < n && !stopped; ++i) {
             const OneCircle& c = circles[static_cast<std::size_t>(i)];
             const double rvx = base_x - c.vel_x, rvy = base_y - c.vel_y;
             slow += rvx * rvx + rvy * rvy < 0.0001;
-            expected_side[static_cast<std::size_t>(i)] = one_side(c, rvx, rvy);
             double t = 0.0;
             if (one_impact(c, rvx, rvy, t) && t < expected) {
                 expected = t;
@@ -136,7 +139,10 @@ TEST_CASE("DetourCrowd's lane kernel equals the one-at-a-time rule at every leve
         }
         for (const SimdLevel level : available_levels()) {
             INFO("trial " << trial << " level " << simd_level_name(level));
-            const double t = detour_impact_kernel(level)(lanes, base_x, base_y, horizon, stop_below, buffer.side());
+            const DetourKernels& kernels = detour_kernels(level);
+            kernels.sides(lanes, base_x, base_y, buffer.side());
+            for (int i = 0; i < n; ++i) CHECK(same_bits(buffer.side()[i], expected_side[static_cast<std::size_t>(i)]));
+            const double t = kernels.impacts(lanes, base_x, base_y, horizon, stop_below);
             if (stopped) {
                 // Stopped at a pack holding a time below stop_below: that time or an earlier one.
                 CHECK(t < stop_below);
@@ -144,7 +150,6 @@ TEST_CASE("DetourCrowd's lane kernel equals the one-at-a-time rule at every leve
                 continue;
             }
             CHECK(same_bits(t, expected));
-            for (int i = 0; i < n; ++i) CHECK(same_bits(buffer.side()[i], expected_side[static_cast<std::size_t>(i)]));
         }
     }
     CHECK(hits > 1000);
@@ -167,7 +172,7 @@ TEST_CASE("DetourCrowd's distance-term kernel equals the one-at-a-time terms at 
         }
         for (const SimdLevel level : available_levels()) {
             std::vector<double> vpen(vx.size()), vcpen(vx.size());
-            detour_distance_kernel(level)(w, vx.data(), vy.data(), count, vpen.data(), vcpen.data());
+            detour_kernels(level).distances(w, vx.data(), vy.data(), count, vpen.data(), vcpen.data());
             for (std::size_t i = 0; i < vx.size(); ++i) {
                 // As evaluate in detour_sampling.cpp writes them.
                 const Vec2 v(vx[i], vy[i]);

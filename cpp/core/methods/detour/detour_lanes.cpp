@@ -7,39 +7,29 @@
 namespace vosim {
 
 #if defined(VOSIM_HAVE_AVX2_KERNELS)
-double detour_impacts_avx2(const DetourCircleLanes& lanes, double base_x, double base_y, double horizon,
-                           double stop_below, double* side);
-void detour_distances_avx2(const DetourDistanceWeights& w, const double* vx, const double* vy, int count,
-                           double* vpen, double* vcpen);
+extern const DetourKernels detour_kernels_avx2;  // detour_lanes_avx2.cpp
 #endif
 
-DetourImpactKernel detour_impact_kernel(SimdLevel level) {
+const DetourKernels& detour_kernels(SimdLevel level) {
     switch (level) {
 #if defined(VOSIM_HAVE_AVX2_KERNELS)
-        case SimdLevel::avx2: return &detour_impacts_avx2;
+        case SimdLevel::avx2: return detour_kernels_avx2;
 #endif
 #if defined(__SSE2__)
-        case SimdLevel::sse2: return &detour_impacts<Pack2>;
+        case SimdLevel::sse2: {
+            static const DetourKernels sse2{&detour_impacts<Pack2>, &detour_sides<Pack2>, &detour_distance_terms<Pack2>};
+            return sse2;
+        }
 #endif
-        default: return &detour_impacts<Pack1>;
+        default: {
+            static const DetourKernels plain{&detour_impacts<Pack1>, &detour_sides<Pack1>,
+                                             &detour_distance_terms<Pack1>};
+            return plain;
+        }
     }
 }
 
-DetourImpactKernel detour_impact_kernel() { return detour_impact_kernel(simd_level()); }
-
-DetourDistanceKernel detour_distance_kernel(SimdLevel level) {
-    switch (level) {
-#if defined(VOSIM_HAVE_AVX2_KERNELS)
-        case SimdLevel::avx2: return &detour_distances_avx2;
-#endif
-#if defined(__SSE2__)
-        case SimdLevel::sse2: return &detour_distance_terms<Pack2>;
-#endif
-        default: return &detour_distance_terms<Pack1>;
-    }
-}
-
-DetourDistanceKernel detour_distance_kernel() { return detour_distance_kernel(simd_level()); }
+const DetourKernels& detour_kernels() { return detour_kernels(simd_level()); }
 
 DetourCircleLanes DetourLaneBuffer::reset(int n) {
     padded_ = (n + 3) / 4 * 4;

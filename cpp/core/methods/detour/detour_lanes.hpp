@@ -29,15 +29,15 @@ struct DetourCircleLanes {
 
 // For the relative velocities base - v_neighbour (base = 2 v - v_agent): the
 // earliest time of impact, no later than `horizon`, by DetourCrowd's rule
-// (circle_time_of_impact in detour_sampling.cpp); and each neighbour's side
-// term, clamped to [0, 1], in side[0, padded). Stops early, with a time
-// below `stop_below` (and side terms left unwritten), once one is found.
+// (circle_time_of_impact in detour_sampling.cpp). Stops early, with a time
+// below `stop_below`, once one is found.
 using DetourImpactKernel = double (*)(const DetourCircleLanes& lanes, double base_x, double base_y,
-                                      double horizon, double stop_below, double* side);
+                                      double horizon, double stop_below);
 
-// The kernel of the current simd_level().
-DetourImpactKernel detour_impact_kernel();
-DetourImpactKernel detour_impact_kernel(SimdLevel level);
+// For the same relative velocities, each neighbour's side term, clamped to
+// [0, 1], in side[0, padded). Apart from the impacts: only a candidate that
+// no impact drops needs them (a fifth of those the grid sampler gets this far).
+using DetourSideKernel = void (*)(const DetourCircleLanes& lanes, double base_x, double base_y, double* side);
 
 // What the distance terms of a candidate's penalty read besides the candidate.
 struct DetourDistanceWeights {
@@ -56,8 +56,17 @@ struct DetourDistanceWeights {
 using DetourDistanceKernel = void (*)(const DetourDistanceWeights& w, const double* vx, const double* vy, int count,
                                       double* vpen, double* vcpen);
 
-DetourDistanceKernel detour_distance_kernel();
-DetourDistanceKernel detour_distance_kernel(SimdLevel level);
+// The kernels of one SIMD level (maths/simd/simd_level.hpp), each giving the
+// bits of the one-at-a-time code.
+struct DetourKernels {
+    DetourImpactKernel impacts;
+    DetourSideKernel sides;
+    DetourDistanceKernel distances;
+};
+
+// Those of the current simd_level().
+const DetourKernels& detour_kernels();
+const DetourKernels& detour_kernels(SimdLevel level);
 
 // Storage for the lanes of one agent's neighbours: on the stack for up to
 // 32 neighbours, on the heap beyond.

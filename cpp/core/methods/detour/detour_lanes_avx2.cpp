@@ -5,15 +5,8 @@
 
 namespace vosim {
 
-double detour_impacts_avx2(const DetourCircleLanes& lanes, double base_x, double base_y, double horizon,
-                           double stop_below, double* side) {
-    return detour_impacts<Pack4>(lanes, base_x, base_y, horizon, stop_below, side);
-}
-
-void detour_distances_avx2(const DetourDistanceWeights& w, const double* vx, const double* vy, int count,
-                           double* vpen, double* vcpen) {
-    detour_distance_terms<Pack4>(w, vx, vy, count, vpen, vcpen);
-}
+extern const DetourKernels detour_kernels_avx2;
+const DetourKernels detour_kernels_avx2{&detour_impacts<Pack4>, &detour_sides<Pack4>, &detour_distance_terms<Pack4>};
 
 }  // namespace vosim
 #endif

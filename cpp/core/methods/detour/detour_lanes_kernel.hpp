@@ -3,6 +3,7 @@
 // and detour_lanes_avx2.cpp (AVX2). Each line is the scalar code's
 // operation in the scalar code's order (circle_time_of_impact and the side
 // term of evaluate in detour_sampling.cpp), so every pack gives its bits.
+// The kernels are taken by address into each level's DetourKernels.
 #pragma once
 
 #include <cmath>
@@ -15,18 +16,14 @@ namespace {
 
 template <class P>
 double detour_impacts(const DetourCircleLanes& lanes, double base_x, double base_y, double horizon,
-                      double stop_below, double* side) {
+                      double stop_below) {
     const int n = lanes.padded;
     const double* rel_x = lanes.data + kLaneRelX * n;
     const double* rel_y = lanes.data + kLaneRelY * n;
     const double* gap = lanes.data + kLaneGap * n;
     const double* vel_x = lanes.data + kLaneVelX * n;
     const double* vel_y = lanes.data + kLaneVelY * n;
-    const double* side_x = lanes.data + kLaneSideX * n;
-    const double* side_y = lanes.data + kLaneSideY * n;
-    const double* normal_x = lanes.data + kLaneNormalX * n;
-    const double* normal_y = lanes.data + kLaneNormalY * n;
-    const P zero = P::set(0.0), half = P::set(0.5), one = P::set(1.0), two = P::set(2.0);
+    const P zero = P::set(0.0), half = P::set(0.5);
     const P not_moving = P::set(0.0001);  // kNotMovingSq
     const P never = P::set(HUGE_VAL);
     const P bx = P::set(base_x), by = P::set(base_y);
@@ -34,12 +31,6 @@ double detour_impacts(const DetourCircleLanes& lanes, double base_x, double base
     for (int i = 0; i < n; i += P::width) {
         const P rvx = bx - P::load(vel_x + i);
         const P rvy = by - P::load(vel_y + i);
-        // Side: clamp(min(dot(dir, rv) * 0.5 + 0.5, dot(normal, rv) * 2), 0, 1).
-        const P along = (P::load(side_x + i) * rvx + P::load(side_y + i) * rvy) * half + half;
-        const P across = (P::load(normal_x + i) * rvx + P::load(normal_y + i) * rvy) * two;
-        const P least = pick_less(across, along);
-        pick_less(one, pick_greater(zero, least)).store(side + i);
-        // Time of impact.
         const P a = rvx * rvx + rvy * rvy;
         const P b = rvx * P::load(rel_x + i) + rvy * P::load(rel_y + i);
         const P discriminant = b * b - a * P::load(gap + i);
@@ -53,6 +44,28 @@ double detour_impacts(const DetourCircleLanes& lanes, double base_x, double base
         if (so_far < stop_below) return so_far;
     }
     return earliest.smallest();
+}
+
+template <class P>
+void detour_sides(const DetourCircleLanes& lanes, double base_x, double base_y, double* side) {
+    const int n = lanes.padded;
+    const double* vel_x = lanes.data + kLaneVelX * n;
+    const double* vel_y = lanes.data + kLaneVelY * n;
+    const double* side_x = lanes.data + kLaneSideX * n;
+    const double* side_y = lanes.data + kLaneSideY * n;
+    const double* normal_x = lanes.data + kLaneNormalX * n;
+    const double* normal_y = lanes.data + kLaneNormalY * n;
+    const P zero = P::set(0.0), half = P::set(0.5), one = P::set(1.0), two = P::set(2.0);
+    const P bx = P::set(base_x), by = P::set(base_y);
+    for (int i = 0; i < n; i += P::width) {
+        const P rvx = bx - P::load(vel_x + i);
+        const P rvy = by - P::load(vel_y + i);
+        // clamp(min(dot(dir, rv) * 0.5 + 0.5, dot(normal, rv) * 2), 0, 1).
+        const P along = (P::load(side_x + i) * rvx + P::load(side_y + i) * rvy) * half + half;
+        const P across = (P::load(normal_x + i) * rvx + P::load(normal_y + i) * rvy) * two;
+        const P least = pick_less(across, along);
+        pick_less(one, pick_greater(zero, least)).store(side + i);
+    }
 }
 
 template <class P>

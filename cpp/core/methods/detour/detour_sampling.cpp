@@ -95,6 +95,7 @@ struct Scene {
     // The neighbours as lanes, for the pruned evaluation (null: one at a time).
     const DetourCircleLanes* lanes = nullptr;
     DetourImpactKernel impacts = nullptr;
+    DetourSideKernel sides = nullptr;
     double* side_terms = nullptr;
     // The distance terms of a row of candidates at once (null: one at a time).
     DetourDistanceKernel distances = nullptr;
@@ -148,7 +149,7 @@ bool ray_segment_time(Vec2 origin, Vec2 direction, Vec2 p, Vec2 q, double& t) {
 }
 
 // The distance terms of v's penalty, one candidate at a time (the lane
-// kernel detour_distance_kernel computes a row of them with the same bits).
+// kernel DetourKernels::distances computes a row of them with the same bits).
 void distance_terms(const Scene& s, Vec2 v, double& vpen, double& vcpen) {
     vpen = s.params.weight_des_vel * (length(v - s.desired) * s.inv_max_speed);
     vcpen = s.params.weight_cur_vel * (length(v - s.velocity) * s.inv_max_speed);
@@ -205,8 +206,9 @@ template <bool kFull>
         // impact below t_threshold; the earliest is below it exactly when
         // one is, so the same candidates are pruned.
         const Vec2 base = (2.0 * v) - s.velocity;
-        t_min = s.impacts(*s.lanes, base.x, base.y, t_min, t_threshold, s.side_terms);
+        t_min = s.impacts(*s.lanes, base.x, base.y, t_min, t_threshold);
         if (t_min < t_threshold && prune()) return e;
+        s.sides(*s.lanes, base.x, base.y, s.side_terms);
         for (int i = 0; i < s.n_circles; ++i) {
             if (s.circles[i].has_side) {
                 side += s.side_terms[i];
@@ -292,7 +294,7 @@ private:
 using Pattern = std::array<Vec2, 1 + kMaxDivs * kMaxRings>;
 
 // A row of candidates (a row of the grid, a level of the adaptive pattern)
-// with their distance terms, for detour_distance_kernel: on the stack up to
+// with their distance terms, for DetourKernels::distances: on the stack up to
 // the largest pattern, on the heap beyond (grids over 136 wide).
 class CandidateRow {
 public:
@@ -485,9 +487,11 @@ DetourResult sample(Runner fast, Runner full, const DetourParams& params, const 
             buffer.set(i, kLaneNormalY, c.side_normal.y);
         }
         scene.lanes = &lanes;
-        scene.impacts = detour_impact_kernel();
+        const DetourKernels& kernels = detour_kernels();
+        scene.impacts = kernels.impacts;
+        scene.sides = kernels.sides;
         scene.side_terms = buffer.side();
-        scene.distances = detour_distance_kernel();
+        scene.distances = kernels.distances;
         // The bound depends on the settings alone: kept per thread for the last ones.
         thread_local double kept_toi = 0.0, kept_horizon = 0.0, kept_bound = 0.0;
         if (!(params.weight_toi == kept_toi && params.horiz_time == kept_horizon)) {
