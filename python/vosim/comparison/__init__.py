@@ -10,11 +10,13 @@ chosen precision takes; :func:`report` writes it all, with what produced it.
 
 from __future__ import annotations
 
+import importlib.util
 import warnings
 from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from .._background_import import import_soon
 from .._checks import integer
 from .._dask import chosen_client
 from ..methods import Method
@@ -227,10 +229,10 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
         the digest of every scene, the step limit, the seed rounds), which
         ``vosim.comparison.report`` writes out with their digest.
     """
-    try:
-        import pandas as pd
-    except ImportError as error:  # pragma: no cover - depends on the environment
-        raise ImportError('compare needs pandas: pip install "vosim[pandas]"') from error
+    if importlib.util.find_spec("pandas") is None:
+        raise ImportError('compare needs pandas: pip install "vosim[pandas]"')
+    # pandas loads on a thread while the first runs go on (they release the GIL).
+    import_soon("pandas")
     named = named_methods(methods)
     if isinstance(scenarios, (str, bytes, Scenario)) or callable(scenarios):
         scenarios = [scenarios]
@@ -268,6 +270,8 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
 
     cells, series = _run_round(named, factories, rounds[0], first if client is None else None, steps, progress,
                                client)
+    import pandas as pd  # (waits for the thread's import to finish)
+
     while auto:
         advice = seeds_needed(_frame(pd, _rows(cells)), wanted, relative=relative, confidence=confidence)
         needed = advice["seeds_needed"].max(skipna=True)
