@@ -314,6 +314,24 @@ def test_bench_compare_times_each_build_in_turn(tmp_path):
         assert all(run["rows"] == 8 and len(run["warm"]) == 1 for run in runs)  # 2 methods x 4 seeds
 
 
+def test_bench_compare_times_no_compiling_of_sources(tmp_path):
+    """A first, untimed run writes each build's bytecode, even where the environment says not to."""
+    import shutil
+
+    import vosim
+
+    build = tmp_path / "build"
+    shutil.copytree(Path(vosim.__file__).resolve().parent, build / "vosim",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "bench_compare.py"), "--build", f"a={build}", "--build",
+                           f"b={build}", "--rounds", "1", "--warm", "1"], capture_output=True, text=True, timeout=300,
+                          env=env)
+    assert done.returncode == 0, done.stderr
+    compiled = list((build / "vosim" / "__pycache__").glob("*.pyc"))
+    assert any(path.name.startswith("simulator.") for path in compiled), compiled
+
+
 def test_bench_compare_needs_no_vosim_in_its_own_process(tmp_path):
     """Each build runs in its child; the parent only describes the machine."""
     import vosim
