@@ -14,26 +14,26 @@
 namespace vosim {
 namespace {
 
+// Field f of lanes i to i + P::width.
+template <class P>
+P lane(const DetourCircleLanes& lanes, DetourLaneField field, int i) {
+    return P::load(lanes.data + field * lanes.padded + i);
+}
+
 template <class P>
 double detour_impacts(const DetourCircleLanes& lanes, double base_x, double base_y, double horizon,
                       double stop_below) {
-    const int n = lanes.padded;
-    const double* rel_x = lanes.data + kLaneRelX * n;
-    const double* rel_y = lanes.data + kLaneRelY * n;
-    const double* gap = lanes.data + kLaneGap * n;
-    const double* vel_x = lanes.data + kLaneVelX * n;
-    const double* vel_y = lanes.data + kLaneVelY * n;
     const P zero = P::set(0.0), half = P::set(0.5);
     const P not_moving = P::set(0.0001);  // kNotMovingSq
     const P never = P::set(HUGE_VAL);
     const P bx = P::set(base_x), by = P::set(base_y);
     P earliest = P::set(horizon);
-    for (int i = 0; i < n; i += P::width) {
-        const P rvx = bx - P::load(vel_x + i);
-        const P rvy = by - P::load(vel_y + i);
+    for (int i = 0; i < lanes.padded; i += P::width) {
+        const P rvx = bx - lane<P>(lanes, kLaneVelX, i);
+        const P rvy = by - lane<P>(lanes, kLaneVelY, i);
         const P a = rvx * rvx + rvy * rvy;
-        const P b = rvx * P::load(rel_x + i) + rvy * P::load(rel_y + i);
-        const P discriminant = b * b - a * P::load(gap + i);
+        const P b = rvx * lane<P>(lanes, kLaneRelX, i) + rvy * lane<P>(lanes, kLaneRelY, i);
+        const P discriminant = b * b - a * lane<P>(lanes, kLaneGap, i);
         const P root = sqrt(discriminant);
         const P enter = (b - root) / a;
         const P exit = (b + root) / a;
@@ -48,21 +48,14 @@ double detour_impacts(const DetourCircleLanes& lanes, double base_x, double base
 
 template <class P>
 void detour_sides(const DetourCircleLanes& lanes, double base_x, double base_y, double* side) {
-    const int n = lanes.padded;
-    const double* vel_x = lanes.data + kLaneVelX * n;
-    const double* vel_y = lanes.data + kLaneVelY * n;
-    const double* side_x = lanes.data + kLaneSideX * n;
-    const double* side_y = lanes.data + kLaneSideY * n;
-    const double* normal_x = lanes.data + kLaneNormalX * n;
-    const double* normal_y = lanes.data + kLaneNormalY * n;
     const P zero = P::set(0.0), half = P::set(0.5), one = P::set(1.0), two = P::set(2.0);
     const P bx = P::set(base_x), by = P::set(base_y);
-    for (int i = 0; i < n; i += P::width) {
-        const P rvx = bx - P::load(vel_x + i);
-        const P rvy = by - P::load(vel_y + i);
+    for (int i = 0; i < lanes.padded; i += P::width) {
+        const P rvx = bx - lane<P>(lanes, kLaneVelX, i);
+        const P rvy = by - lane<P>(lanes, kLaneVelY, i);
         // clamp(min(dot(dir, rv) * 0.5 + 0.5, dot(normal, rv) * 2), 0, 1).
-        const P along = (P::load(side_x + i) * rvx + P::load(side_y + i) * rvy) * half + half;
-        const P across = (P::load(normal_x + i) * rvx + P::load(normal_y + i) * rvy) * two;
+        const P along = (lane<P>(lanes, kLaneSideX, i) * rvx + lane<P>(lanes, kLaneSideY, i) * rvy) * half + half;
+        const P across = (lane<P>(lanes, kLaneNormalX, i) * rvx + lane<P>(lanes, kLaneNormalY, i) * rvy) * two;
         const P least = pick_less(across, along);
         pick_less(one, pick_greater(zero, least)).store(side + i);
     }
