@@ -247,3 +247,40 @@ TEST_CASE("DetourCrowd's threshold rule holds exactly up to the divisor bound") 
     CHECK(detour_threshold_divisor_bound(2.5, HUGE_VAL) == 0.0);
     CHECK(detour_threshold_divisor_bound(std::nan(""), 2.5) == 0.0);
 }
+
+TEST_CASE("VO/RVO sampling: only a best of zero ends the draws") {
+    // Heading just inside a wall's end, the preferred velocity collides in
+    // about a second; tilting by under 0.01 m/s misses the end. With a
+    // safety factor of 0.03 the best after sample 0 is small but above zero,
+    // and one of many samples beats it: the draws must go on.
+    for (const Cone cone : {Cone::vo, Cone::rvo}) {
+        VoConfig config = default_vo_config(cone);
+        config.selection = Selection::sampling;
+        config.safety_factor = 0.03;
+        config.samples = 100000;
+        LocalAgent agent;
+        agent.pref_velocity = Vec2(1.0, 0.0);
+        agent.velocity = agent.pref_velocity;
+        agent.radius = 0.5;
+        agent.max_speed = 1.5;
+        agent.time_horizon = 2.0;
+        agent.time_horizon_obst = 2.0;
+        const LocalEdge wall{Vec2(1.5, -3.0), Vec2(1.5, -0.49)};
+        VoScratch scratch;
+        const std::uint64_t seed = vo_sample_seed(config.seed, 3, 5);
+        VoDiagnostics full;
+        const Vec2 scored = vo_new_velocity(config, agent, nullptr, 0, &wall, 1, 0.1, seed, scratch, &full);
+        REQUIRE(full.candidates[0].penalty > 0.0);
+        REQUIRE(full.candidates[0].penalty < 0.05);
+        REQUIRE(full.chosen > 0);  // a sample beat the preferred velocity
+        const Vec2 fast = vo_new_velocity(config, agent, nullptr, 0, &wall, 1, 0.1, seed, scratch);
+        CHECK(fast.x == scored.x);
+        CHECK(fast.y == scored.y);
+
+        // Free, the preferred velocity has a penalty of 0: it is chosen, and
+        // the draws end at once.
+        const Vec2 free = vo_new_velocity(config, agent, nullptr, 0, nullptr, 0, 0.1, seed, scratch);
+        CHECK(free.x == 1.0);
+        CHECK(free.y == 0.0);
+    }
+}

@@ -832,6 +832,10 @@ Vec2 select_sampling(const VoConfig& config, const LocalAgent& agent, double tim
         // start leaves in play, checked again as it improves (it only falls).
         double radii[64];
         for (int first = 1; first <= config.samples; first += 64) {
+            // Every penalty is >= 0, and a sample must come in below the best:
+            // with a best of 0 (a free preferred velocity, often), or NaN, none
+            // can, and the rest are left undrawn.
+            if (!(best_penalty > 0.0)) break;
             const int m = std::min(64, config.samples - first + 1);
             const double best = best_penalty;
             std::uint64_t in_play = 0;
