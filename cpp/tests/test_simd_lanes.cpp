@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "maths/counter_rng.hpp"
 #include "maths/simd/simd_level.hpp"
 #include "methods/detour/detour_lanes.hpp"
 #include "methods/velocity_obstacles/velocity_obstacles.hpp"
@@ -258,4 +259,67 @@ TEST_CASE("The velocity-obstacle lane kernel equals vo_time_to_collision at ever
     CHECK(finite > 300);
     CHECK(beyond_horizon > 100);
     CHECK(dropped > 100);
+}
+
+// The bound of |pref - v|^2 that select_sampling drops samples by, as it was
+// written one sample at a time before the lane kernels.
+double reference_lower_sq(double p, double heading, double r, double angle) {
+    constexpr double kPi = 3.14159265358979323846;
+    double a = std::fabs(angle - heading);
+    if (a > kPi) a = std::fabs(2.0 * kPi - a);
+    double cos_above;
+    if (a <= 0.5 * kPi) {
+        const double a2 = a * a;
+        cos_above = 1.0 - a2 * (0.5 - a2 * (1.0 / 24.0));
+    } else {
+        const double x = kPi - a;
+        const double x2 = x * x;
+        cos_above = -(1.0 - x2 * (0.5 - x2 * (1.0 / 24.0 - x2 * (1.0 / 720.0))));
+    }
+    const double squares = p * p + r * r;
+    return squares - 2.0 * p * r * (cos_above + 1e-12) - 1e-12 * squares;
+}
+
+TEST_CASE("VO's sample draws on lanes equal CounterRng's and the bounds', one at a time, at every level") {
+    std::mt19937_64 rng(83);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    int in_play = 0, near_only = 0, far = 0;
+    for (int trial = 0; trial < 3000; ++trial) {
+        // Seeds over all 64 bits, the first sample anywhere up to 2^30 (the
+        // words wrap), blocks of every length, and bests of 0 to 2 m/s.
+        const double pref_length = 3.0 * unit(rng);
+        const VoSampleDraw draw{rng(), trial % 13 == 0 ? 0.0 : 2.0 * unit(rng), pref_length,
+                                (2.0 * unit(rng) - 1.0) * 3.14159265358979323846};
+        const int first = trial % 3 == 0 ? 1 + 64 * (trial % 5) : 1 + static_cast<int>(rng() % (1ull << 30));
+        const int m = 1 + trial % 64;
+        const double best = trial % 7 == 0 ? 0.0 : 2.0 * unit(rng);
+        const CounterRng stream(draw.seed);
+        double expected_r[64], expected_a[64];
+        std::uint64_t expected_mask = 0;
+        for (int i = 0; i < m; ++i) {
+            const std::uint64_t k = static_cast<std::uint64_t>(first + i);
+            const double r = draw.max_speed * std::sqrt(stream.unit_at(2 * k - 1));
+            const double a = 6.283185307179586476925286766559 * stream.unit_at(2 * k);
+            expected_r[i] = r;
+            expected_a[i] = a;
+            const bool near = std::fabs(pref_length - r) - (1e-9 * (pref_length + r) + 1e-300) < best;
+            const bool beyond = reference_lower_sq(pref_length, draw.heading, r, a) >= best * best * (1.0 + 1e-9);
+            expected_mask |= static_cast<std::uint64_t>(near && !beyond) << i;
+            in_play += near && !beyond;
+            near_only += near && beyond;
+            far += !near;
+        }
+        for (const SimdLevel level : available_levels()) {
+            INFO("trial " << trial << " level " << simd_level_name(level));
+            double radii[64], angles[64];
+            const std::uint64_t mask = vo_sample_kernel(level)(draw, first, m, best, radii, angles);
+            CHECK(mask == expected_mask);
+            int differing = 0;
+            for (int i = 0; i < m; ++i) differing += !same_bits(radii[i], expected_r[i]) + !same_bits(angles[i], expected_a[i]);
+            CHECK(differing == 0);
+        }
+    }
+    CHECK(in_play > 5000);
+    CHECK(near_only > 5000);
+    CHECK(far > 5000);
 }

@@ -8,17 +8,23 @@
 
 namespace vosim {
 
+// splitmix64's constants: the step between a stream's words, and the two
+// multipliers of its finaliser (also drawn on lanes, maths/simd/unit_draws.hpp).
+constexpr std::uint64_t kSplitmixGamma = 0x9E3779B97F4A7C15ull;
+constexpr std::uint64_t kSplitmixMultiplier1 = 0xBF58476D1CE4E5B9ull;
+constexpr std::uint64_t kSplitmixMultiplier2 = 0x94D049BB133111EBull;
+
 // The splitmix64 finaliser: a bijective mix of 64 bits.
 constexpr std::uint64_t splitmix64_mix(std::uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z = (z ^ (z >> 30)) * kSplitmixMultiplier1;
+    z = (z ^ (z >> 27)) * kSplitmixMultiplier2;
     return z ^ (z >> 31);
 }
 
 // Combines a seed with further words (agent id, step, ...) into a new seed;
 // different words give unrelated streams.
 constexpr std::uint64_t mix_seed(std::uint64_t seed, std::uint64_t word) {
-    return splitmix64_mix(seed ^ splitmix64_mix(word + 0x9E3779B97F4A7C15ull));
+    return splitmix64_mix(seed ^ splitmix64_mix(word + kSplitmixGamma));
 }
 
 class CounterRng {
@@ -28,7 +34,7 @@ public:
     // Value number `counter_` of the stream, then the next one.
     constexpr std::uint64_t next_u64() {
         ++counter_;
-        return splitmix64_mix(seed_ + counter_ * 0x9E3779B97F4A7C15ull);
+        return splitmix64_mix(seed_ + counter_ * kSplitmixGamma);
     }
 
     // Uniform in [0, 1), 53 random bits.
@@ -39,7 +45,7 @@ public:
     // Value number `counter` (1, 2, ...) of the stream as next_unit() gives
     // it, without moving along the stream: for drawing a block at once.
     constexpr double unit_at(std::uint64_t counter) const {
-        return static_cast<double>(splitmix64_mix(seed_ + counter * 0x9E3779B97F4A7C15ull) >> 11) * 0x1.0p-53;
+        return static_cast<double>(splitmix64_mix(seed_ + counter * kSplitmixGamma) >> 11) * 0x1.0p-53;
     }
 
     // Moves past the next value without working it out: the stream goes on

@@ -37,6 +37,7 @@ struct Pack1 {
     friend Pack1 operator*(Pack1 a, Pack1 b) { return {a.v * b.v}; }
     friend Pack1 operator/(Pack1 a, Pack1 b) { return {a.v / b.v}; }
     friend Pack1 sqrt(Pack1 a) { return {std::sqrt(a.v)}; }
+    friend Pack1 abs(Pack1 a) { return {std::fabs(a.v)}; }
     friend Pack1 pick_less(Pack1 a, Pack1 b) { return {a.v < b.v ? a.v : b.v}; }
     friend Pack1 pick_greater(Pack1 a, Pack1 b) { return {a.v > b.v ? a.v : b.v}; }
     friend Mask operator<(Pack1 a, Pack1 b) { return {a.v < b.v}; }
@@ -45,6 +46,8 @@ struct Pack1 {
     friend Mask operator>=(Pack1 a, Pack1 b) { return {a.v >= b.v}; }
     friend Mask both(Mask a, Mask b) { return {a.m && b.m}; }
     friend Pack1 select(Mask m, Pack1 yes, Pack1 no) { return m.m ? yes : no; }
+    // Bit i set where lane i of the mask is.
+    friend unsigned bits(Mask m) { return m.m ? 1u : 0u; }
     // The smallest lane (lanes holding NaN must have been masked out).
     double smallest() const { return v; }
 };
@@ -62,6 +65,7 @@ struct Pack2 {
     friend Pack2 operator*(Pack2 a, Pack2 b) { return {_mm_mul_pd(a.v, b.v)}; }
     friend Pack2 operator/(Pack2 a, Pack2 b) { return {_mm_div_pd(a.v, b.v)}; }
     friend Pack2 sqrt(Pack2 a) { return {_mm_sqrt_pd(a.v)}; }
+    friend Pack2 abs(Pack2 a) { return {_mm_andnot_pd(_mm_set1_pd(-0.0), a.v)}; }
     friend Pack2 pick_less(Pack2 a, Pack2 b) { return {_mm_min_pd(a.v, b.v)}; }
     friend Pack2 pick_greater(Pack2 a, Pack2 b) { return {_mm_max_pd(a.v, b.v)}; }
     friend Mask operator<(Pack2 a, Pack2 b) { return {_mm_cmplt_pd(a.v, b.v)}; }
@@ -72,6 +76,7 @@ struct Pack2 {
     friend Pack2 select(Mask m, Pack2 yes, Pack2 no) {
         return {_mm_or_pd(_mm_and_pd(m.m, yes.v), _mm_andnot_pd(m.m, no.v))};
     }
+    friend unsigned bits(Mask m) { return static_cast<unsigned>(_mm_movemask_pd(m.m)); }
     double smallest() const {
         const __m128d high = _mm_unpackhi_pd(v, v);
         return _mm_cvtsd_f64(_mm_min_sd(v, high));
@@ -92,6 +97,7 @@ struct Pack4 {
     friend Pack4 operator*(Pack4 a, Pack4 b) { return {_mm256_mul_pd(a.v, b.v)}; }
     friend Pack4 operator/(Pack4 a, Pack4 b) { return {_mm256_div_pd(a.v, b.v)}; }
     friend Pack4 sqrt(Pack4 a) { return {_mm256_sqrt_pd(a.v)}; }
+    friend Pack4 abs(Pack4 a) { return {_mm256_andnot_pd(_mm256_set1_pd(-0.0), a.v)}; }
     friend Pack4 pick_less(Pack4 a, Pack4 b) { return {_mm256_min_pd(a.v, b.v)}; }
     friend Pack4 pick_greater(Pack4 a, Pack4 b) { return {_mm256_max_pd(a.v, b.v)}; }
     friend Mask operator<(Pack4 a, Pack4 b) { return {_mm256_cmp_pd(a.v, b.v, _CMP_LT_OQ)}; }
@@ -100,6 +106,7 @@ struct Pack4 {
     friend Mask operator>=(Pack4 a, Pack4 b) { return {_mm256_cmp_pd(a.v, b.v, _CMP_GE_OQ)}; }
     friend Mask both(Mask a, Mask b) { return {_mm256_and_pd(a.m, b.m)}; }
     friend Pack4 select(Mask m, Pack4 yes, Pack4 no) { return {_mm256_blendv_pd(no.v, yes.v, m.m)}; }
+    friend unsigned bits(Mask m) { return static_cast<unsigned>(_mm256_movemask_pd(m.m)); }
     double smallest() const {
         const __m128d low = _mm256_castpd256_pd128(v);
         const __m128d high = _mm256_extractf128_pd(v, 1);

@@ -8,6 +8,7 @@
 #include "maths/counter_rng.hpp"
 #include "methods/geometry.hpp"
 #include "methods/require.hpp"
+#include "methods/velocity_obstacles/vo_lanes_kernel.hpp"
 #include "state/state_check.hpp"
 
 namespace vosim {
@@ -648,42 +649,28 @@ int lowest_set_bit(std::uint64_t mask) {
 #endif
 }
 
-// A lower bound on |pref - v| for v = r (cos angle, sin angle), found without
-// the sine and cosine: most samples of a crowded agent are dropped by it, and
-// sincos was a third of the sampler's time. cos(angle - heading) is bounded
-// above by Taylor polynomials (1 - a^2/2 + a^4/24 >= cos a on [0, pi/2], and
-// cos a = -cos(pi - a) <= -(1 - x^2/2 + x^4/24 - x^6/720) beyond), widened
-// by far more than the rounding of the heading, the angle and the sums.
+// The bounds that drop a sample before its sine and cosine (most samples
+// of a crowded agent are dropped by them, and sincos was a third of the
+// sampler's time): from its radius alone, then from its angle too. One at a
+// time here, the lane kernel's code (vo_lanes_kernel.hpp) on one lane.
 class DistanceBound {
 public:
     explicit DistanceBound(Vec2 pref)
         : pref_length_(length(pref)), heading_(std::atan2(pref.y, pref.x)) {}
 
-    // A squared distance that |pref - v|^2 is sure to reach, less a margin;
-    // NaN (never enough to drop) for inputs it cannot bound.
-    double lower_sq(double r, double angle) const {
-        constexpr double kPi = 3.14159265358979323846;
-        // angle is in [0, 2 pi) and heading in [-pi, pi]: a in [0, pi] after this.
-        double a = std::fabs(angle - heading_);
-        if (a > kPi) a = std::fabs(2.0 * kPi - a);
-        double cos_above;
-        if (a <= 0.5 * kPi) {
-            const double a2 = a * a;
-            cos_above = 1.0 - a2 * (0.5 - a2 * (1.0 / 24.0));
-        } else {
-            const double x = kPi - a;
-            const double x2 = x * x;
-            cos_above = -(1.0 - x2 * (0.5 - x2 * (1.0 / 24.0 - x2 * (1.0 / 720.0))));
-        }
-        const double p = pref_length_;
-        const double squares = p * p + r * r;
-        return squares - 2.0 * p * r * (cos_above + 1e-12) - 1e-12 * squares;
+    double pref_length() const { return pref_length_; }
+    double heading() const { return heading_; }
+
+    // Whether a sample at radius r may still lie nearer pref than `best`.
+    bool near(double r, double best) const {
+        return vo_radius_lower(Pack1::set(pref_length_), Pack1::set(r)).v < best;
     }
 
     // Whether a sample at (r, angle) is sure to lie at least `best` from
     // pref, with room to spare for the rounding of the exact distance.
     bool at_least(double r, double angle, double best) const {
-        return lower_sq(r, angle) >= best * best * (1.0 + 1e-9);
+        return vo_sure_beyond(Pack1::set(pref_length_), Pack1::set(heading_), Pack1::set(r), Pack1::set(angle),
+                              Pack1::set(best)).m;
     }
 
 private:
@@ -716,7 +703,6 @@ Vec2 select_sampling(const VoConfig& config, const LocalAgent& agent, double tim
     Vec2 best;
     double best_penalty = kInf;
     int best_index = -1;
-    const double pref_length = length(pref);
     const DistanceBound bound(pref);
 
     // Without diagnostics, the neighbours' cones are taken several at a time.
@@ -813,47 +799,34 @@ Vec2 select_sampling(const VoConfig& config, const LocalAgent& agent, double tim
     // Sample k >= 1 draws its radius from value 2k - 1 of the stream and its
     // angle from value 2k; uniform in the disc, the radius goes as the
     // square root.
-    auto radius = [&](int k) { return max_speed * std::sqrt(rng.unit_at(2 * static_cast<std::uint64_t>(k) - 1)); };
-    auto angle = [&](int k) { return kTwoPi * rng.unit_at(2 * static_cast<std::uint64_t>(k)); };
-    // Every velocity of length r lies at least | |pref| - r | from pref; less
-    // a margin far above rounding, that bound (then the bound from the angle,
-    // DistanceBound) can drop a sample before its sine and cosine.
-    auto nearest_at = [&](double r) { return std::fabs(pref_length - r) - (1e-9 * (pref_length + r) + 1e-300); };
-
     score(0, clamp_speed(pref, max_speed));
     if (diagnostics != nullptr) {
         for (int k = 1; k <= config.samples; ++k) {
-            const double r = radius(k), a = angle(k);
+            const double r = max_speed * std::sqrt(rng.unit_at(2 * static_cast<std::uint64_t>(k) - 1));
+            const double a = kTwoPi * rng.unit_at(2 * static_cast<std::uint64_t>(k));
             score(k, Vec2(r * std::cos(a), r * std::sin(a)));
         }
     } else {
-        // 64 samples at a time: their radii and radius bounds without a
-        // branch, then, by a bit mask, only those the best at the block's
-        // start leaves in play, checked again as it improves (it only falls).
-        double radii[64];
+        // 64 samples at a time: drawn, and bounded by their radius and angle
+        // (DistanceBound), several at a time without a branch (vo_lanes.hpp);
+        // then, by a bit mask, only those the best at the block's start
+        // leaves in play, checked again as it improves (it only falls).
+        const VoSampleKernel draw_samples = vo_sample_kernel();
+        const VoSampleDraw draw{sample_seed, max_speed, bound.pref_length(), bound.heading()};
+        double radii[64], angles[64];
         for (int first = 1; first <= config.samples; first += 64) {
             // Every penalty is >= 0, and a sample must come in below the best:
             // with a best of 0 (a free preferred velocity, often), or NaN, none
             // can, and the rest are left undrawn.
             if (!(best_penalty > 0.0)) break;
             const int m = std::min(64, config.samples - first + 1);
-            const double best = best_penalty;
-            std::uint64_t in_play = 0;
-            for (int i = 0; i < m; ++i) {
-                const double r = radius(first + i);
-                radii[i] = r;
-                in_play |= static_cast<std::uint64_t>(nearest_at(r) < best) << i;
-            }
+            std::uint64_t in_play = draw_samples(draw, first, m, best_penalty, radii, angles);
             while (in_play != 0) {
                 const int i = lowest_set_bit(in_play);
                 in_play &= in_play - 1;
-                const int k = first + i;
-                const double r = radii[i];
-                if (!(nearest_at(r) < best_penalty)) continue;
-                // The angle is drawn only for a sample the radius leaves in play.
-                const double a = angle(k);
-                if (bound.at_least(r, a, best_penalty)) continue;
-                score(k, Vec2(r * std::cos(a), r * std::sin(a)));
+                const double r = radii[i], a = angles[i];
+                if (!bound.near(r, best_penalty) || bound.at_least(r, a, best_penalty)) continue;
+                score(first + i, Vec2(r * std::cos(a), r * std::sin(a)));
             }
         }
     }

@@ -25,6 +25,25 @@ VoCollisionKernel vo_collision_kernel(SimdLevel level) {
 
 VoCollisionKernel vo_collision_kernel() { return vo_collision_kernel(simd_level()); }
 
+#if defined(VOSIM_HAVE_AVX2_KERNELS)
+std::uint64_t vo_draw_samples_avx2(const VoSampleDraw& draw, int first, int m, double best, double* radii,
+                                   double* angles);
+#endif
+
+VoSampleKernel vo_sample_kernel(SimdLevel level) {
+    switch (level) {
+#if defined(VOSIM_HAVE_AVX2_KERNELS)
+        case SimdLevel::avx2: return &vo_draw_samples_avx2;
+#endif
+#if defined(__SSE2__)
+        case SimdLevel::sse2: return &vo_draw_samples<Pack2>;
+#endif
+        default: return &vo_draw_samples<Pack1>;
+    }
+}
+
+VoSampleKernel vo_sample_kernel() { return vo_sample_kernel(simd_level()); }
+
 VoConeLanes VoLaneBuffer::reset(int n) {
     padded_ = (n + 3) / 4 * 4;
     data_.resize(static_cast<std::size_t>(kVoFieldCount) * static_cast<std::size_t>(padded_));

@@ -1,9 +1,11 @@
-// The velocity obstacles of neighbours (VoConeKind::agent) laid out for the
-// lane kernels (maths/simd): one array per field, padded to whole packs with
+// VO's lane kernels (maths/simd): the draws of the samples, and the
+// velocity obstacles of neighbours (VoConeKind::agent) laid out for the
+// lane kernels: one array per field, padded to whole packs with
 // cones nothing enters, so that a sample's earliest collision is found
 // several neighbours at a time, with the same bits as one at a time.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "maths/simd/simd_level.hpp"
@@ -46,6 +48,27 @@ using VoCollisionKernel = double (*)(const VoConeLanes& lanes, double vx, double
 
 VoCollisionKernel vo_collision_kernel();
 VoCollisionKernel vo_collision_kernel(SimdLevel level);
+
+// What a sample is drawn from (select_sampling in velocity_obstacles.cpp):
+// sample k >= 1 has radius max_speed * sqrt(u(2k - 1)) and angle
+// 2 pi u(2k), with u(n) = CounterRng(seed).unit_at(n); pref_length and
+// heading are those of the preferred velocity.
+struct VoSampleDraw {
+    std::uint64_t seed;
+    double max_speed;
+    double pref_length;
+    double heading;
+};
+
+// The radii and angles of samples first .. first + m - 1 (1 <= m <= 64) into
+// radii[0 .. 63] and angles[0 .. 63], and a mask with bit i set where sample
+// first + i is in play against `best`: neither its radius (vo_radius_lower)
+// nor its angle (vo_sure_beyond, vo_lanes_kernel.hpp) puts it out of reach.
+using VoSampleKernel = std::uint64_t (*)(const VoSampleDraw& draw, int first, int m, double best, double* radii,
+                                         double* angles);
+
+VoSampleKernel vo_sample_kernel();
+VoSampleKernel vo_sample_kernel(SimdLevel level);
 
 // Storage for one agent's cones, reused from agent to agent.
 class VoLaneBuffer {

@@ -10,5 +10,10 @@ double vo_earliest_collision_avx2(const VoConeLanes& lanes, double vx, double vy
     return vo_earliest_collision<Pack4>(lanes, vx, vy, earliest, rule);
 }
 
+std::uint64_t vo_draw_samples_avx2(const VoSampleDraw& draw, int first, int m, double best, double* radii,
+                                   double* angles) {
+    return vo_draw_samples<Pack4>(draw, first, m, best, radii, angles);
+}
+
 }  // namespace vosim
 #endif

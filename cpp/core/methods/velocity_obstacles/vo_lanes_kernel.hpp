@@ -6,8 +6,10 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 
 #include "maths/simd/pack.hpp"
+#include "maths/simd/unit_draws.hpp"
 #include "methods/velocity_obstacles/vo_lanes.hpp"
 
 namespace vosim {
@@ -52,6 +54,67 @@ double vo_earliest_collision(const VoConeLanes& lanes, double vx, double vy, dou
         }
     }
     return soonest.smallest();
+}
+
+// A lower bound on |pref - v|^2 for v = r (cos angle, sin angle), found
+// without the sine and cosine, less a margin; NaN (never enough to drop) for
+// inputs it cannot bound. cos(angle - heading) is bounded above by Taylor
+// polynomials (1 - a^2/2 + a^4/24 >= cos a on [0, pi/2], and
+// cos a = -cos(pi - a) <= -(1 - x^2/2 + x^4/24 - x^6/720) beyond), widened
+// by far more than the rounding of the heading, the angle and the sums.
+// Angle in [0, 2 pi), heading in [-pi, pi].
+template <class P>
+P vo_distance_lower_sq(P pref_length, P heading, P r, P angle) {
+    constexpr double kPi = 3.14159265358979323846;
+    P a = abs(angle - heading);
+    a = select(a > P::set(kPi), abs(P::set(2.0 * kPi) - a), a);  // a in [0, pi]
+    const P a2 = a * a;
+    const P near = P::set(1.0) - a2 * (P::set(0.5) - a2 * P::set(1.0 / 24.0));
+    const P x = P::set(kPi) - a;
+    const P x2 = x * x;
+    const P far = P::set(-1.0) *
+                  (P::set(1.0) - x2 * (P::set(0.5) - x2 * (P::set(1.0 / 24.0) - x2 * P::set(1.0 / 720.0))));
+    const P cos_above = select(a <= P::set(0.5 * kPi), near, far);
+    const P squares = pref_length * pref_length + r * r;
+    return squares - P::set(2.0) * pref_length * r * (cos_above + P::set(1e-12)) - P::set(1e-12) * squares;
+}
+
+// Whether the sample is sure to lie at least `best` from pref, with room to
+// spare for the rounding of the exact distance.
+template <class P>
+typename P::Mask vo_sure_beyond(P pref_length, P heading, P r, P angle, P best) {
+    return vo_distance_lower_sq(pref_length, heading, r, angle) >= best * best * P::set(1.0 + 1e-9);
+}
+
+// Every velocity of length r lies at least | |pref| - r | from pref; this
+// is that bound less a margin far above rounding.
+template <class P>
+P vo_radius_lower(P pref_length, P r) {
+    return abs(pref_length - r) - (P::set(1e-9) * (pref_length + r) + P::set(1e-300));
+}
+
+template <class P>
+std::uint64_t vo_draw_samples(const VoSampleDraw& draw, int first, int m, double best, double* radii,
+                              double* angles) {
+    constexpr double kTwoPi = 6.283185307179586476925286766559;
+    // Sample k's radius is unit value 2k - 1 of the stream (word seed +
+    // (2k - 1) gamma), its angle value 2k.
+    const std::uint64_t stride = 2 * kSplitmixGamma;
+    const std::uint64_t word = draw.seed + (2 * static_cast<std::uint64_t>(first) - 1) * kSplitmixGamma;
+    const P speed = P::set(draw.max_speed), pref = P::set(draw.pref_length), heading = P::set(draw.heading);
+    const P limit = P::set(best);
+    std::uint64_t in_play = 0;
+    for (int i = 0; i < m; i += P::width) {
+        const std::uint64_t radius_word = word + static_cast<std::uint64_t>(i) * stride;
+        const P r = speed * sqrt(UnitDraws<P>::at(radius_word, stride));
+        const P a = P::set(kTwoPi) * UnitDraws<P>::at(radius_word + kSplitmixGamma, stride);
+        r.store(radii + i);
+        a.store(angles + i);
+        const unsigned near = bits(vo_radius_lower(pref, r) < limit);
+        const unsigned beyond = bits(vo_sure_beyond(pref, heading, r, a, limit));
+        in_play |= static_cast<std::uint64_t>(near & ~beyond) << i;
+    }
+    return m < 64 ? in_play & ((std::uint64_t{1} << m) - 1) : in_play;
 }
 
 }  // namespace
