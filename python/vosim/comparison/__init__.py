@@ -292,8 +292,10 @@ def compare(methods: Mapping[str, Method] | Sequence[Method], scenarios: Sequenc
     table = _frame(pd, _rows(cells))
     all_seeds = [seed for r in rounds for seed in r]
     described = []
-    for item, factory in zip(items, factories):
-        scenes, run_seeds = scenes_of(factory, all_seeds)
+    for k, (item, factory) in enumerate(zip(items, factories)):
+        # The first round's scenes, made here, are all of them when no more rounds ran.
+        made_all = client is None and len(rounds) == 1
+        scenes, run_seeds = first[k] if made_all else scenes_of(factory, all_seeds)
         described.append((item, scenes, run_seeds))
     table.attrs["series"] = series
     table.attrs["inputs"] = record_inputs(named, described, steps, rounds)

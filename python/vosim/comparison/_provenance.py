@@ -108,11 +108,12 @@ def method_departures(method, as_run: list) -> dict:
     its values.
     """
     reference = type(method)().to_dict()
+    runs = [run.to_dict() for run in as_run]
     departures = {}
     for name, default in reference.items():
         values = []
-        for run in as_run:
-            value = run.to_dict().get(name)
+        for run in runs:
+            value = run.get(name)
             if value not in values:
                 values.append(value)
         if values != [default]:
