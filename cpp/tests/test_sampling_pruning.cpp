@@ -9,9 +9,11 @@
 #include <limits>
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "maths/simd/simd_level.hpp"
+#include "maths/visit_in_order.hpp"
 #include "methods/detour/detour_sampling.hpp"
 #include "methods/velocity_obstacles/velocity_obstacles.hpp"
 
@@ -283,4 +285,32 @@ TEST_CASE("VO/RVO sampling: only a best of zero ends the draws") {
         CHECK(free.x == 1.0);
         CHECK(free.y == 0.0);
     }
+}
+
+TEST_CASE("visit_in_order reads entries in std::sort's order, as far as the visit goes") {
+    std::mt19937_64 rng(61);
+    int stopped_early = 0, sorted_part = 0;
+    for (int trial = 0; trial < 4000; ++trial) {
+        const int n = trial % 41;
+        // Keys with many ties (a few values), made distinct by the index.
+        std::vector<std::pair<double, int>> items;
+        for (int i = 0; i < n; ++i) items.push_back({static_cast<double>(rng() % 5) * 0.25, i});
+        std::vector<std::pair<double, int>> expected = items;
+        std::sort(expected.begin(), expected.end());
+        const int stop_after = static_cast<int>(rng() % static_cast<std::uint64_t>(n + 2));  // n + 1: never
+        std::vector<std::pair<double, int>> seen;
+        visit_in_order(items, [&](const std::pair<double, int>& entry) {
+            seen.push_back(entry);
+            return static_cast<int>(seen.size()) == stop_after;
+        });
+        const std::size_t wanted = stop_after >= 1 && stop_after <= n ? static_cast<std::size_t>(stop_after)
+                                                                        : static_cast<std::size_t>(n);
+        INFO("trial " << trial << " n " << n << " stop after " << stop_after);
+        REQUIRE(seen.size() == wanted);
+        CHECK(std::equal(seen.begin(), seen.end(), expected.begin()));
+        stopped_early += seen.size() < static_cast<std::size_t>(n);
+        sorted_part += seen.size() > 8;
+    }
+    CHECK(stopped_early > 1000);
+    CHECK(sorted_part > 1000);
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "maths/counter_rng.hpp"
+#include "maths/visit_in_order.hpp"
 #include "methods/geometry.hpp"
 #include "methods/require.hpp"
 #include "methods/velocity_obstacles/vo_lanes_kernel.hpp"
@@ -517,15 +518,13 @@ void build_geometric_candidates(const VoConfig& config, const LocalAgent& agent,
         std::vector<std::pair<double, int>>& order = scratch.order;
         order.resize(scratch.candidates.size());
         for (std::size_t i = 0; i < order.size(); ++i) order[i] = {scratch.candidates[i].key, static_cast<int>(i)};
-        std::sort(order.begin(), order.end());
-        for (const auto& entry : order) {
-            if (first_blocking_cone(cones, scratch.candidates[entry.second]) < 0) {
-                nearest_free_key = entry.first;
-                scratch.nearest_free = entry;
-                nearest_free = std::sqrt(entry.first);
-                break;
-            }
-        }
+        visit_in_order(order, [&](const std::pair<double, int>& entry) {
+            if (first_blocking_cone(cones, scratch.candidates[entry.second]) >= 0) return false;
+            nearest_free_key = entry.first;
+            scratch.nearest_free = entry;
+            nearest_free = std::sqrt(entry.first);
+            return true;
+        });
         for (std::size_t k = 0; k < pieces.size(); ++k) {
             useless[k] = vo_piece_distance_below(pieces[k], Vec2()) > max_speed ||
                          vo_piece_distance_below(pieces[k], pref) > nearest_free;
@@ -592,23 +591,22 @@ Vec2 select_geometric(const VoConfig& config, const LocalAgent& agent, VoScratch
         const std::pair<double, int> entry{candidates[i].key, static_cast<int>(i)};
         if (!(last < entry)) order.push_back(entry);
     }
-    std::sort(order.begin(), order.end());
-
     int chosen = -1;
     int fallback = -1;
     int fallback_block = -1;
-    for (const auto& entry : order) {
+    visit_in_order(order, [&](const std::pair<double, int>& entry) {
         const int index = entry.second;
         const int block = first_blocking_cone(scratch.cones, candidates[index]);
         if (block < 0) {
             chosen = index;
-            break;
+            return true;
         }
         if (block > fallback_block) {
             fallback_block = block;
             fallback = index;
         }
-    }
+        return false;
+    });
     const bool used_fallback = chosen < 0;
     if (used_fallback) chosen = fallback;
     scratch.used_fallback = used_fallback;
