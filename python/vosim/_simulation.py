@@ -6,7 +6,6 @@ a Simulator is the same engine with B = 1, showing ``(N, ...)``.
 
 from __future__ import annotations
 
-import difflib
 import os
 import time as _time
 import warnings
@@ -71,6 +70,13 @@ def _field_property(name: str) -> property:
     if field.role == "read-only":
         return property(get, doc=doc + " Read-only.")
     return property(get, set, doc=doc + _VIEW_NOTE)
+
+
+def _close_matches(word: str, possibilities, n: int = 3) -> list:
+    """Names like ``word``, for "did you mean" (difflib is imported only when a name is wrong)."""
+    import difflib
+
+    return difflib.get_close_matches(word, possibilities, n=n)
 
 
 # How often the engine hands control back during run() and long steps (for
@@ -270,7 +276,7 @@ class _Simulation:
             object.__setattr__(self, name, value)
             return
         public = [attr for attr in dir(type(self)) if not attr.startswith("_")]
-        close = difflib.get_close_matches(name, public, n=3)
+        close = _close_matches(name, public, n=3)
         hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
         raise AttributeError(f"{type(self).__name__} has no attribute {name!r} to assign{hint}")
 
@@ -729,7 +735,7 @@ def add_agents_method(doc: str, vector_shape: str, scalar_shape: str):
         unknown = [name for name in arguments if name not in ADD_AGENTS_SIGNATURE.parameters]
         if unknown:  # a typo such as goal= for goals= is named with the close matches
             known = [name for name in ADD_AGENTS_SIGNATURE.parameters if name not in ("self", "positions")]
-            close = difflib.get_close_matches(unknown[0], known, n=3)
+            close = _close_matches(unknown[0], known, n=3)
             hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
             raise TypeError(f"add_agents() got an unexpected keyword argument {unknown[0]!r}{hint}")
         bound = ADD_AGENTS_SIGNATURE.bind(self, positions, **arguments)  # TypeError for a missing or repeated one

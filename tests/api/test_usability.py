@@ -324,3 +324,19 @@ def test_import_loads_the_comparison_sweeps_and_version_only_when_used():
             "print('ok')")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_import_and_compare_leave_the_xml_parser_and_difflib_until_needed():
+    # Only reading a SteerSuite file needs the XML parser, only a misspelt
+    # name difflib: neither is imported with vosim or its comparison.
+    code = ("import sys, vosim, vosim.comparison, vosim.scenarios\n"
+            "late = ('xml.etree.ElementTree', 'difflib')\n"
+            "assert not [m for m in late if m in sys.modules], [m for m in late if m in sys.modules]\n"
+            "sim = vosim.Simulator()\n"
+            "try:\n"
+            "    sim.agent_radius = 1.0\n"
+            "except AttributeError as error:\n"
+            "    assert 'did you mean' in str(error), error\n"
+            "print('ok')")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "ok", done.stderr

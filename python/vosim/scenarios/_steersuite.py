@@ -16,13 +16,16 @@ from __future__ import annotations
 import os
 import re
 import warnings
-import xml.etree.ElementTree as ET
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._checks import integer, scalar
 from ..methods import ORCA, Method
 from ._scenario import Scenario
+
+if TYPE_CHECKING:  # the XML parser is imported by _parse, when a file is read
+    import xml.etree.ElementTree as ET
 
 # SteerSuite's usual walking speed (m/s), for agents whose goals give none.
 DEFAULT_DESIRED_SPEED = 1.33
@@ -302,6 +305,8 @@ def _rotated_box(centre: np.ndarray, size_x: float, size_z: float, theta: float)
 
 def _parse(path: str) -> ET.Element:
     """The file's root element, read as SteerSuite's reader does: comments may precede the XML declaration."""
+    import xml.etree.ElementTree as ET  # here, not at import: only reading a file needs it
+
     try:
         with open(path, "rb") as handle:
             data = handle.read()
