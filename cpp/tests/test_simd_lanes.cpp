@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "maths/approximate_direction.hpp"
 #include "maths/counter_rng.hpp"
 #include "maths/simd/simd_level.hpp"
 #include "methods/detour/detour_lanes.hpp"
@@ -322,4 +323,103 @@ TEST_CASE("VO's sample draws on lanes equal CounterRng's and the bounds', one at
     CHECK(in_play > 5000);
     CHECK(near_only > 5000);
     CHECK(far > 5000);
+}
+
+TEST_CASE("approximate_direction is within kDirectionError of cos and sin over [0, 2 pi)") {
+    double worst = 0.0;
+    const int count = 400000;
+    for (int k = 0; k <= count; ++k) {
+        // Evenly spread, then the ends and the quadrants' edges, where x is largest.
+        const double a = k < count ? 6.283185307179586 * k / count : std::nextafter(6.283185307179586, 0.0);
+        const Vec2 d = approximate_direction(a);
+        worst = std::max({worst, std::fabs(d.x - std::cos(a)), std::fabs(d.y - std::sin(a))});
+    }
+    for (int q = 0; q <= 4; ++q) {
+        for (const double a : {0.7853981633974483 + 1.5707963267948966 * q, std::nextafter(0.7853981633974483 + 1.5707963267948966 * q, 0.0)}) {
+            if (a >= 6.283185307179586) continue;
+            const Vec2 d = approximate_direction(a);
+            worst = std::max({worst, std::fabs(d.x - std::cos(a)), std::fabs(d.y - std::sin(a))});
+        }
+    }
+    CHECK(worst < 0.1 * kDirectionError);
+}
+
+TEST_CASE("VO's drop kernel: where it is sure, every velocity within the slack is dropped, at every level") {
+    // Generous margins and slack, so that a kernel without them would be
+    // caught: the neighbours' discs shrunk by 5 % of their radius, and
+    // velocities within 0.01 m/s of the one judged.
+    std::mt19937_64 rng(97);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    int sure = 0, unsure = 0, checked = 0;
+    for (int trial = 0; trial < 3000; ++trial) {
+        const int n = 1 + trial % 9;
+        LocalAgent agent;
+        agent.radius = 0.4;
+        agent.velocity = Vec2(unit(rng) - 0.5, unit(rng) - 0.5);
+        agent.pref_velocity = Vec2(unit(rng), unit(rng));
+        agent.max_speed = 1.5;
+        agent.time_horizon = trial % 2 == 0 ? 2.0 : 0.5;
+        agent.time_horizon_obst = 2.0;
+        std::vector<LocalNeighbor> neighbors(static_cast<std::size_t>(n));
+        for (LocalNeighbor& other : neighbors) {
+            const double reach = unit(rng) < 0.1 ? 0.9 : 4.0;
+            other.position = Vec2(reach * (unit(rng) - 0.3), reach * (unit(rng) - 0.3));
+            other.velocity = Vec2(unit(rng) - 0.5, unit(rng) - 0.5);
+            other.pref_velocity = other.velocity;
+            other.radius = 0.4;
+        }
+        VoConfig config = default_vo_config(trial % 3 == 0 ? Cone::vo : Cone::rvo);
+        config.truncate = trial % 4 == 0;
+        std::vector<VoCone> cones;
+        build_vo_cones(config, agent, neighbors.data(), n, nullptr, 0, 0.1, cones);
+        VoLaneBuffer buffer;
+        int lanes_count = 0;
+        for (const VoCone& cone : cones) lanes_count += cone.kind == VoConeKind::agent;
+        const VoConeLanes lanes = buffer.reset(lanes_count);
+        int i = 0;
+        for (const VoCone& cone : cones) {
+            if (cone.kind != VoConeKind::agent) continue;
+            const double centre_sq = abs_sq(cone.obstacle_a);
+            const double gap = centre_sq - sqr(cone.radius);
+            const double margin = gap > 1e-12 * centre_sq ? 0.05 * cone.radius : 0.0;
+            buffer.set(i, kVoApexX, cone.apex.x);
+            buffer.set(i, kVoApexY, cone.apex.y);
+            buffer.set(i, kVoCentreX, cone.obstacle_a.x);
+            buffer.set(i, kVoCentreY, cone.obstacle_a.y);
+            buffer.set(i, kVoGap, gap);
+            buffer.set(i, kVoScale, cone.scale);
+            buffer.set(i, kVoHorizon, cone.horizon);
+            buffer.set(i, kVoShrunkGap, centre_sq - sqr(cone.radius - margin));
+            buffer.set(i, kVoMargin, margin);
+            ++i;
+        }
+        const double slack = 0.01;
+        const Vec2 v(3.0 * unit(rng) - 1.5, 3.0 * unit(rng) - 1.5);
+        // A penalty below that of every velocity judged, and a best it must reach.
+        const VoDropRule rule{0.2, 0.2 + 10.0 * unit(rng), 7.5, 1e-2, 750.0};
+        bool verdict = false;
+        for (const SimdLevel level : available_levels()) {
+            INFO("trial " << trial << " level " << simd_level_name(level));
+            const bool here = vo_drop_kernel(level)(lanes, v.x, v.y, slack, rule);
+            if (level == SimdLevel::scalar) verdict = here;
+            CHECK(here == verdict);
+        }
+        if (!verdict) {
+            ++unsure;
+            continue;
+        }
+        ++sure;
+        for (int k = 0; k < 24; ++k) {
+            // Inside the slack's disc, half of them on its edge.
+            const double angle = 6.283185307179586 * unit(rng);
+            const double distance = slack * (k % 2 == 0 ? 1.0 : std::sqrt(unit(rng)));
+            const Vec2 near = v + distance * Vec2(std::cos(angle), std::sin(angle));
+            INFO("trial " << trial << " velocity " << near.x << ", " << near.y);
+            CHECK(vo_collision_kernel(SimdLevel::scalar)(lanes, near.x, near.y, HUGE_VAL, &rule) == -1.0);
+            ++checked;
+        }
+    }
+    CHECK(sure > 300);
+    CHECK(unsure > 300);
+    CHECK(checked == 24 * sure);
 }

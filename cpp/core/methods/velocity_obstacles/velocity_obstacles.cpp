@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "maths/approximate_direction.hpp"
 #include "maths/counter_rng.hpp"
 #include "maths/visit_in_order.hpp"
 #include "methods/geometry.hpp"
@@ -707,6 +708,7 @@ Vec2 select_sampling(const VoConfig& config, const LocalAgent& agent, double tim
     const std::vector<VoCone>& cones = scratch.cones;
     VoConeLanes lanes;
     VoCollisionKernel earliest_collision_in = nullptr;
+    VoDropKernel surely_dropped = nullptr;
     if (diagnostics == nullptr) {
         scratch.single_cones.clear();
         int n_lanes = 0;
@@ -728,9 +730,14 @@ Vec2 select_sampling(const VoConfig& config, const LocalAgent& agent, double tim
             scratch.lanes.set(i, kVoGap, abs_sq(cone.obstacle_a) - sqr(cone.radius));
             scratch.lanes.set(i, kVoScale, cone.scale);
             scratch.lanes.set(i, kVoHorizon, cone.horizon);
+            const double centre_sq = abs_sq(cone.obstacle_a);
+            const double margin = vo_drop_margin(cone.radius, centre_sq - sqr(cone.radius), centre_sq);
+            scratch.lanes.set(i, kVoShrunkGap, centre_sq - sqr(cone.radius - margin));
+            scratch.lanes.set(i, kVoMargin, margin);
             ++i;
         }
         earliest_collision_in = vo_collision_kernel();
+        if (lanes.count > 0 && config.safety_factor > 0.0) surely_dropped = vo_drop_kernel();
     }
     // A sample wins only with a penalty below the best so far, and the terms
     // added to its distance from pref are >= 0, the collision term growing as
@@ -824,6 +831,18 @@ Vec2 select_sampling(const VoConfig& config, const LocalAgent& agent, double tim
                 in_play &= in_play - 1;
                 const double r = radii[i], a = angles[i];
                 if (!bound.near(r, best_penalty) || bound.at_least(r, a, best_penalty)) continue;
+                // Most samples left are dropped for a collision: that is
+                // judged first on an approximate velocity, without glibc's
+                // sincos, for every velocity as near it as the exact one.
+                if (surely_dropped != nullptr) {
+                    const Vec2 approx = r * approximate_direction(a);
+                    const double slack = r * (2.0 * kDirectionError) + 1e-300;
+                    const double below = (length(pref - approx) - slack) * (1.0 - 1e-12);  // <= |pref - v|
+                    if (below > 0.0) {
+                        const VoDropRule rule{below, best_penalty, config.safety_factor, time_floor, worst};
+                        if (surely_dropped(lanes, approx.x, approx.y, slack, rule)) continue;
+                    }
+                }
                 score(first + i, Vec2(r * std::cos(a), r * std::sin(a)));
             }
         }

@@ -26,6 +26,29 @@ VoCollisionKernel vo_collision_kernel(SimdLevel level) {
 VoCollisionKernel vo_collision_kernel() { return vo_collision_kernel(simd_level()); }
 
 #if defined(VOSIM_HAVE_AVX2_KERNELS)
+bool vo_surely_dropped_avx2(const VoConeLanes& lanes, double vx, double vy, double slack, const VoDropRule& rule);
+#endif
+
+VoDropKernel vo_drop_kernel(SimdLevel level) {
+    switch (level) {
+#if defined(VOSIM_HAVE_AVX2_KERNELS)
+        case SimdLevel::avx2: return &vo_surely_dropped_avx2;
+#endif
+#if defined(__SSE2__)
+        case SimdLevel::sse2: return &vo_surely_dropped<Pack2>;
+#endif
+        default: return &vo_surely_dropped<Pack1>;
+    }
+}
+
+VoDropKernel vo_drop_kernel() { return vo_drop_kernel(simd_level()); }
+
+double vo_drop_margin(double radius, double gap, double centre_sq) {
+    // Below, the entry time's relative error could near the bound's 1e-6.
+    return gap > 1e-12 * centre_sq ? 1e-6 * radius : 0.0;
+}
+
+#if defined(VOSIM_HAVE_AVX2_KERNELS)
 std::uint64_t vo_draw_samples_avx2(const VoSampleDraw& draw, int first, int m, double best, double* radii,
                                    double* angles);
 #endif
@@ -50,7 +73,8 @@ VoConeLanes VoLaneBuffer::reset(int n) {
     // Pads: a cone around the agent's own centre, faced by no velocity (b = 0).
     for (int field = 0; field < kVoFieldCount; ++field) {
         for (int i = n; i < padded_; ++i) {
-            set(i, static_cast<VoLaneField>(field), field == kVoGap || field == kVoScale ? 1.0 : 0.0);
+            set(i, static_cast<VoLaneField>(field),
+                field == kVoGap || field == kVoShrunkGap || field == kVoScale ? 1.0 : 0.0);
         }
     }
     return VoConeLanes{data_.data(), n, padded_};

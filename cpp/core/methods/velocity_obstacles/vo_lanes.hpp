@@ -19,6 +19,8 @@ enum VoLaneField : int {
     kVoGap,                  // |centre|^2 - radius^2 (> 0: the cone is not an overlap)
     kVoScale,                // 2 where the pair shares the avoidance
     kVoHorizon,              // truncation time (+inf: none)
+    kVoShrunkGap,            // |centre|^2 - (radius - margin)^2 (vo_surely_dropped)
+    kVoMargin,               // how far the disc is shrunk for vo_surely_dropped (0: the lane never judges)
     kVoFieldCount
 };
 
@@ -46,8 +48,22 @@ struct VoDropRule {
 using VoCollisionKernel = double (*)(const VoConeLanes& lanes, double vx, double vy, double earliest,
                                      const VoDropRule* rule);
 
+// Whether every velocity within `slack` of (vx, vy) is sure to be dropped by
+// `rule` (its penalty a lower bound for all of them) for a collision with
+// one of the cones: select_sampling asks it on an approximate velocity
+// before working out a sample's sine and cosine. False when unsure.
+using VoDropKernel = bool (*)(const VoConeLanes& lanes, double vx, double vy, double slack, const VoDropRule& rule);
+
+// The margin of a cone of combined radius `radius` and gap |centre|^2 -
+// radius^2 for vo_surely_dropped: a millionth of the radius, or 0 (the lane
+// never judges) where the gap is too small beside |centre|^2 for the entry
+// time to be worked out well-conditioned.
+double vo_drop_margin(double radius, double gap, double centre_sq);
+
 VoCollisionKernel vo_collision_kernel();
 VoCollisionKernel vo_collision_kernel(SimdLevel level);
+VoDropKernel vo_drop_kernel();
+VoDropKernel vo_drop_kernel(SimdLevel level);
 
 // What a sample is drawn from (select_sampling in velocity_obstacles.cpp):
 // sample k >= 1 has radius max_speed * sqrt(u(2k - 1)) and angle

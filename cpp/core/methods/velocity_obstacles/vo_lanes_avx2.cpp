@@ -15,5 +15,9 @@ std::uint64_t vo_draw_samples_avx2(const VoSampleDraw& draw, int first, int m, d
     return vo_draw_samples<Pack4>(draw, first, m, best, radii, angles);
 }
 
+bool vo_surely_dropped_avx2(const VoConeLanes& lanes, double vx, double vy, double slack, const VoDropRule& rule) {
+    return vo_surely_dropped<Pack4>(lanes, vx, vy, slack, rule);
+}
+
 }  // namespace vosim
 #endif

@@ -56,6 +56,50 @@ double vo_earliest_collision(const VoConeLanes& lanes, double vx, double vy, dou
     return soonest.smallest();
 }
 
+// vo_surely_dropped (vo_lanes.hpp). A lane judges only where the velocity's
+// path enters the disc shrunk by the lane's margin, clearly (not grazing
+// it), at a time t within the horizon with scale * slack * t at most half
+// the margin: every velocity within `slack` then lies inside the full disc
+// at t, by half the margin, so its entry (worked out by
+// vo_earliest_collision, well-conditioned) is no later than t, and its
+// collision costs at least as much. The bound taken is t (1 + 1e-6), still
+// inside the shrunk disc, whose chord is long. An overlap lane gives 0 for
+// any velocity, as there.
+template <class P>
+bool vo_surely_dropped(const VoConeLanes& lanes, double vx, double vy, double slack, const VoDropRule& rule) {
+    const int n = lanes.padded;
+    const double* apex_x = lanes.data + kVoApexX * n;
+    const double* apex_y = lanes.data + kVoApexY * n;
+    const double* centre_x = lanes.data + kVoCentreX * n;
+    const double* centre_y = lanes.data + kVoCentreY * n;
+    const double* gap = lanes.data + kVoGap * n;
+    const double* scale = lanes.data + kVoScale * n;
+    const double* horizon = lanes.data + kVoHorizon * n;
+    const double* shrunk_gap = lanes.data + kVoShrunkGap * n;
+    const double* margin = lanes.data + kVoMargin * n;
+    const P zero = P::set(0.0), never = P::set(HUGE_VAL), clear = P::set(1e-4), later = P::set(1.0 + 1e-6);
+    const P half_slack = P::set(2.0 * slack);  // scale * slack * t <= margin / 2
+    const P v_x = P::set(vx), v_y = P::set(vy);
+    P soonest = never;
+    for (int i = 0; i < n; i += P::width) {
+        const P s = P::load(scale + i);
+        const P wx = s * (v_x - P::load(apex_x + i));
+        const P wy = s * (v_y - P::load(apex_y + i));
+        const P c = P::load(shrunk_gap + i);
+        const P b = wx * P::load(centre_x + i) + wy * P::load(centre_y + i);
+        const P discriminant = b * b - (wx * wx + wy * wy) * c;
+        const P bound = c / (b + sqrt(discriminant)) * later;
+        typename P::Mask sure = both(b > zero, discriminant > clear * b * b);
+        sure = both(sure, bound <= P::load(horizon + i));
+        sure = both(sure, s * half_slack * bound <= P::load(margin + i));
+        P time = select(sure, bound, never);
+        time = select(P::load(gap + i) <= zero, zero, time);
+        soonest = pick_less(time, soonest);
+        if (!(rule.penalty + vo_collision_cost(rule, soonest.smallest()) < rule.best)) return true;
+    }
+    return false;
+}
+
 // A lower bound on |pref - v|^2 for v = r (cos angle, sin angle), found
 // without the sine and cosine, less a margin; NaN (never enough to drop) for
 // inputs it cannot bound. cos(angle - heading) is bounded above by Taylor
