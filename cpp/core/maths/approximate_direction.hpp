@@ -3,8 +3,6 @@
 // exact direction (select_sampling in velocity_obstacles.cpp).
 #pragma once
 
-#include <cmath>
-
 #include "maths/vec2.hpp"
 
 namespace vosim {
@@ -15,16 +13,17 @@ constexpr double kDirectionError = 1e-9;
 
 // A quadrant's Taylor polynomials, of degree 11 (sine) and 12 (cosine) on
 // |x| <= pi/4; the quadrant picked by table, as quadrants come at random.
+// a in [0, 2 pi): the nearest quadrant by truncation, whatever the rounding mode.
 inline Vec2 approximate_direction(double a) {
     constexpr double kHalfPi = 1.57079632679489661923;
-    const double quadrant = std::nearbyint(a * (1.0 / kHalfPi));
+    const int quadrant = static_cast<int>(a * (1.0 / kHalfPi) + 0.5);
     const double x = a - quadrant * kHalfPi;
     const double x2 = x * x;
     const double sine =
         x * (1.0 - x2 / 6.0 * (1.0 - x2 / 20.0 * (1.0 - x2 / 42.0 * (1.0 - x2 / 72.0 * (1.0 - x2 / 110.0)))));
     const double cosine = 1.0 - x2 / 2.0 * (1.0 - x2 / 12.0 * (1.0 - x2 / 30.0 * (1.0 - x2 / 56.0 *
                                                                                     (1.0 - x2 / 90.0 * (1.0 - x2 / 132.0)))));
-    const int q = static_cast<int>(quadrant) & 3;
+    const int q = quadrant & 3;
     const double across[4] = {cosine, -sine, -cosine, sine};
     const double up[4] = {sine, cosine, -sine, -cosine};
     return {across[q], up[q]};

@@ -3,10 +3,11 @@
 // over a pack compiles to the same IEEE operations in the same order for
 // every width, so every width gives the same bits.
 //
-// Include this only in a kernel's per-level files (*_lanes_sse2.cpp,
-// *_lanes_avx2.cpp). Everything here has internal linkage, and those files
-// must call nothing inline with external linkage (no std::min, no Vec2): a
-// copy compiled for AVX2 could otherwise be chosen by the linker for the whole
+// Include this only in a kernel's per-level files (*_lanes.cpp,
+// *_lanes_avx2.cpp) and in the one-at-a-time code that runs a kernel's code
+// on Pack1. Everything here has internal linkage, and the AVX2 files must
+// call nothing inline with external linkage (no std::min, no Vec2): a copy
+// compiled for AVX2 could otherwise be chosen by the linker for the whole
 // library and fault on CPUs without AVX2.
 #pragma once
 
