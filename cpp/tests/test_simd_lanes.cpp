@@ -215,21 +215,8 @@ TEST_CASE("The velocity-obstacle lane kernel equals vo_time_to_collision at ever
         std::vector<VoCone> cones;
         build_vo_cones(config, agent, neighbors.data(), n, nullptr, 0, 0.1, cones);
         VoLaneBuffer buffer;
-        int lanes_count = 0;
-        for (const VoCone& cone : cones) lanes_count += cone.kind == VoConeKind::agent;
-        const VoConeLanes lanes = buffer.reset(lanes_count);
-        int i = 0;
-        for (const VoCone& cone : cones) {
-            if (cone.kind != VoConeKind::agent) continue;
-            buffer.set(i, kVoApexX, cone.apex.x);
-            buffer.set(i, kVoApexY, cone.apex.y);
-            buffer.set(i, kVoCentreX, cone.obstacle_a.x);
-            buffer.set(i, kVoCentreY, cone.obstacle_a.y);
-            buffer.set(i, kVoGap, abs_sq(cone.obstacle_a) - sqr(cone.radius));
-            buffer.set(i, kVoScale, cone.scale);
-            buffer.set(i, kVoHorizon, cone.horizon);
-            ++i;
-        }
+        const VoConeLanes lanes = vo_cone_lanes(cones, buffer);
+        const int lanes_count = lanes.count;
         const Vec2 v(1.5 * unit(rng), 1.5 * unit(rng));
         const double start = trial % 5 == 0 ? 0.7 : HUGE_VAL;  // an earlier collision found elsewhere
         double expected = start;
@@ -373,26 +360,7 @@ TEST_CASE("VO's drop kernel: where it is sure, every velocity within the slack i
         std::vector<VoCone> cones;
         build_vo_cones(config, agent, neighbors.data(), n, nullptr, 0, 0.1, cones);
         VoLaneBuffer buffer;
-        int lanes_count = 0;
-        for (const VoCone& cone : cones) lanes_count += cone.kind == VoConeKind::agent;
-        const VoConeLanes lanes = buffer.reset(lanes_count);
-        int i = 0;
-        for (const VoCone& cone : cones) {
-            if (cone.kind != VoConeKind::agent) continue;
-            const double centre_sq = abs_sq(cone.obstacle_a);
-            const double gap = centre_sq - sqr(cone.radius);
-            const double margin = gap > 1e-12 * centre_sq ? 0.05 * cone.radius : 0.0;
-            buffer.set(i, kVoApexX, cone.apex.x);
-            buffer.set(i, kVoApexY, cone.apex.y);
-            buffer.set(i, kVoCentreX, cone.obstacle_a.x);
-            buffer.set(i, kVoCentreY, cone.obstacle_a.y);
-            buffer.set(i, kVoGap, gap);
-            buffer.set(i, kVoScale, cone.scale);
-            buffer.set(i, kVoHorizon, cone.horizon);
-            buffer.set(i, kVoShrunkGap, centre_sq - sqr(cone.radius - margin));
-            buffer.set(i, kVoMargin, margin);
-            ++i;
-        }
+        const VoConeLanes lanes = vo_cone_lanes(cones, buffer, 0.05);
         const double slack = 0.01;
         const Vec2 v(3.0 * unit(rng) - 1.5, 3.0 * unit(rng) - 1.5);
         // A penalty below that of every velocity judged, and a best it must reach.

@@ -711,31 +711,10 @@ Vec2 select_sampling(const VoConfig& config, const LocalAgent& agent, double tim
     VoDropKernel surely_dropped = nullptr;
     if (diagnostics == nullptr) {
         scratch.single_cones.clear();
-        int n_lanes = 0;
         for (int j = 0; j < static_cast<int>(cones.size()); ++j) {
-            if (cones[j].kind == VoConeKind::agent) {
-                ++n_lanes;
-            } else {
-                scratch.single_cones.push_back(j);
-            }
+            if (cones[j].kind != VoConeKind::agent) scratch.single_cones.push_back(j);
         }
-        lanes = scratch.lanes.reset(n_lanes);
-        int i = 0;
-        for (const VoCone& cone : cones) {
-            if (cone.kind != VoConeKind::agent) continue;
-            scratch.lanes.set(i, kVoApexX, cone.apex.x);
-            scratch.lanes.set(i, kVoApexY, cone.apex.y);
-            scratch.lanes.set(i, kVoCentreX, cone.obstacle_a.x);
-            scratch.lanes.set(i, kVoCentreY, cone.obstacle_a.y);
-            scratch.lanes.set(i, kVoGap, abs_sq(cone.obstacle_a) - sqr(cone.radius));
-            scratch.lanes.set(i, kVoScale, cone.scale);
-            scratch.lanes.set(i, kVoHorizon, cone.horizon);
-            const double centre_sq = abs_sq(cone.obstacle_a);
-            const double margin = vo_drop_margin(cone.radius, centre_sq - sqr(cone.radius), centre_sq);
-            scratch.lanes.set(i, kVoShrunkGap, centre_sq - sqr(cone.radius - margin));
-            scratch.lanes.set(i, kVoMargin, margin);
-            ++i;
-        }
+        lanes = vo_cone_lanes(cones, scratch.lanes);
         earliest_collision_in = vo_collision_kernel();
         if (lanes.count > 0 && config.safety_factor > 0.0) surely_dropped = vo_drop_kernel();
     }
@@ -950,6 +929,19 @@ Vec2 vo_new_velocity(const VoConfig& config, const LocalAgent& agent, const Loca
         diagnostics->velocity = velocity;
     }
     return velocity;
+}
+
+VoConeLanes vo_cone_lanes(const std::vector<VoCone>& cones, VoLaneBuffer& buffer, double margin_share) {
+    int count = 0;
+    for (const VoCone& cone : cones) count += cone.kind == VoConeKind::agent;
+    const VoConeLanes lanes = buffer.reset(count);
+    int i = 0;
+    for (const VoCone& cone : cones) {
+        if (cone.kind != VoConeKind::agent) continue;
+        buffer.set_disc(i++, cone.apex.x, cone.apex.y, cone.obstacle_a.x, cone.obstacle_a.y, cone.radius, cone.scale,
+                        cone.horizon, margin_share);
+    }
+    return lanes;
 }
 
 std::uint64_t vo_sample_seed(std::uint64_t config_seed, std::int64_t agent_id, std::int64_t step) {

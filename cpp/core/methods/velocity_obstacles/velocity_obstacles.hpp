@@ -220,6 +220,12 @@ void build_vo_cones(const VoConfig& config, const LocalAgent& agent, const Local
                     int neighbor_count, const LocalEdge* segments, int segment_count,
                     double time_step, std::vector<VoCone>& cones);
 
+// The neighbours' cones (VoConeKind::agent) among `cones`, in order, laid out
+// in `buffer` for the lane kernels (vo_lanes.hpp), each disc shrunk for
+// vo_surely_dropped by margin_share of its radius.
+VoConeLanes vo_cone_lanes(const std::vector<VoCone>& cones, VoLaneBuffer& buffer,
+                          double margin_share = kVoDropMarginShare);
+
 // Earliest time at which velocity v collides with the cone's obstacle
 // (+inf: never, or not within the truncation horizon; 0 for a velocity
 // inside an overlap half-plane).

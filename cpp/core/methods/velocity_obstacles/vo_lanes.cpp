@@ -43,9 +43,21 @@ VoDropKernel vo_drop_kernel(SimdLevel level) {
 
 VoDropKernel vo_drop_kernel() { return vo_drop_kernel(simd_level()); }
 
-double vo_drop_margin(double radius, double gap, double centre_sq) {
-    // Below, the entry time's relative error could near the bound's 1e-6.
-    return gap > 1e-12 * centre_sq ? 1e-6 * radius : 0.0;
+void VoLaneBuffer::set_disc(int i, double apex_x, double apex_y, double centre_x, double centre_y, double radius,
+                           double scale, double horizon, double margin_share) {
+    const double centre_sq = centre_x * centre_x + centre_y * centre_y;
+    const double gap = centre_sq - radius * radius;
+    // Below, the entry time's relative error could near vo_surely_dropped's 1e-6.
+    const double margin = gap > 1e-12 * centre_sq ? margin_share * radius : 0.0;
+    set(i, kVoApexX, apex_x);
+    set(i, kVoApexY, apex_y);
+    set(i, kVoCentreX, centre_x);
+    set(i, kVoCentreY, centre_y);
+    set(i, kVoGap, gap);
+    set(i, kVoScale, scale);
+    set(i, kVoHorizon, horizon);
+    set(i, kVoShrunkGap, centre_sq - (radius - margin) * (radius - margin));
+    set(i, kVoMargin, margin);
 }
 
 #if defined(VOSIM_HAVE_AVX2_KERNELS)

@@ -54,11 +54,8 @@ using VoCollisionKernel = double (*)(const VoConeLanes& lanes, double vx, double
 // before working out a sample's sine and cosine. False when unsure.
 using VoDropKernel = bool (*)(const VoConeLanes& lanes, double vx, double vy, double slack, const VoDropRule& rule);
 
-// The margin of a cone of combined radius `radius` and gap |centre|^2 -
-// radius^2 for vo_surely_dropped: a millionth of the radius, or 0 (the lane
-// never judges) where the gap is too small beside |centre|^2 for the entry
-// time to be worked out well-conditioned.
-double vo_drop_margin(double radius, double gap, double centre_sq);
+// The share of a disc's radius by which vo_surely_dropped shrinks it.
+constexpr double kVoDropMarginShare = 1e-6;
 
 VoCollisionKernel vo_collision_kernel();
 VoCollisionKernel vo_collision_kernel(SimdLevel level);
@@ -91,6 +88,13 @@ class VoLaneBuffer {
 public:
     VoConeLanes reset(int n);
     void set(int i, VoLaneField field, double value) { data_[static_cast<std::size_t>(field * padded_ + i)] = value; }
+    // Every field of lane i: a neighbour's disc (its centre relative to the
+    // agent, the combined radius) seen from `apex` with `scale` within
+    // `horizon`, shrunk for vo_surely_dropped by margin_share of its radius
+    // (not at all where the gap is too small beside |centre|^2 for the entry
+    // time to be worked out well-conditioned).
+    void set_disc(int i, double apex_x, double apex_y, double centre_x, double centre_y, double radius, double scale,
+                  double horizon, double margin_share);
 
 private:
     std::vector<double> data_;

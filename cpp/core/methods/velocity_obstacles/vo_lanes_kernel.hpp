@@ -22,17 +22,31 @@ inline double vo_collision_cost(const VoDropRule& rule, double t) {
     return rule.worst < cost ? rule.worst : cost;
 }
 
+// Where each field of the lanes starts.
+struct VoLaneFields {
+    const double* apex_x;
+    const double* apex_y;
+    const double* centre_x;
+    const double* centre_y;
+    const double* gap;
+    const double* scale;
+    const double* horizon;
+    const double* shrunk_gap;
+    const double* margin;
+};
+
+inline VoLaneFields vo_lane_fields(const VoConeLanes& lanes) {
+    auto field = [&](VoLaneField f) { return lanes.data + f * lanes.padded; };
+    return {field(kVoApexX), field(kVoApexY), field(kVoCentreX), field(kVoCentreY), field(kVoGap),
+            field(kVoScale), field(kVoHorizon), field(kVoShrunkGap), field(kVoMargin)};
+}
+
 template <class P>
 double vo_earliest_collision(const VoConeLanes& lanes, double vx, double vy, double earliest,
                              const VoDropRule* rule) {
     const int n = lanes.padded;
-    const double* apex_x = lanes.data + kVoApexX * n;
-    const double* apex_y = lanes.data + kVoApexY * n;
-    const double* centre_x = lanes.data + kVoCentreX * n;
-    const double* centre_y = lanes.data + kVoCentreY * n;
-    const double* gap = lanes.data + kVoGap * n;
-    const double* scale = lanes.data + kVoScale * n;
-    const double* horizon = lanes.data + kVoHorizon * n;
+    [[maybe_unused]] const auto [apex_x, apex_y, centre_x, centre_y, gap, scale, horizon, shrunk_gap, margin] =
+        vo_lane_fields(lanes);
     const P zero = P::set(0.0), never = P::set(HUGE_VAL);
     const P v_x = P::set(vx), v_y = P::set(vy);
     P soonest = P::set(earliest);
@@ -68,15 +82,7 @@ double vo_earliest_collision(const VoConeLanes& lanes, double vx, double vy, dou
 template <class P>
 bool vo_surely_dropped(const VoConeLanes& lanes, double vx, double vy, double slack, const VoDropRule& rule) {
     const int n = lanes.padded;
-    const double* apex_x = lanes.data + kVoApexX * n;
-    const double* apex_y = lanes.data + kVoApexY * n;
-    const double* centre_x = lanes.data + kVoCentreX * n;
-    const double* centre_y = lanes.data + kVoCentreY * n;
-    const double* gap = lanes.data + kVoGap * n;
-    const double* scale = lanes.data + kVoScale * n;
-    const double* horizon = lanes.data + kVoHorizon * n;
-    const double* shrunk_gap = lanes.data + kVoShrunkGap * n;
-    const double* margin = lanes.data + kVoMargin * n;
+    const auto [apex_x, apex_y, centre_x, centre_y, gap, scale, horizon, shrunk_gap, margin] = vo_lane_fields(lanes);
     const P zero = P::set(0.0), never = P::set(HUGE_VAL), clear = P::set(1e-4), later = P::set(1.0 + 1e-6);
     const P half_slack = P::set(2.0 * slack);  // scale * slack * t <= margin / 2
     const P v_x = P::set(vx), v_y = P::set(vy);
